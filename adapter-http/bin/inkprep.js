@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// Launcher for the `inkprep` CLI. Runs the compiled CLI; in a fresh repo clone it builds first.
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const main = path.resolve(here, '../dist/cli/main.js');
+if (!existsSync(main)) {
+  const root = path.resolve(here, '../..');
+  process.stderr.write('inkprep: building (first run)...\n');
+  const r = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+const { main: run } = await import(pathToFileURL(main).href);
+process.exitCode = await run(process.argv.slice(2));

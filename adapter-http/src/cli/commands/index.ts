@@ -1,0 +1,5 @@
+// Every CLI verb. Adding a verb = one import and one entry here.
+import type { Command } from '../command.js';
+import { infoCommand } from './info.js';
+
+export const COMMANDS: readonly Command[] = [infoCommand];

@@ -1,0 +1,32 @@
+// `inkprep` CLI entry: dispatches to a verb from commands/index.ts.
+import { COMMANDS } from './commands/index.js';
+import { EXIT } from './command.js';
+
+function help(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    'usage: inkprep <command> [options]',
+    '',
+    'commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run `inkprep <command> --help` for the options of a command. Option names match the API fields',
+    '(e.g. --print-width-inches or --print_width_inches).',
+    'exit codes: 0 ok, 1 processing failed, 2 bad usage or option, 3 input file missing/unreadable/too large',
+  ].join('\n');
+}
+
+/** Run the CLI with argv (without node and script); resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [verb, ...rest] = argv;
+  if (!verb || verb === '--help' || verb === '-h' || verb === 'help') {
+    process.stdout.write(help() + '\n');
+    return verb ? EXIT.ok : EXIT.usage;
+  }
+  const cmd = COMMANDS.find((c) => c.name === verb);
+  if (!cmd) {
+    process.stderr.write(`inkprep: unknown command ${JSON.stringify(verb)}\n\n${help()}\n`);
+    return EXIT.usage;
+  }
+  return cmd.run(rest);
+}

@@ -1,0 +1,126 @@
+// The Engine facade: owns a Piscina worker pool; every op is `engine.<op>(input, options, { signal })`.
+// Options are validated here, on the calling thread, before any work is queued.
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+import { Piscina } from 'piscina';
+import { InkprepError, fromWire } from './errors.js';
+import { DEFAULT_MAX_PIXELS } from './raster/decode.js';
+import { OPS, type OpName, type OptionsOf, type ResultOf } from './ops/registry.js';
+import { isRaster, type OpDef, type OpInput } from './ops/types.js';
+import type { ReplyMessage, TaskMessage } from './pool/messages.js';
+import { runOpSafely } from './pool/run-op.js';
+
+/** Options of `createEngine`. All optional. */
+export interface EngineOptions {
+  /** Worker threads; default: available cores (at least 1). 0 runs ops on the calling thread (no pool). */
+  threads?: number;
+  /** Tasks allowed to wait for a worker before calls fail with `engine_overloaded`; default 256. */
+  maxQueue?: number;
+  /** Largest image decoded, in pixels; default 100,000,000. Calls may pass a stricter `maxPixels`. */
+  maxPixels?: number;
+  /** Milliseconds an idle worker stays alive; default 60,000. */
+  idleTimeout?: number;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Abort the task: queued tasks are dropped, running ones have their worker stopped. Rejects with `aborted`. */
+  signal?: AbortSignal;
+  /** Stricter pixel limit for this call (e.g. 25 MP for remove-bg). */
+  maxPixels?: number;
+  /** Move the input's buffer to the worker (default true when the input owns its whole ArrayBuffer). */
+  transfer?: boolean;
+}
+
+type OpMethods = { [K in OpName]: (input: OpInput, options?: OptionsOf<K>, call?: CallOptions) => Promise<ResultOf<K>> };
+
+/** The engine: one method per op plus lifecycle. */
+export type Engine = OpMethods & {
+  /** Run an op by name. */
+  run<K extends OpName>(op: K, input: OpInput, options?: OptionsOf<K>, call?: CallOptions): Promise<ResultOf<K>>;
+  /** Tasks running and waiting in the pool. */
+  stats(): { threads: number; running: number; queued: number };
+  /** Finish queued work and stop the workers. */
+  close(): Promise<void>;
+};
+
+const RESOLVED_DEFAULTS = { maxQueue: 256, maxPixels: DEFAULT_MAX_PIXELS, idleTimeout: 60_000 } as const;
+
+/** Path of the built worker; from source (tests) the build in engine/dist is used, since Piscina needs a real JS file. */
+export function workerFilename(): string {
+  const here = fileURLToPath(import.meta.url);
+  const candidate = here.endsWith('.ts') ? path.resolve(path.dirname(here), '../dist/pool/worker.js') : path.resolve(path.dirname(here), 'pool/worker.js');
+  if (!existsSync(candidate)) throw new InkprepError('internal_error', `Engine worker not built: ${candidate} is missing (run npm run build)`);
+  return candidate;
+}
+
+function ownsWholeBuffer(a: Uint8Array | Uint8ClampedArray): boolean {
+  return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength && a.buffer instanceof ArrayBuffer;
+}
+
+/**
+ * Create an engine.
+ * @example
+ * const engine = createEngine({ threads: 2 });
+ * const info = await engine.info(await readFile('art.png'));
+ * await engine.close();
+ */
+export function createEngine(options: EngineOptions = {}): Engine {
+  const threads = options.threads ?? Math.max(1, os.availableParallelism());
+  const maxQueue = options.maxQueue ?? RESOLVED_DEFAULTS.maxQueue;
+  const maxPixels = options.maxPixels ?? RESOLVED_DEFAULTS.maxPixels;
+  if (!Number.isInteger(threads) || threads < 0) throw new InkprepError('invalid_option', 'Expected an integer >= 0 for threads', { field: 'threads' });
+  const pool = threads > 0
+    ? new Piscina({ filename: workerFilename(), minThreads: Math.min(1, threads), maxThreads: threads, maxQueue, idleTimeout: options.idleTimeout ?? RESOLVED_DEFAULTS.idleTimeout })
+    : null;
+  let closed = false;
+  let inFlight = 0;
+
+  async function run<K extends OpName>(op: K, input: OpInput, raw?: OptionsOf<K>, call: CallOptions = {}): Promise<ResultOf<K>> {
+    if (closed) throw new InkprepError('shutting_down', 'The engine is closed');
+    const def = OPS[op] as unknown as OpDef<unknown, unknown, ResultOf<K>>;
+    const resolved = def.resolve(raw);
+    const limit = Math.min(maxPixels, call.maxPixels ?? maxPixels);
+    if (call.signal?.aborted) throw new InkprepError('aborted');
+    if (!pool) {
+      const out = await runOpSafely(op, input, resolved, limit);
+      if (!out.ok) throw fromWire(out.error);
+      return out.value as ResultOf<K>;
+    }
+    const data = isRaster(input) ? input.data : input;
+    const transferList = call.transfer !== false && ownsWholeBuffer(data) ? [data.buffer as ArrayBuffer] : [];
+    const task: TaskMessage = { op, input, options: resolved, maxPixels: limit };
+    let reply: ReplyMessage;
+    inFlight++;
+    try {
+      reply = (await pool.run(task, { signal: call.signal ?? null, transferList })) as ReplyMessage;
+    } catch (err) {
+      if (call.signal?.aborted || (err as { name?: string }).name === 'AbortError') throw new InkprepError('aborted', 'The operation was aborted', {}, { cause: err });
+      if (/queue is at limit/i.test((err as Error).message ?? '')) throw new InkprepError('engine_overloaded', 'The engine queue is full; try again shortly');
+      throw new InkprepError('processing_failed', `Worker failed: ${(err as Error).message ?? String(err)}`, {}, { cause: err });
+    } finally {
+      inFlight--;
+    }
+    if (!reply.ok) throw fromWire(reply.error);
+    return reply.value as ResultOf<K>;
+  }
+
+  const engine = {
+    run,
+    stats: () => {
+      const queued = pool ? pool.queueSize : 0;
+      return { threads, running: Math.max(0, inFlight - queued), queued };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (pool) await pool.close();
+    },
+  } as Engine;
+  for (const name of Object.keys(OPS) as OpName[]) {
+    (engine as unknown as Record<string, unknown>)[name] = (input: OpInput, o?: unknown, c?: CallOptions) => run(name, input, o as never, c);
+  }
+  return engine;
+}

@@ -1,0 +1,12 @@
+// Public entry of @inkprep/engine: the pooled Engine facade, the pure functions for in-thread use,
+// the raster and colour helpers, and the error registry.
+export { createEngine, workerFilename, type Engine, type EngineOptions, type CallOptions } from './engine.js';
+export { OPS, isOpName, type OpName, type OptionsOf, type ResolvedOf, type ResultOf } from './ops/registry.js';
+export type { OpDef, OpInput, OpContext } from './ops/types.js';
+export { ERROR_CODES, InkprepError, fromWire, invalidOption, isErrorCode, type ErrorCode, type ErrorDetails, type WireError } from './errors.js';
+export { decodeImage, probeImage, DEFAULT_MAX_PIXELS, type DecodeOptions } from './raster/decode.js';
+export { encodeImage, encodePng, type EncodeOptions, type OutputFormat } from './raster/encode.js';
+export { sniffFormat } from './raster/sniff.js';
+export { createRaster, type Raster, type DecodeInfo, type DecodedImage, type ImageFormat } from './raster/types.js';
+export * from './colour/convert.js';
+export * as validate from './options/validate.js';

@@ -1,0 +1,26 @@
+// Op `info`: the decode report of a file (format, size, alpha, density) without running any algorithm.
+import { decodeImage } from '../raster/decode.js';
+import type { DecodeInfo } from '../raster/types.js';
+import { asRecord } from '../options/validate.js';
+import { isRaster, type OpDef } from './types.js';
+
+/** `info` takes no options. */
+export type InfoOptions = Record<string, never>;
+
+export const infoOp: OpDef<InfoOptions, InfoOptions, DecodeInfo> = {
+  resolve(raw) {
+    asRecord(raw);
+    return Object.freeze({});
+  },
+  async run(input, _opts, ctx) {
+    if (isRaster(input)) {
+      return {
+        width: input.width, height: input.height, format: 'png', is_jpeg: false, has_alpha: true, density: null,
+        space: 'srgb', bits_per_sample: 8, channels: 4, icc: false, orientation: 1, interlaced: false, palette: false,
+        bytes: input.data.byteLength,
+      };
+    }
+    // Decoding fully (not just the header) proves the file is readable, which is what `info` promises.
+    return (await decodeImage(input, { maxPixels: ctx.maxPixels })).info;
+  },
+};

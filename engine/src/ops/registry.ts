@@ -1,0 +1,20 @@
+// Every engine op by name. Adding an op = one import and one line here; the worker, the Engine facade
+// and its types all derive from this table.
+import { infoOp } from './info.js';
+
+export const OPS = {
+  info: infoOp,
+} as const;
+
+export type OpName = keyof typeof OPS;
+type Def<K extends OpName> = (typeof OPS)[K];
+/** Options a caller may pass to op K (human units; text accepted where HTTP sends text). */
+export type OptionsOf<K extends OpName> = NonNullable<Parameters<Def<K>['resolve']>[0]>;
+/** Options of op K after validation. */
+export type ResolvedOf<K extends OpName> = ReturnType<Def<K>['resolve']>;
+/** What op K returns. */
+export type ResultOf<K extends OpName> = Awaited<ReturnType<Def<K>['run']>>;
+
+export function isOpName(name: string): name is OpName {
+  return Object.prototype.hasOwnProperty.call(OPS, name);
+}

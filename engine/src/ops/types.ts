@@ -1,0 +1,28 @@
+// The shape every engine op follows: options resolved once on the calling thread, work done in a worker.
+import type { Raster } from '../raster/types.js';
+
+/** What an op receives: encoded file bytes (PNG/JPEG/WebP) or already-decoded pixels. */
+export type OpInput = Uint8Array | Raster;
+
+/** Limits and context the engine passes with every task. */
+export interface OpContext {
+  /** Largest image decoded, in pixels (engine default or a stricter per-call value). */
+  maxPixels: number;
+}
+
+/**
+ * An engine operation.
+ * - `resolve` validates caller options (human units, text or typed values) into a frozen struct; throws `invalid_option`.
+ * - `run` does the work; it may run in a worker thread, so inputs and results are plain structs.
+ * - `transfer` lists result buffers to move (not copy) back to the caller.
+ */
+export interface OpDef<In, Resolved, Result> {
+  resolve(raw: In | undefined): Readonly<Resolved>;
+  run(input: OpInput, options: Readonly<Resolved>, ctx: OpContext): Promise<Result>;
+  transfer?(result: Result): ArrayBuffer[];
+}
+
+/** Narrow the input to encoded bytes vs decoded pixels. */
+export function isRaster(input: OpInput): input is Raster {
+  return !(input instanceof Uint8Array) && typeof (input as Raster).width === 'number';
+}
