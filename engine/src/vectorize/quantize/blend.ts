@@ -1,0 +1,49 @@
+// Anti-aliasing blend detection: a pixel whose colour lies on the segment between its two opposite
+// neighbours (in CIELAB), with enough contrast between them, is a coverage blend of two inks, not an ink.
+// Blends get no weight when the palette is built, and take the label of the side they are closer to,
+// which puts the traced boundary at 50 % coverage.
+
+/** No blend: the pixel is an ink sample. */
+export const NOT_BLEND = -1;
+
+/** Minimum ΔE76 between the two opposite neighbours for the middle pixel to count as a blend. */
+const MIN_CONTRAST = 10;
+
+/**
+ * For every traced pixel: NOT_BLEND, or the index of the neighbour whose ink the blend belongs to.
+ * Tests the four directions (horizontal, vertical, two diagonals) and keeps the one with most contrast.
+ */
+export function detectBlends(lab: Float32Array, mask: Uint8Array, w: number, h: number): Int32Array {
+  const out = new Int32Array(w * h).fill(NOT_BLEND);
+  const minC2 = MIN_CONTRAST * MIN_CONTRAST;
+  const dirs = [1, 0, 0, 1, 1, 1, 1, -1];
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      const i = y * w + x;
+      if (!mask[i]) continue;
+      const o = i * 3;
+      const pL = lab[o]!, pA = lab[o + 1]!, pB = lab[o + 2]!;
+      let bestL2 = 0;
+      let partner = NOT_BLEND;
+      for (let d = 0; d < 8; d += 2) {
+        const off = dirs[d + 1]! * w + dirs[d]!;
+        const ia = i - off, ib = i + off;
+        if (!mask[ia] || !mask[ib]) continue;
+        const qa = ia * 3, qb = ib * 3;
+        const aL = lab[qa]!, aA = lab[qa + 1]!, aB = lab[qa + 2]!;
+        const eL = lab[qb]! - aL, eA = lab[qb + 1]! - aA, eB = lab[qb + 2]! - aB;
+        const L2 = eL * eL + eA * eA + eB * eB;
+        if (L2 < minC2 || L2 <= bestL2) continue;
+        const vL = pL - aL, vA = pA - aA, vB = pB - aB;
+        const t = (vL * eL + vA * eA + vB * eB) / L2;
+        if (t <= 0.06 || t >= 0.94) continue;
+        const perp2 = vL * vL + vA * vA + vB * vB - t * t * L2;
+        if (perp2 > Math.max(9, 0.04 * L2)) continue;
+        bestL2 = L2;
+        partner = t < 0.5 ? ia : ib;
+      }
+      out[i] = partner;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,180 @@
+// Quantize stage: traced pixels -> LabelMap with an exact palette.
+// Lab conversion -> edge-aware smoothing when the art is noisy -> anti-aliasing blend detection ->
+// weighted palette (variance-split seeding, k-means, Ward merging; see palette.ts) -> per-pixel labels
+// (blends take the ink of the side they belong to) -> majority cleanup of isolated pixels.
+// `colors`: 'auto' (criterion in AUTO_RULES), an integer 1-20 (a maximum), or 'unlimited' (up to 64 inks).
+import { labToRgb } from '../../colour/convert.js';
+import { TRANSPARENT, type LabelMap } from '../types.js';
+import type { PreparedImage } from '../prepare/edge-cleanup.js';
+import { bilateralLab, noiseScore, toLab } from './smooth.js';
+import { detectBlends, NOT_BLEND } from './blend.js';
+import { buildSamples, kmeans, mergeClusters, nearest, seedCentroids, type Clusters, type MergeRules } from './palette.js';
+import { majorityCleanup } from './cleanup.js';
+
+export type ColorsOption = number | 'auto' | 'unlimited';
+
+/** Clusters closer than this ΔE76 are one ink (about 1.3 JND) on clean art... */
+export const SAME_INK_CLEAN = 3;
+/** ... and on noisy (JPEG) art, where one ink spreads over a wider cloud. */
+export const SAME_INK_NOISY = 6;
+/**
+ * `colors=auto`: start from 20 clusters and merge (cheapest Ward cost first) while more than 4 remain and the merge
+ * keeps the art true: the two inks are within ΔE76 10 of each other (a shade, not a different colour), or the
+ * smaller holds under 0.02 % of the ink pixels. Below 4 only same-ink merges happen.
+ */
+export const AUTO_RULES = { start: 20, floor: 4, trueDistance: 10, minShare: 0.0002 } as const;
+/** `colors=unlimited`: up to this many inks, merged only when closer than a JND-scale ΔE76 of 4. */
+export const UNLIMITED_MAX = 64;
+const UNLIMITED_SAME_INK = 4;
+/** Noise score above which the art is smoothed before clustering (see noiseScore). */
+const NOISY_SCORE = 0.3;
+
+export interface QuantizeResult {
+  map: LabelMap;
+  /** The (possibly smoothed) CIELAB image the labels were computed from. */
+  lab: Float32Array;
+  /** The art was judged noisy (JPEG-like) and smoothed. */
+  noisy: boolean;
+}
+
+/** Quantize prepared pixels into a label map. Deterministic. */
+export function quantize(prep: PreparedImage, colors: ColorsOption): QuantizeResult {
+  const { width: w, height: h, mask } = prep;
+  const n = w * h;
+  let lab = toLab(prep.rgba);
+  const noisy = noiseScore(prep.rgba, mask, w, h) > NOISY_SCORE;
+  if (noisy) lab = bilateralLab(lab, mask, w, h, 7, 2);
+  const blends = detectBlends(lab, mask, w, h);
+  const use = new Uint8Array(n);
+  let inkCount = 0;
+  for (let i = 0; i < n; i++) if (mask[i] && blends[i] === NOT_BLEND) { use[i] = 1; inkCount++; }
+  if (inkCount === 0) use.set(mask);
+  const samples = buildSamples(lab, use);
+  const labels = new Uint16Array(n).fill(TRANSPARENT);
+  if (samples.count === 0) return { map: { width: w, height: h, labels, palette: new Uint8Array(0) }, lab, noisy };
+
+  const sameInk = noisy ? SAME_INK_NOISY : SAME_INK_CLEAN;
+  let cl: Clusters;
+  let paperLabel = -1;
+  if (colors === 1) {
+    cl = kmeans(samples, seedCentroids(samples, prep.fullyOpaque ? 2 : 4), 12);
+    if (prep.fullyOpaque && cl.k === 2) {
+      paperLabel = borderMajority(lab, w, h, cl);
+    } else {
+      // Everything non-transparent is one silhouette painted with the dominant ink.
+      let top = 0;
+      for (let j = 1; j < cl.k; j++) if (cl.weights[j]! > cl.weights[top]!) top = j;
+      cl = { centroids: cl.centroids.slice(top * 3, top * 3 + 3), weights: Float64Array.of(samples.total), k: 1 };
+    }
+  } else {
+    let rules: MergeRules;
+    let start: number;
+    if (colors === 'auto') {
+      start = AUTO_RULES.start;
+      rules = { sameInk, auto: { floor: AUTO_RULES.floor, trueDistance: AUTO_RULES.trueDistance, minShare: AUTO_RULES.minShare } };
+    } else if (colors === 'unlimited') {
+      start = UNLIMITED_MAX;
+      rules = { sameInk: Math.min(sameInk, UNLIMITED_SAME_INK) };
+    } else {
+      start = colors;
+      rules = { sameInk };
+    }
+    cl = kmeans(samples, seedCentroids(samples, start), 12);
+    cl = mergeClusters(cl, samples.total, rules);
+    cl = kmeans(samples, cl.centroids, 6);
+    cl = mergeClusters(cl, samples.total, { sameInk });
+  }
+
+  assignLabels(prep, lab, blends, cl, noisy, labels);
+  if (paperLabel >= 0) {
+    for (let i = 0; i < n; i++) if (labels[i] === paperLabel) labels[i] = TRANSPARENT;
+  }
+  if (colors !== 1) majorityCleanup(labels, w, h, 2);
+  const map = finishPalette(prep, labels, blends, cl, w, h);
+  return { map, lab, noisy };
+}
+
+/** The cluster that holds most border pixels (the paper of an opaque upload). */
+function borderMajority(lab: Float32Array, w: number, h: number, cl: Clusters): number {
+  const counts = new Float64Array(cl.k);
+  const add = (i: number): void => { counts[nearest(cl.centroids, cl.k, lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!)]! += 1; };
+  for (let x = 0; x < w; x++) { add(x); add((h - 1) * w + x); }
+  for (let y = 1; y < h - 1; y++) { add(y * w); add(y * w + w - 1); }
+  let best = 0;
+  for (let j = 1; j < cl.k; j++) if (counts[j]! > counts[best]!) best = j;
+  return best;
+}
+
+function assignLabels(prep: PreparedImage, lab: Float32Array, blends: Int32Array, cl: Clusters, noisy: boolean, labels: Uint16Array): void {
+  const { mask, rgba } = prep;
+  const n = mask.length;
+  const px = new Uint32Array(rgba.buffer, rgba.byteOffset, n);
+  const cache = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    if (!mask[i] || blends[i] !== NOT_BLEND) continue;
+    if (noisy) {
+      labels[i] = nearest(cl.centroids, cl.k, lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!);
+      continue;
+    }
+    const key = px[i]!;
+    let l = cache.get(key);
+    if (l === undefined) {
+      l = nearest(cl.centroids, cl.k, lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!);
+      cache.set(key, l);
+    }
+    labels[i] = l;
+  }
+  // Blends take the ink of the side they lean to; chains of blends fall back to the nearest ink.
+  for (let i = 0; i < n; i++) {
+    if (!mask[i] || blends[i] === NOT_BLEND) continue;
+    const p = blends[i]!;
+    labels[i] = blends[p] === NOT_BLEND && labels[p] !== TRANSPARENT ? labels[p]! : nearest(cl.centroids, cl.k, lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!);
+  }
+}
+
+/**
+ * Drop unused clusters, order inks by pixel count (largest first) and fix each ink's exact colour: the source
+ * RGB held by the majority of its ink pixels when there is one (flat art keeps its exact colours), else the
+ * cluster's Lab mean.
+ */
+function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: Int32Array, cl: Clusters, w: number, h: number): LabelMap {
+  const n = w * h;
+  const k = cl.k;
+  const counts = new Float64Array(k);
+  const cand = new Uint32Array(k);
+  const votes = new Int32Array(k);
+  const inkPx = new Float64Array(k);
+  const px = new Uint32Array(prep.rgba.buffer, prep.rgba.byteOffset, n);
+  for (let i = 0; i < n; i++) {
+    const l = labels[i]!;
+    if (l === TRANSPARENT) continue;
+    counts[l]! += 1;
+    if (blends[i] !== NOT_BLEND) continue;
+    inkPx[l]! += 1;
+    const v = px[i]!;
+    if (votes[l] === 0) { cand[l] = v; votes[l] = 1; } else if (cand[l] === v) votes[l]!++; else votes[l]!--;
+  }
+  const candCount = new Float64Array(k);
+  for (let i = 0; i < n; i++) {
+    const l = labels[i]!;
+    if (l === TRANSPARENT || blends[i] !== NOT_BLEND) continue;
+    if (px[i] === cand[l]) candCount[l]! += 1;
+  }
+  const order = Array.from({ length: k }, (_, j) => j).filter((j) => counts[j]! > 0).sort((a, b) => counts[b]! - counts[a]! || a - b);
+  const remap = new Uint16Array(k).fill(TRANSPARENT);
+  const palette = new Uint8Array(order.length * 3);
+  const rgb: [number, number, number] = [0, 0, 0];
+  order.forEach((j, m) => {
+    remap[j] = m;
+    if (inkPx[j]! > 0 && candCount[j]! >= 0.5 * inkPx[j]!) {
+      const v = cand[j]!;
+      // Little-endian RGBA packed in a Uint32.
+      palette[m * 3] = v & 255; palette[m * 3 + 1] = (v >>> 8) & 255; palette[m * 3 + 2] = (v >>> 16) & 255;
+    } else {
+      labToRgb(cl.centroids[j * 3]!, cl.centroids[j * 3 + 1]!, cl.centroids[j * 3 + 2]!, rgb);
+      palette[m * 3] = rgb[0]; palette[m * 3 + 1] = rgb[1]; palette[m * 3 + 2] = rgb[2];
+    }
+  });
+  for (let i = 0; i < n; i++) if (labels[i] !== TRANSPARENT) labels[i] = remap[labels[i]!]!;
+  return { width: w, height: h, labels, palette };
+}

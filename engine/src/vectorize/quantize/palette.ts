@@ -1,0 +1,226 @@
+// Palette building in CIELAB, weighted by pixel counts:
+// 1. histogram of ink samples in fine Lab buckets (each bucket keeps the exact mean of its pixels);
+// 2. seeding by greedy variance splits (Wu 1991 / variance-based median cut: split the box with the largest
+//    weighted SSE at the position along one axis that removes the most SSE);
+// 3. weighted k-means (Lloyd) refinement over the bucket means;
+// 4. agglomerative merging by Ward cost: clusters closer than `sameInk` always merge; in `auto` mode merging
+//    goes on down to `floor` colours while it keeps the art true (see mergeClusters).
+
+/** Weighted colour samples: one entry per non-empty Lab bucket. */
+export interface Samples {
+  /** Lab of each sample (3 floats each). */
+  lab: Float64Array;
+  /** Weight (pixel count) of each sample. */
+  weight: Float64Array;
+  count: number;
+  total: number;
+}
+
+const LB = 64, AB = 64;
+
+/** Bucket the weighted pixels (weight 0 skipped). `weights` may be null (all weight 1). */
+export function buildSamples(lab: Float32Array, use: Uint8Array): Samples {
+  const nb = LB * AB * AB;
+  const sums = new Float64Array(nb * 4);
+  const n = use.length;
+  for (let i = 0; i < n; i++) {
+    if (!use[i]) continue;
+    const L = lab[i * 3]!, a = lab[i * 3 + 1]!, b = lab[i * 3 + 2]!;
+    let li = (L * (LB / 100.5)) | 0;
+    let ai = ((a + 128) * (AB / 256)) | 0;
+    let bi = ((b + 128) * (AB / 256)) | 0;
+    if (li < 0) li = 0; else if (li >= LB) li = LB - 1;
+    if (ai < 0) ai = 0; else if (ai >= AB) ai = AB - 1;
+    if (bi < 0) bi = 0; else if (bi >= AB) bi = AB - 1;
+    const k = ((li * AB + ai) * AB + bi) * 4;
+    sums[k] += 1; sums[k + 1] += L; sums[k + 2] += a; sums[k + 3] += b;
+  }
+  let count = 0;
+  for (let k = 0; k < nb; k++) if (sums[k * 4]! > 0) count++;
+  const out: Samples = { lab: new Float64Array(count * 3), weight: new Float64Array(count), count, total: 0 };
+  let j = 0;
+  for (let k = 0; k < nb; k++) {
+    const wt = sums[k * 4]!;
+    if (wt <= 0) continue;
+    out.weight[j] = wt;
+    out.lab[j * 3] = sums[k * 4 + 1]! / wt;
+    out.lab[j * 3 + 1] = sums[k * 4 + 2]! / wt;
+    out.lab[j * 3 + 2] = sums[k * 4 + 3]! / wt;
+    out.total += wt;
+    j++;
+  }
+  return out;
+}
+
+interface Box { idx: Int32Array; sse: number }
+
+function boxStats(s: Samples, idx: Int32Array): number {
+  let w = 0, m0 = 0, m1 = 0, m2 = 0, q = 0;
+  for (const i of idx) {
+    const wt = s.weight[i]!;
+    const L = s.lab[i * 3]!, a = s.lab[i * 3 + 1]!, b = s.lab[i * 3 + 2]!;
+    w += wt; m0 += wt * L; m1 += wt * a; m2 += wt * b; q += wt * (L * L + a * a + b * b);
+  }
+  return w > 0 ? q - (m0 * m0 + m1 * m1 + m2 * m2) / w : 0;
+}
+
+/** Split a box at the SSE-optimal position along its best axis; null when it cannot be split. */
+function splitBox(s: Samples, box: Box): [Box, Box] | null {
+  if (box.idx.length < 2) return null;
+  let best: { axis: number; at: number; gain: number; order: Int32Array } | null = null;
+  for (let axis = 0; axis < 3; axis++) {
+    const order = Int32Array.from(box.idx).sort((p, q) => s.lab[p * 3 + axis]! - s.lab[q * 3 + axis]!);
+    // Prefix sums give the SSE of both halves at every cut.
+    let tw = 0, t0 = 0, t1 = 0, t2 = 0;
+    for (const i of order) {
+      const wt = s.weight[i]!;
+      tw += wt; t0 += wt * s.lab[i * 3]!; t1 += wt * s.lab[i * 3 + 1]!; t2 += wt * s.lab[i * 3 + 2]!;
+    }
+    let w = 0, m0 = 0, m1 = 0, m2 = 0;
+    const base = (t0 * t0 + t1 * t1 + t2 * t2) / tw;
+    for (let k = 0; k < order.length - 1; k++) {
+      const i = order[k]!;
+      const wt = s.weight[i]!;
+      w += wt; m0 += wt * s.lab[i * 3]!; m1 += wt * s.lab[i * 3 + 1]!; m2 += wt * s.lab[i * 3 + 2]!;
+      if (s.lab[order[k + 1]! * 3 + axis] === s.lab[i * 3 + axis]) continue;
+      const rw = tw - w;
+      const gain = (m0 * m0 + m1 * m1 + m2 * m2) / w + ((t0 - m0) ** 2 + (t1 - m1) ** 2 + (t2 - m2) ** 2) / rw - base;
+      if (!best || gain > best.gain) best = { axis, at: k + 1, gain, order };
+    }
+  }
+  if (!best) return null;
+  const a = best.order.slice(0, best.at);
+  const b = best.order.slice(best.at);
+  return [{ idx: a, sse: boxStats(s, a) }, { idx: b, sse: boxStats(s, b) }];
+}
+
+/** Greedy variance-split seeding: up to k centroids (fewer when the samples cannot be split further). */
+export function seedCentroids(s: Samples, k: number): Float64Array {
+  const all = new Int32Array(s.count);
+  for (let i = 0; i < s.count; i++) all[i] = i;
+  const boxes: Box[] = [{ idx: all, sse: boxStats(s, all) }];
+  while (boxes.length < k) {
+    let bi = -1;
+    for (let i = 0; i < boxes.length; i++) if (boxes[i]!.sse > 1e-9 && (bi < 0 || boxes[i]!.sse > boxes[bi]!.sse)) bi = i;
+    if (bi < 0) break;
+    const parts = splitBox(s, boxes[bi]!);
+    if (!parts) {
+      boxes[bi]!.sse = 0;
+      continue;
+    }
+    boxes.splice(bi, 1, parts[0], parts[1]);
+  }
+  const c = new Float64Array(boxes.length * 3);
+  boxes.forEach((box, j) => {
+    let w = 0, m0 = 0, m1 = 0, m2 = 0;
+    for (const i of box.idx) {
+      const wt = s.weight[i]!;
+      w += wt; m0 += wt * s.lab[i * 3]!; m1 += wt * s.lab[i * 3 + 1]!; m2 += wt * s.lab[i * 3 + 2]!;
+    }
+    c[j * 3] = m0 / w; c[j * 3 + 1] = m1 / w; c[j * 3 + 2] = m2 / w;
+  });
+  return c;
+}
+
+/** Index of the nearest centroid to (L, a, b). */
+export function nearest(c: Float64Array, k: number, L: number, a: number, b: number): number {
+  let best = 0, bd = Infinity;
+  for (let j = 0; j < k; j++) {
+    const dL = c[j * 3]! - L, dA = c[j * 3 + 1]! - a, dB = c[j * 3 + 2]! - b;
+    const d = dL * dL + dA * dA + dB * dB;
+    if (d < bd) { bd = d; best = j; }
+  }
+  return best;
+}
+
+/** A clustering of the samples. */
+export interface Clusters {
+  /** Centroids in Lab (3 floats each). */
+  centroids: Float64Array;
+  /** Weight of each cluster. */
+  weights: Float64Array;
+  k: number;
+}
+
+/** Weighted Lloyd iterations; empty clusters are dropped. */
+export function kmeans(s: Samples, seeds: Float64Array, iterations: number): Clusters {
+  let c = seeds.slice();
+  let k = c.length / 3;
+  const assign = new Int32Array(s.count).fill(-1);
+  let weights = new Float64Array(k);
+  for (let it = 0; it < iterations; it++) {
+    const sums = new Float64Array(k * 4);
+    let changed = 0;
+    for (let i = 0; i < s.count; i++) {
+      const j = nearest(c, k, s.lab[i * 3]!, s.lab[i * 3 + 1]!, s.lab[i * 3 + 2]!);
+      if (assign[i] !== j) { changed++; assign[i] = j; }
+      const wt = s.weight[i]!;
+      sums[j * 4] += wt; sums[j * 4 + 1] += wt * s.lab[i * 3]!; sums[j * 4 + 2] += wt * s.lab[i * 3 + 1]!; sums[j * 4 + 3] += wt * s.lab[i * 3 + 2]!;
+    }
+    const keep: number[] = [];
+    for (let j = 0; j < k; j++) if (sums[j * 4]! > 0) keep.push(j);
+    const nc = new Float64Array(keep.length * 3);
+    weights = new Float64Array(keep.length);
+    keep.forEach((j, m) => {
+      const wt = sums[j * 4]!;
+      weights[m] = wt;
+      nc[m * 3] = sums[j * 4 + 1]! / wt; nc[m * 3 + 1] = sums[j * 4 + 2]! / wt; nc[m * 3 + 2] = sums[j * 4 + 3]! / wt;
+    });
+    const stable = changed === 0 && keep.length === k;
+    c = nc;
+    k = keep.length;
+    if (stable) break;
+    if (keep.length !== sums.length / 4) assign.fill(-1);
+  }
+  return { centroids: c, weights, k };
+}
+
+/** Rules for agglomerative merging. */
+export interface MergeRules {
+  /** Clusters closer than this (ΔE76) are one ink and always merge. */
+  sameInk: number;
+  /** When set (auto), merging continues while above `floor` colours and the merge keeps the art true. */
+  auto?: {
+    floor: number;
+    /** A merge keeps the art true when the centroids are closer than this ΔE76 ... */
+    trueDistance: number;
+    /** ... or when the smaller cluster holds less than this share of the ink pixels. */
+    minShare: number;
+  };
+}
+
+/**
+ * Merge clusters (cheapest Ward cost w_i w_j / (w_i + w_j) |c_i - c_j|^2 first) while a rule allows it.
+ * Returns the merged clustering (centroids are weighted means).
+ */
+export function mergeClusters(cl: Clusters, total: number, rules: MergeRules): Clusters {
+  const c = Array.from({ length: cl.k }, (_, j) => [cl.centroids[j * 3]!, cl.centroids[j * 3 + 1]!, cl.centroids[j * 3 + 2]!]);
+  const w = Array.from(cl.weights);
+  for (;;) {
+    const k = c.length;
+    if (k <= 1) break;
+    let bi = -1, bj = -1, bestCost = Infinity;
+    for (let i = 0; i < k; i++) {
+      for (let j = i + 1; j < k; j++) {
+        const d2 = (c[i]![0]! - c[j]![0]!) ** 2 + (c[i]![1]! - c[j]![1]!) ** 2 + (c[i]![2]! - c[j]![2]!) ** 2;
+        const d = Math.sqrt(d2);
+        let ok = d < rules.sameInk;
+        if (!ok && rules.auto && k > rules.auto.floor) {
+          ok = d < rules.auto.trueDistance || Math.min(w[i]!, w[j]!) < rules.auto.minShare * total;
+        }
+        if (!ok) continue;
+        const cost = ((w[i]! * w[j]!) / (w[i]! + w[j]!)) * d2;
+        if (cost < bestCost) { bestCost = cost; bi = i; bj = j; }
+      }
+    }
+    if (bi < 0) break;
+    const wi = w[bi]!, wj = w[bj]!, ws = wi + wj;
+    c[bi] = [(c[bi]![0]! * wi + c[bj]![0]! * wj) / ws, (c[bi]![1]! * wi + c[bj]![1]! * wj) / ws, (c[bi]![2]! * wi + c[bj]![2]! * wj) / ws];
+    w[bi] = ws;
+    c.splice(bj, 1);
+    w.splice(bj, 1);
+  }
+  const centroids = new Float64Array(c.length * 3);
+  c.forEach((v, j) => { centroids[j * 3] = v[0]!; centroids[j * 3 + 1] = v[1]!; centroids[j * 3 + 2] = v[2]!; });
+  return { centroids, weights: Float64Array.from(w), k: c.length };
+}
