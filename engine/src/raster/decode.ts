@@ -54,7 +54,7 @@ export async function probeImage(bytes: Uint8Array, opts: DecodeOptions = {}): P
     format,
     is_jpeg: format === 'jpeg',
     has_alpha: !!meta.hasAlpha,
-    density: meta.density && isStatedDensity(bytes, format) ? Math.round(meta.density * 100) / 100 : null,
+    density: statedDensity(bytes, format, meta.density),
     space: meta.space ?? 'srgb',
     bits_per_sample: bits,
     channels: meta.channels ?? 0,
@@ -113,17 +113,47 @@ function depthBits(depth: string | undefined): number {
   }
 }
 
-// libvips reports 72 DPI for files that state nothing; only trust it when the file has a density record.
-function isStatedDensity(b: Uint8Array, format: ImageFormat): boolean {
+// libvips reports 72 DPI for files that state nothing; only trust a density the file actually records.
+function statedDensity(b: Uint8Array, format: ImageFormat, vipsDensity: number | undefined): number | null {
+  if (format === 'png') return pngDensity(b);
+  if (!vipsDensity) return null;
   const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-  if (format === 'png') return buf.indexOf('pHYs', 8, 'latin1') > 0;
+  let stated = false;
   if (format === 'jpeg') {
     // JFIF APP0 with units 1 (dpi) or 2 (dpcm), or an EXIF block (XResolution).
     const jfif = buf.indexOf('JFIF\0', 0, 'latin1');
-    if (jfif > 0 && jfif < 64 && buf.length > jfif + 7 && buf[jfif + 7] !== 0) return true;
-    return buf.indexOf('Exif\0\0', 0, 'latin1') > 0 && buf.indexOf('Exif\0\0', 0, 'latin1') < 65536;
+    if (jfif > 0 && jfif < 64 && buf.length > jfif + 7 && buf[jfif + 7] !== 0) stated = true;
+    else {
+      const exif = buf.indexOf('Exif\0\0', 0, 'latin1');
+      stated = exif > 0 && exif < 65536;
+    }
+  } else {
+    stated = buf.indexOf('EXIF', 0, 'latin1') > 0;
   }
-  return buf.indexOf('EXIF', 0, 'latin1') > 0;
+  return stated ? Math.round(vipsDensity * 100) / 100 : null;
+}
+
+/**
+ * PNG pHYs density in DPI, read from the chunk list before the first IDAT (fix: a byte search for "pHYs"
+ * could match inside compressed data, and a pHYs with unit 0 states only an aspect ratio, not a density).
+ */
+function pngDensity(b: Uint8Array): number | null {
+  let p = 8;
+  while (p + 12 <= b.length) {
+    const len = ((b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!) >>> 0;
+    const type = String.fromCharCode(b[p + 4]!, b[p + 5]!, b[p + 6]!, b[p + 7]!);
+    if (type === 'IDAT' || type === 'IEND') return null;
+    if (type === 'pHYs' && len === 9 && p + 17 <= b.length) {
+      const ppmX = ((b[p + 8]! << 24) | (b[p + 9]! << 16) | (b[p + 10]! << 8) | b[p + 11]!) >>> 0;
+      const unit = b[p + 16];
+      if (unit !== 1 || ppmX === 0) return null;
+      // pHYs stores pixels per metre, so 300 DPI reads back as 299.9994: snap to the whole DPI when that close.
+      const dpi = ppmX * 0.0254;
+      return Math.abs(dpi - Math.round(dpi)) < 0.05 ? Math.round(dpi) : Math.round(dpi * 100) / 100;
+    }
+    p += 12 + len;
+  }
+  return null;
 }
 
 function cleanMessage(err: unknown): string {

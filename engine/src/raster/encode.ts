@@ -29,10 +29,30 @@ export async function encodeImage(r: Raster, format: OutputFormat, opts: EncodeO
   if (format === 'png') s = s.png({ compressionLevel: opts.compressionLevel ?? 6, adaptiveFiltering: false });
   else if (format === 'jpeg') s = s.flatten({ background: opts.background ?? { r: 255, g: 255, b: 255 } }).jpeg({ quality: opts.quality ?? 92, chromaSubsampling: '4:4:4' });
   else s = s.webp({ quality: opts.quality ?? 92, alphaQuality: 100 });
-  const buf = await s.toBuffer();
+  let buf: Uint8Array = await s.toBuffer();
+  // libvips gives raw pixels a resolution of 1 px/mm and writes it as pHYs (25.4 DPI): a file written
+  // without a dpi must state no density at all, not a wrong one.
+  if (format === 'png' && !(opts.dpi && opts.dpi > 0)) buf = removePngChunk(buf, 'pHYs');
   const out = new Uint8Array(buf.length);
   out.set(buf);
   return out;
+}
+
+/** A PNG without any chunk of the given type (returns the input when there is none). */
+function removePngChunk(png: Uint8Array, type: string): Uint8Array {
+  const keep: Uint8Array[] = [png.subarray(0, 8)];
+  let p = 8;
+  let removed = false;
+  while (p + 12 <= png.length) {
+    const len = ((png[p]! << 24) | (png[p + 1]! << 16) | (png[p + 2]! << 8) | png[p + 3]!) >>> 0;
+    const t = String.fromCharCode(png[p + 4]!, png[p + 5]!, png[p + 6]!, png[p + 7]!);
+    const end = Math.min(png.length, p + 12 + len);
+    if (t === type) removed = true;
+    else keep.push(png.subarray(p, end));
+    p = end;
+  }
+  if (!removed) return png;
+  return Buffer.concat(keep);
 }
 
 /** Encode PNG with its print density. */
