@@ -77,6 +77,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
     : null;
   let closed = false;
   let inFlight = 0;
+  // Pool tasks not yet settled: close() waits for all of them, so draining never depends on Piscina's closeTimeout.
+  const pending = new Set<Promise<unknown>>();
+  // Piscina emits 'error' (e.g. a close timeout); without a listener an EventEmitter 'error' would crash the process.
+  pool?.on('error', () => {});
 
   async function run<K extends OpName>(op: K, input: OpInput, raw?: OptionsOf<K>, call: CallOptions = {}): Promise<ResultOf<K>> {
     if (closed) throw new InkprepError('shutting_down', 'The engine is closed');
@@ -95,7 +99,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
     let reply: ReplyMessage;
     inFlight++;
     try {
-      reply = (await pool.run(task, { signal: call.signal ?? null, transferList })) as ReplyMessage;
+      const settled = pool.run(task, { signal: call.signal ?? null, transferList });
+      pending.add(settled);
+      const forget = () => pending.delete(settled);
+      settled.then(forget, forget);
+      reply = (await settled) as ReplyMessage;
     } catch (err) {
       if (call.signal?.aborted || (err as { name?: string }).name === 'AbortError') throw new InkprepError('aborted', 'The operation was aborted', {}, { cause: err });
       if (/queue is at limit/i.test((err as Error).message ?? '')) throw new InkprepError('engine_overloaded', 'The engine queue is full; try again shortly');
@@ -116,7 +124,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
     async close() {
       if (closed) return;
       closed = true;
-      if (pool) await pool.close();
+      if (!pool) return;
+      while (pending.size) await Promise.allSettled([...pending]);
+      await pool.close();
     },
   } as Engine;
   for (const name of Object.keys(OPS) as OpName[]) {
