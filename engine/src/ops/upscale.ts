@@ -1,0 +1,102 @@
+// Op `upscale`: art-aware 2x/4x upscaling (engine/src/upscale) with budget pre-shrink and 413 above the
+// shrink allowance; returns the PNG and the routing report.
+import { probeImage, decodeImage } from '../raster/decode.js';
+import { encodePng } from '../raster/encode.js';
+import type { Raster } from '../raster/types.js';
+import { asRecord, parseEnum, parseInteger } from '../options/validate.js';
+import { invalidOption } from '../errors.js';
+import { DEFAULT_BUDGET, DEFAULT_BUDGET_4X, maxPixelsFor, planSize } from '../upscale/budget.js';
+import { upscaleRaster, type UpscaleRoute } from '../upscale/upscale.js';
+import type { ArtClass } from '../upscale/classify.js';
+import { isRaster, type OpDef } from './types.js';
+
+/** Caller options (text accepted, as HTTP form fields send it). */
+export interface UpscaleOptions {
+  /** 2 or 4; default 4. */
+  scale?: number | string;
+  /** Input pixels the 2x upscaler runs at; default 1,000,000. Larger input (up to 4x) is shrunk first. */
+  budget?: number | string;
+  /** Input pixels the 4x upscaler runs at; default 250,000. */
+  budget4x?: number | string;
+  /** `auto` (default: by art class), or force `vector`, `model`, `resample`. */
+  route?: 'auto' | UpscaleRoute;
+}
+
+export interface ResolvedUpscale {
+  scale: 2 | 4;
+  budget: number;
+  budget4x: number;
+  route: 'auto' | UpscaleRoute;
+}
+
+/** What `upscale` returns. */
+export interface UpscaleResult {
+  /** The upscaled image as PNG (density scaled when the source stated one). */
+  png: Uint8Array;
+  width: number;
+  height: number;
+  scale: 2 | 4;
+  /** Path that produced the image. */
+  route: UpscaleRoute;
+  /** Path the router chose before any fallback. */
+  chosen: UpscaleRoute;
+  /** Why the chosen path was not used, or null. */
+  fallback: string | null;
+  art: { class: ArtClass; top24: number; near24: number; colours: number };
+  preShrunk: boolean;
+  from: { width: number; height: number };
+  to: { width: number; height: number };
+  ms: { shrink: number; classify: number; upscale: number };
+}
+
+const MAX_BUDGET = 100_000_000;
+
+export const upscaleOp: OpDef<UpscaleOptions, ResolvedUpscale, UpscaleResult> = {
+  resolve(raw) {
+    const o = asRecord(raw);
+    const scaleRaw = o.scale;
+    const scaleNum = parseInteger('scale', scaleRaw, 4, 2, 4);
+    if (scaleNum !== 2 && scaleNum !== 4) throw invalidOption('scale', '2 or 4', scaleRaw);
+    return Object.freeze({
+      scale: scaleNum,
+      budget: parseInteger('budget', o.budget, DEFAULT_BUDGET, 1, MAX_BUDGET),
+      budget4x: parseInteger('budget4x', o.budget4x, DEFAULT_BUDGET_4X, 1, MAX_BUDGET),
+      route: parseEnum('route', o.route, 'auto', ['auto', 'vector', 'model', 'resample'] as const),
+    });
+  },
+  async run(input, opts, ctx) {
+    const limit = Math.min(ctx.maxPixels, maxPixelsFor(opts.scale, opts));
+    let src: Raster;
+    let density: number | null = null;
+    if (isRaster(input)) {
+      planSize(input.width, input.height, opts.scale, opts);
+      src = input;
+    } else {
+      // Header first: the 413 carries the upscale limit, checked before any pixel is decoded.
+      const head = await probeImage(input, { formats: ['png', 'jpeg'], maxPixels: Number.MAX_SAFE_INTEGER });
+      planSize(head.width, head.height, opts.scale, opts);
+      const dec = await decodeImage(input, { formats: ['png', 'jpeg'], maxPixels: limit });
+      src = dec.raster;
+      density = dec.info.density;
+    }
+    const out = await upscaleRaster(src, { scale: opts.scale, budget: opts.budget, budget4x: opts.budget4x, route: opts.route });
+    const png = await encodePng(out.raster, density ? { dpi: (density * out.raster.width) / src.width } : {});
+    return {
+      png,
+      width: out.raster.width,
+      height: out.raster.height,
+      scale: opts.scale,
+      route: out.route,
+      chosen: out.chosen,
+      fallback: out.fallback,
+      art: { class: out.art.class, top24: out.art.top24, near24: out.art.near24, colours: out.art.colours },
+      preShrunk: out.plan.preShrunk,
+      from: out.plan.from,
+      to: out.plan.to,
+      ms: out.ms,
+    };
+  },
+  transfer(result) {
+    return [result.png.buffer as ArrayBuffer];
+  },
+};

@@ -1,0 +1,82 @@
+// Art-aware upscaling: pre-shrink to the budget (budget.ts), classify the art (classify.ts), then route:
+// flat art -> vector path (trace with our vectorizer, render the SVG at the target size: vector.ts),
+// painted/photographic art -> super-resolution model (sr.ts), anything else -> premultiplied Lanczos plus
+// halo-free sharpening (resample.ts). When the chosen path is unavailable or fails, the next one is used
+// (vector -> resample, model -> resample) and the result says why (`fallback`).
+import { resizeRaster } from '../raster/resize.js';
+import type { Raster } from '../raster/types.js';
+import { planSize, type Budgets, type SizePlan } from './budget.js';
+import { classifyArt, type ArtStats } from './classify.js';
+import { modelUnavailableReason } from './model.js';
+import { upscaleResample } from './resample.js';
+import { upscaleModel } from './sr.js';
+import { upscaleVector } from './vector.js';
+
+/** The three upscaling paths. */
+export type UpscaleRoute = 'vector' | 'model' | 'resample';
+
+export interface UpscaleParams extends Budgets {
+  scale: 2 | 4;
+  /** `auto` (default) routes by art class; a path name forces that path (benchmarks, debugging). */
+  route: 'auto' | UpscaleRoute;
+  /** Memory bound per model tile in bytes (sr.ts default when omitted). */
+  tileMemory?: number;
+  /** Progress of long runs: fraction 0..1 and a stage name. Only in-thread callers can pass it. */
+  onProgress?: (fraction: number, stage: string) => void;
+}
+
+export interface UpscaleOutcome {
+  raster: Raster;
+  /** Path that produced the image. */
+  route: UpscaleRoute;
+  /** Path the router chose (or the caller forced) before any fallback. */
+  chosen: UpscaleRoute;
+  /** Why the chosen path was not used, or null. */
+  fallback: string | null;
+  art: ArtStats;
+  plan: SizePlan;
+  /** Milliseconds spent per stage. */
+  ms: { shrink: number; classify: number; upscale: number };
+}
+
+/** Route for an art class. */
+export function routeFor(art: ArtStats): UpscaleRoute {
+  return art.class === 'flat' ? 'vector' : art.class === 'painted' ? 'model' : 'resample';
+}
+
+/**
+ * Upscale a decoded raster by 2 or 4.
+ * @throws InkprepError `image_too_large` (413, `maxPixels`, `pixels`) above budget * 4 pixels.
+ */
+export async function upscaleRaster(src: Raster, p: UpscaleParams): Promise<UpscaleOutcome> {
+  const plan = planSize(src.width, src.height, p.scale, p);
+  let t = performance.now();
+  const input = plan.preShrunk ? await resizeRaster(src, plan.to) : src;
+  const shrinkMs = performance.now() - t;
+  t = performance.now();
+  const art = classifyArt(input);
+  const classifyMs = performance.now() - t;
+  const chosen: UpscaleRoute = p.route === 'auto' ? routeFor(art) : p.route;
+  let route = chosen;
+  let fallback: string | null = null;
+  let raster: Raster | null = null;
+  t = performance.now();
+  p.onProgress?.(0, chosen);
+  if (chosen === 'vector') {
+    try {
+      raster = await upscaleVector(input, p.scale);
+    } catch (err) {
+      fallback = `vector path failed: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  } else if (chosen === 'model') {
+    const why = await modelUnavailableReason();
+    if (why) fallback = `model unavailable: ${why}`;
+    else raster = await upscaleModel(input, p.scale, { tileMemory: p.tileMemory, onProgress: (d, n) => p.onProgress?.(d / n, 'model') });
+  }
+  if (!raster) {
+    route = 'resample';
+    raster = await upscaleResample(input, p.scale);
+  }
+  p.onProgress?.(1, route);
+  return { raster, route, chosen, fallback, art, plan, ms: { shrink: shrinkMs, classify: classifyMs, upscale: performance.now() - t } };
+}
