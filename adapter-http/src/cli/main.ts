@@ -1,4 +1,6 @@
 // `inkprep` CLI entry: dispatches to a verb from commands/index.ts.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { COMMANDS } from './commands/index.js';
 import { EXIT } from './command.js';
 
@@ -29,4 +31,9 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   return cmd.run(rest);
+}
+
+// Run directly (`node adapter-http/dist/cli/main.js serve`, as `npm start` does); bin/inkprep.js imports instead.
+if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {
+  process.exitCode = await main(process.argv.slice(2));
 }

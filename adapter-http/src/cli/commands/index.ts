@@ -1,5 +1,7 @@
 // Every CLI verb. Adding a verb = one import and one entry here.
 import type { Command } from '../command.js';
 import { infoCommand } from './info.js';
+import { serveCommand } from './serve.js';
+import { adminCommand } from './admin.js';
 
-export const COMMANDS: readonly Command[] = [infoCommand];
+export const COMMANDS: readonly Command[] = [infoCommand, serveCommand, adminCommand];

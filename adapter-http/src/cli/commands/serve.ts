@@ -1,0 +1,68 @@
+// `inkprep serve`: run the /api/v1 service with configuration from environment variables
+// (README "## HTTP service"). SIGTERM/SIGINT drain in-flight requests, then close the pool and the store.
+import { configFromEnv } from '../../config.js';
+import { bootstrapStore } from '../../bootstrap.js';
+import { createLogger } from '../../log.js';
+import { startServer } from '../../server.js';
+import { openStore } from '../../store/index.js';
+import { parseArgs } from '../args.js';
+import { EXIT, type Command } from '../command.js';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'run the HTTP API (config from env: PORT, INKPREP_DATA_DIR, INKPREP_BOOTSTRAP_KEY, ...)',
+  usage: [
+    'usage: inkprep serve',
+    '',
+    'Environment: PORT (8080), HOST (0.0.0.0), INKPREP_DATA_DIR (./data), INKPREP_BOOTSTRAP_KEY,',
+    'INKPREP_THREADS (max(2, cores)), INKPREP_ENGINE_MAX_QUEUE (256), INKPREP_VECTORIZE_MAX_WAITING (8),',
+    'INKPREP_MAX_UPLOAD_MB (50), INKPREP_VECTORIZE_MAX_MB (25), INKPREP_MAX_PIXELS (100000000),',
+    'INKPREP_SHUTDOWN_GRACE_MS (130000), INKPREP_LOG_LEVEL (info), INKPREP_METRICS (1).',
+    'On an empty store a local Business account is created and its first key printed once.',
+  ].join('\n'),
+  async run(argv) {
+    const { flags } = parseArgs(argv);
+    if (flags.help) {
+      process.stdout.write(this.usage + '\n');
+      return EXIT.ok;
+    }
+    let config;
+    try {
+      config = configFromEnv();
+    } catch (err) {
+      process.stderr.write(`inkprep: ${(err as Error).message}\n`);
+      return EXIT.usage;
+    }
+    const log = createLogger(config.logLevel);
+    const store = openStore({ dataDir: config.dataDir });
+    const boot = await bootstrapStore(store, config.bootstrapKey, Date.now());
+    if (boot.created) {
+      log.info('created local business account', { account: boot.accountId, key: boot.keyId, data_dir: config.dataDir });
+      if (!boot.fromEnv) {
+        // Shown once, on stderr, outside the JSON log stream (never logged).
+        process.stderr.write(`\nFirst API key for account ${boot.accountId} (shown once, store it now):\n\n  ${boot.secret}\n\n`);
+      }
+    }
+    const server = await startServer({ config, store, log });
+    process.stderr.write(`inkprep API listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.port}/api/v1\n`);
+    return new Promise<number>((resolve) => {
+      let stopping = false;
+      const stop = (signal: string): void => {
+        if (stopping) return;
+        stopping = true;
+        log.info('signal', { signal });
+        const exit = (code: number): void => {
+          resolve(code);
+          // Idle keep-alive sockets may hold the loop open; exit once the drain is done.
+          setTimeout(() => process.exit(code), 50).unref();
+        };
+        server.close().then(() => exit(EXIT.ok), (err) => {
+          log.error('shutdown failed', { err: String(err) });
+          exit(EXIT.failed);
+        });
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+    });
+  },
+};

@@ -1,0 +1,95 @@
+// Server configuration from environment variables, with one table of documented defaults.
+// README "## HTTP service" lists the same variables; keep the two in step.
+import os from 'node:os';
+import path from 'node:path';
+
+/** Everything `inkprep serve` (and createServer) is configured with. */
+export interface ServerConfig {
+  /** TCP port; 0 picks a free one (tests). Env `PORT`, default 8080. */
+  port: number;
+  /** Interface to bind. Env `HOST`, default `0.0.0.0`. */
+  host: string;
+  /** Directory of the SQLite store (`inkprep.db`). Env `INKPREP_DATA_DIR`, default `./data`. */
+  dataDir: string;
+  /** When set and the store is empty, used as the first key of the local Business account. Env `INKPREP_BOOTSTRAP_KEY`. */
+  bootstrapKey: string | null;
+  /** Engine worker threads. Env `INKPREP_THREADS`, default max(2, cores). */
+  threads: number;
+  /** Engine tasks allowed to wait for a worker before 503 `engine_overloaded`. Env `INKPREP_ENGINE_MAX_QUEUE`, default 256. */
+  engineMaxQueue: number;
+  /** Vectorize waiting line length (beside the one conversion running). Env `INKPREP_VECTORIZE_MAX_WAITING`, default 8. */
+  vectorizeMaxWaiting: number;
+  /** Upload byte limit of endpoints without their own (scan, fix, remove-bg, upscale, mockup). Env `INKPREP_MAX_UPLOAD_MB`, default 50. */
+  maxUploadBytes: number;
+  /** Vectorize upload byte limit (spec: 25 MB). Env `INKPREP_VECTORIZE_MAX_MB`, default 25. */
+  vectorizeMaxBytes: number;
+  /** Largest image decoded by any endpoint, in pixels. Env `INKPREP_MAX_PIXELS`, default 100,000,000. */
+  maxPixels: number;
+  /** Milliseconds SIGTERM waits for in-flight requests before closing anyway. Env `INKPREP_SHUTDOWN_GRACE_MS`, default 130,000. */
+  shutdownGraceMs: number;
+  /** `debug` | `info` | `warn` | `error` | `silent`. Env `INKPREP_LOG_LEVEL`, default `info`. */
+  logLevel: LogLevel;
+  /** Serve Prometheus text at GET /metrics (no auth). Env `INKPREP_METRICS` (`0` disables), default on. */
+  metrics: boolean;
+}
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+const MB = 1024 * 1024;
+
+/** Defaults used when a variable is unset. */
+export const CONFIG_DEFAULTS: Readonly<Omit<ServerConfig, 'threads' | 'dataDir'>> = Object.freeze({
+  port: 8080,
+  host: '0.0.0.0',
+  bootstrapKey: null,
+  engineMaxQueue: 256,
+  vectorizeMaxWaiting: 8,
+  maxUploadBytes: 50 * MB,
+  vectorizeMaxBytes: 25 * MB,
+  maxPixels: 100_000_000,
+  shutdownGraceMs: 130_000,
+  logLevel: 'info',
+  metrics: true,
+});
+
+function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return dflt;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`Expected an integer from ${min} to ${max} for ${name} but received ${JSON.stringify(raw)}`);
+  return n;
+}
+
+function num(env: NodeJS.ProcessEnv, name: string, dflt: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return dflt;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min || n > max) throw new Error(`Expected a number from ${min} to ${max} for ${name} but received ${JSON.stringify(raw)}`);
+  return n;
+}
+
+/** Read the configuration from environment variables (throws a readable Error naming a bad variable). */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const level = (env.INKPREP_LOG_LEVEL ?? CONFIG_DEFAULTS.logLevel).trim() as LogLevel;
+  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(level)) throw new Error(`Expected debug, info, warn, error or silent for INKPREP_LOG_LEVEL but received ${JSON.stringify(level)}`);
+  return {
+    port: int(env, 'PORT', CONFIG_DEFAULTS.port, 0, 65535),
+    host: env.HOST?.trim() || CONFIG_DEFAULTS.host,
+    dataDir: path.resolve(env.INKPREP_DATA_DIR?.trim() || './data'),
+    bootstrapKey: env.INKPREP_BOOTSTRAP_KEY?.trim() || null,
+    threads: int(env, 'INKPREP_THREADS', Math.max(2, os.availableParallelism()), 1, 256),
+    engineMaxQueue: int(env, 'INKPREP_ENGINE_MAX_QUEUE', CONFIG_DEFAULTS.engineMaxQueue, 1, 100_000),
+    vectorizeMaxWaiting: int(env, 'INKPREP_VECTORIZE_MAX_WAITING', CONFIG_DEFAULTS.vectorizeMaxWaiting, 0, 10_000),
+    maxUploadBytes: Math.round(num(env, 'INKPREP_MAX_UPLOAD_MB', CONFIG_DEFAULTS.maxUploadBytes / MB, 0.001, 2048) * MB),
+    vectorizeMaxBytes: Math.round(num(env, 'INKPREP_VECTORIZE_MAX_MB', CONFIG_DEFAULTS.vectorizeMaxBytes / MB, 0.001, 2048) * MB),
+    maxPixels: int(env, 'INKPREP_MAX_PIXELS', CONFIG_DEFAULTS.maxPixels, 1, 1_000_000_000),
+    shutdownGraceMs: int(env, 'INKPREP_SHUTDOWN_GRACE_MS', CONFIG_DEFAULTS.shutdownGraceMs, 0, 3_600_000),
+    logLevel: level,
+    metrics: env.INKPREP_METRICS !== '0' && env.INKPREP_METRICS !== 'false',
+  };
+}
+
+/** A configuration for tests and embedding: defaults, ephemeral port, given data dir. */
+export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
+  return { ...configFromEnv({}), port: 0, host: '127.0.0.1', logLevel: 'silent', ...overrides };
+}

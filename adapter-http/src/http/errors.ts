@@ -1,0 +1,25 @@
+// The one error map: any thrown value -> an HTTP reply `{ error, code?, ...extras }` (spec section 7).
+// InkprepError details are spread into the body; 429 limits add a `Retry-After` header.
+// Unknown errors become 500 `internal_error` with a readable message; their details go to the log only.
+import { InkprepError } from '@inkprep/engine';
+import type { Logger } from '../log.js';
+import { json, type Reply } from './reply.js';
+
+/** Map an error to its reply (and log unknown ones with their stack). */
+export function errorReply(err: unknown, log: Logger, requestId: string): { reply: Reply; code: string } {
+  if (err instanceof InkprepError) {
+    const headers: Record<string, string> = {};
+    const retry = err.details.retry_after_seconds;
+    if (typeof retry === 'number' && err.status === 429) headers['Retry-After'] = String(retry);
+    if (err.status >= 500) log.error('request failed', { code: err.code, err: err.message, cause: causeText(err) });
+    const { error: _e, code: _c, ...extras } = err.details;
+    return { reply: json({ error: err.message, code: err.code, ...extras }, err.status, headers), code: err.code };
+  }
+  log.error('unexpected error', { err: err instanceof Error ? err.stack ?? err.message : String(err) });
+  return { reply: json({ error: `Internal server error (request ${requestId}); the operators have the details in the log`, code: 'internal_error' }, 500), code: 'internal_error' };
+}
+
+function causeText(err: Error): string | undefined {
+  const c = (err as { cause?: unknown }).cause;
+  return c instanceof Error ? c.stack ?? c.message : c === undefined ? undefined : String(c);
+}

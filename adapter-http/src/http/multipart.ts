@@ -1,0 +1,209 @@
+// multipart/form-data from uWS onData through busboy, with limits enforced while streaming (before any
+// decoding): the `image` file part is capped at the endpoint's byte limit, the whole body at that plus a
+// small envelope allowance, and parts, fields and field sizes are capped. Each uWS chunk is copied (uWS
+// reuses its ArrayBuffer after the callback). busboy backpressure pauses the socket. The body starts
+// paused (`hold('auth')`) so nothing large is read for a caller that is not authenticated yet.
+import busboy from 'busboy';
+import { InkprepError } from '@inkprep/engine';
+import type { Exchange } from './exchange.js';
+
+/** Form limits of one endpoint. */
+export interface FormLimits {
+  /** Largest `image` file in bytes. */
+  maxFileBytes: number;
+  /** Text fields accepted (more -> 400). Default 32. */
+  maxFields?: number;
+  /** Largest text field value in bytes (longer -> 400 naming the field). Default 8 KiB. */
+  maxFieldBytes?: number;
+  /** Parts (fields + files) accepted. Default 40. */
+  maxParts?: number;
+  /** File parts accepted (only `image` is kept; others are skipped). Default 4. */
+  maxFiles?: number;
+}
+
+/** Extra body bytes allowed beyond the file limit for the multipart envelope and text fields. */
+export const ENVELOPE_BYTES = 512 * 1024;
+
+/** A parsed form: text fields and the `image` file (null when absent). */
+export interface Form {
+  fields: Record<string, string>;
+  image: { bytes: Uint8Array; filename: string; mimeType: string } | null;
+}
+
+/** A body being read; `release(reason)` lifts a pause; `done` settles with the form or a limit error. */
+export interface BodyReader {
+  done: Promise<Form>;
+  hold(reason: string): void;
+  release(reason: string): void;
+  /** Stop reading (the reply was sent early); later chunks are dropped. */
+  stop(): void;
+  /** Whether the whole body was read (a reply before that must close the connection). */
+  readonly complete: boolean;
+}
+
+/** Start reading the body of `ex` (call synchronously in the uWS handler). */
+export function readForm(ex: Exchange, limits: FormLimits): BodyReader {
+  const res = ex.res;
+  const maxBody = limits.maxFileBytes + ENVELOPE_BYTES;
+  const holds = new Set<string>();
+  let paused = false;
+  let stopped = false;
+  let complete = false;
+  let settled = false;
+  let resolveForm!: (f: Form) => void;
+  let rejectForm!: (e: unknown) => void;
+  const done = new Promise<Form>((res_, rej) => {
+    resolveForm = res_;
+    rejectForm = rej;
+  });
+  done.catch(() => {});
+
+  const apply = (): void => {
+    if (stopped || ex.aborted || complete) return;
+    const want = holds.size > 0;
+    if (want === paused) return;
+    paused = want;
+    if (want) res.pause();
+    else res.resume();
+  };
+  const hold = (r: string): void => {
+    holds.add(r);
+    apply();
+  };
+  const release = (r: string): void => {
+    holds.delete(r);
+    apply();
+  };
+
+  let bb: busboy.Busboy | null = null;
+  const fail = (err: InkprepError): void => {
+    if (settled) return;
+    settled = true;
+    stopped = true;
+    bb?.destroy();
+    rejectForm(err);
+  };
+
+  const fields: Record<string, string> = {};
+  let image: Form['image'] = null;
+  let fileChunks: Buffer[] | null = null;
+  let fileBytes = 0;
+  let fileInfo = { filename: '', mimeType: '' };
+  let fileEnded = true;
+  let bbClosed = false;
+  const finish = (): void => {
+    if (settled || !bbClosed || !fileEnded) return;
+    if (fileChunks) {
+      // One allocation the engine can take ownership of (its ArrayBuffer is moved to the worker).
+      const bytes = new Uint8Array(fileBytes);
+      let o = 0;
+      for (const c of fileChunks) {
+        bytes.set(c, o);
+        o += c.length;
+      }
+      fileChunks = null;
+      image = { bytes, filename: fileInfo.filename, mimeType: fileInfo.mimeType };
+    }
+    settled = true;
+    resolveForm({ fields, image });
+  };
+
+  if (ex.contentLength !== null && ex.contentLength > maxBody) {
+    fail(tooLarge(limits.maxFileBytes, ex.contentLength));
+  } else if (!/^multipart\/form-data/i.test(ex.contentType.trim())) {
+    fail(new InkprepError('missing_image', 'Send the image as multipart/form-data with a file part named image'));
+  } else {
+    try {
+      bb = busboy({
+        headers: { 'content-type': ex.contentType },
+        limits: {
+          fileSize: limits.maxFileBytes,
+          files: limits.maxFiles ?? 4,
+          fields: limits.maxFields ?? 32,
+          parts: limits.maxParts ?? 40,
+          fieldSize: limits.maxFieldBytes ?? 8 * 1024,
+          fieldNameSize: 200,
+          headerPairs: 20,
+        },
+      });
+    } catch (err) {
+      fail(new InkprepError('missing_image', `The multipart body cannot be read: ${(err as Error).message}`));
+    }
+  }
+
+  if (bb) {
+    const b = bb;
+    b.on('file', (name, stream, info) => {
+      if (name !== 'image' || fileChunks || image) {
+        stream.resume(); // unknown or repeated file parts are skipped
+        return;
+      }
+      fileChunks = [];
+      fileEnded = false;
+      fileInfo = { filename: info.filename ?? '', mimeType: info.mimeType ?? '' };
+      stream.on('data', (c: Buffer) => {
+        fileBytes += c.length;
+        fileChunks?.push(c);
+      });
+      stream.on('limit', () => fail(tooLarge(limits.maxFileBytes, null)));
+      stream.on('end', () => {
+        fileEnded = true;
+        finish();
+      });
+    });
+    b.on('field', (name, value, info) => {
+      if (info.valueTruncated) fail(new InkprepError('invalid_option', `Field ${name} is longer than ${limits.maxFieldBytes ?? 8192} bytes`, { field: name }));
+      else if (info.nameTruncated) fail(new InkprepError('invalid_option', 'A field name is too long', { field: name.slice(0, 64) }));
+      else fields[name] = value;
+    });
+    b.on('partsLimit', () => fail(new InkprepError('invalid_option', `Too many form parts (at most ${limits.maxParts ?? 40})`, { field: 'form' })));
+    b.on('filesLimit', () => fail(new InkprepError('invalid_option', `Too many file parts (at most ${limits.maxFiles ?? 4})`, { field: 'form' })));
+    b.on('fieldsLimit', () => fail(new InkprepError('invalid_option', `Too many fields (at most ${limits.maxFields ?? 32})`, { field: 'form' })));
+    b.on('error', (err: Error) => fail(new InkprepError('missing_image', `The multipart body is malformed: ${err.message}`)));
+    b.on('close', () => {
+      bbClosed = true;
+      finish();
+    });
+  }
+
+  res.onData((chunk, isLast) => {
+    if (stopped) {
+      if (isLast) complete = true;
+      return;
+    }
+    const n = chunk.byteLength;
+    ex.bytesIn += n;
+    if (ex.bytesIn > maxBody) {
+      fail(tooLarge(limits.maxFileBytes, null));
+      return;
+    }
+    if (n > 0 && bb) {
+      const ok = bb.write(Buffer.from(chunk.slice(0)));
+      if (!ok && !isLast) {
+        hold('drain');
+        bb.once('drain', () => release('drain'));
+      }
+    }
+    if (isLast) {
+      complete = true;
+      bb?.end();
+    }
+  });
+  ex.onAbort(() => fail(new InkprepError('aborted', 'The client disconnected during the upload')));
+
+  return {
+    done, hold, release,
+    stop() {
+      stopped = true;
+      bb?.destroy();
+    },
+    get complete() {
+      return complete;
+    },
+  };
+}
+
+function tooLarge(maxBytes: number, bytes: number | null): InkprepError {
+  const mb = Math.round((maxBytes / (1024 * 1024)) * 100) / 100;
+  return new InkprepError('image_too_large', `The upload exceeds this endpoint's limit of ${mb} MB`, bytes === null ? { maxBytes } : { maxBytes, bytes });
+}

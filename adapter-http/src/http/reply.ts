@@ -1,0 +1,31 @@
+// Reply values: what a route returns. The Exchange writes them to uWS (corked, with backpressure).
+import { STATUS_CODES } from 'node:http';
+
+/** A complete response: status, content type, extra headers and the body. */
+export interface Reply {
+  status: number;
+  contentType: string;
+  headers?: Record<string, string>;
+  body: string | Uint8Array;
+}
+
+/** A JSON reply. */
+export function json(body: unknown, status = 200, headers?: Record<string, string>): Reply {
+  return { status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body), ...(headers ? { headers } : {}) };
+}
+
+/** A binary (or text) reply with the given content type, e.g. `image/png`. */
+export function binary(body: Uint8Array | string, contentType: string, headers?: Record<string, string>, status = 200): Reply {
+  return { status, contentType, body, ...(headers ? { headers } : {}) };
+}
+
+const statusLines = new Map<number, string>();
+/** `200 OK` style status line for uWS writeStatus (cached). */
+export function statusLine(status: number): string {
+  let s = statusLines.get(status);
+  if (!s) {
+    s = `${status} ${STATUS_CODES[status] ?? (status === 499 ? 'Client Closed Request' : 'Status')}`;
+    statusLines.set(status, s);
+  }
+  return s;
+}

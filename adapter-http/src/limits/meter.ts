@@ -1,0 +1,85 @@
+// Metering: the per-key daily limit on every metered endpoint and the per-account fair-use caps of
+// remove-bg and upscale, over a rolling 24 h window, reserved atomically before processing.
+//
+// What counts: a metered request is reserved when it is admitted (authenticated, body within limits,
+// image readable, options valid) and kept only if it succeeds (2xx). It is released when it ends in any
+// error or the client disconnects first. Requests rejected before processing never count; GET status
+// reads are unmetered.
+import { InkprepError } from '@inkprep/engine';
+import type { Caller } from '../auth/authenticate.js';
+import { WINDOW_MS, type Account, type FairUseName, type Store } from '../store/types.js';
+
+/** What a route counts against: just the key's daily limit, or also an account fair-use cap. */
+export type Meter = 'daily' | { fairUse: FairUseName } | 'none';
+
+/** A held reservation: `release()` gives the unit back (idempotent); `keep()` makes it final. */
+export interface Reservation {
+  release(): Promise<void>;
+  keep(): void;
+}
+
+const NOOP: Reservation = { release: async () => {}, keep: () => {} };
+
+/** The fair-use cap of an account for an endpoint: null = uncapped (always for administrator accounts). */
+export function fairUseCap(account: Account, name: FairUseName): number | null {
+  if (account.admin) return null;
+  return name === 'remove_bg' ? account.removeBgCap : account.upscaleCap;
+}
+
+/** First instant (ms) of the UTC calendar month containing `now`, and of the next one. */
+export function monthBounds(now: number): { monthStart: number; nextMonthStart: number } {
+  const d = new Date(now);
+  return { monthStart: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), nextMonthStart: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) };
+}
+
+/** Seconds until a unit frees up, rounded up, at least 1. */
+function retrySeconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
+/**
+ * Reserve one use for a caller, atomically (no over-admission under concurrency).
+ * @throws InkprepError 429 `daily_limit_exceeded` (limit, used, retry_after_seconds) |
+ *   `fair_use_exceeded` (limit, used, retry_after_seconds; `period: "month"` for the remove-bg monthly allowance)
+ */
+export async function reserveUse(store: Store, caller: Caller, endpoint: string, meter: Meter, now: number): Promise<Reservation> {
+  if (meter === 'none') return NOOP;
+  const fairUse = meter === 'daily' ? null : meter.fairUse;
+  const account = caller.account;
+  const monthlyLimit = fairUse === 'remove_bg' ? account.removeBgMonthlyAllowance : null;
+  const r = await store.reserve({
+    accountId: account.id, keyId: caller.key.id, endpoint, fairUse, now,
+    dailyLimit: account.dailyLimit,
+    fairUseCap: fairUse ? fairUseCap(account, fairUse) : null,
+    monthly: monthlyLimit !== null ? { limit: monthlyLimit, ...monthBounds(now) } : null,
+  });
+  if (!r.ok) {
+    const retry = retrySeconds(r.retryAfterMs);
+    if (r.limit === 'daily') {
+      throw new InkprepError('daily_limit_exceeded', `Daily request limit of this key reached (${r.used} of ${r.max} in the last 24 hours)`, { limit: r.max, used: r.used, retry_after_seconds: retry });
+    }
+    if (r.limit === 'monthly') {
+      throw new InkprepError('fair_use_exceeded', `Monthly ${endpoint} allowance reached (${r.used} of ${r.max} this month)`, { limit: r.max, used: r.used, retry_after_seconds: retry, period: 'month' });
+    }
+    throw new InkprepError('fair_use_exceeded', `Fair-use cap of ${endpoint} reached (${r.used} of ${r.max} in the last 24 hours)`, { limit: r.max, used: r.used, retry_after_seconds: retry });
+  }
+  let done = false;
+  return {
+    async release() {
+      if (done) return;
+      done = true;
+      await store.release(r.eventId);
+    },
+    keep() {
+      done = true;
+    },
+  };
+}
+
+/** The three fairUse fields of GET remove-bg / upscale (spec 2.3, 2.4): all null when uncapped. */
+export async function fairUseStatus(store: Store, account: Account, name: FairUseName, now: number): Promise<{ fairUsePerDay: number | null; fairUseUsed: number | null; fairUseRemaining: number | null }> {
+  const cap = fairUseCap(account, name);
+  if (cap === null) return { fairUsePerDay: null, fairUseUsed: null, fairUseRemaining: null };
+  const used = await store.countFairUse(account.id, name, now - WINDOW_MS);
+  return { fairUsePerDay: cap, fairUseUsed: used, fairUseRemaining: Math.max(0, cap - used) };
+}

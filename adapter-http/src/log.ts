@@ -1,0 +1,37 @@
+// Structured JSON logs, one object per line on stdout (or a custom sink). Never log API keys.
+import type { LogLevel } from './config.js';
+
+export type LogFields = Record<string, unknown>;
+
+/** A minimal leveled logger; `child` adds fields (e.g. the request id) to every line. */
+export interface Logger {
+  debug(msg: string, fields?: LogFields): void;
+  info(msg: string, fields?: LogFields): void;
+  warn(msg: string, fields?: LogFields): void;
+  error(msg: string, fields?: LogFields): void;
+  child(fields: LogFields): Logger;
+}
+
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+
+/** Create a logger writing JSON lines `{ time, level, msg, ...fields }` to `sink` (default stdout). */
+export function createLogger(level: LogLevel, sink: (line: string) => void = (l) => process.stdout.write(l), base: LogFields = {}): Logger {
+  const min = RANK[level];
+  const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: LogFields): void => {
+    if (RANK[lvl] < min) return;
+    let line: string;
+    try {
+      line = JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...base, ...fields });
+    } catch {
+      line = JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...base, note: 'fields not serialisable' });
+    }
+    sink(line + '\n');
+  };
+  return {
+    debug: (m, f) => emit('debug', m, f),
+    info: (m, f) => emit('info', m, f),
+    warn: (m, f) => emit('warn', m, f),
+    error: (m, f) => emit('error', m, f),
+    child: (fields) => createLogger(level, sink, { ...base, ...fields }),
+  };
+}

@@ -1,0 +1,186 @@
+// Route helpers: every endpoint is declared with getRoute() or postImageRoute() and listed in
+// routes/index.ts. postImageRoute runs the straight line of every image POST:
+//   body limit (Content-Length, then while streaming) -> auth (key + live account state) -> form ->
+//   options (engine op `resolve`) -> image header probe (format, pixel limit) -> metering (atomic
+//   reservation) -> vectorize line (optional) -> engine (aborted with the client) -> reply; any error goes
+//   through the one error map (http/errors.ts). A reservation is kept only when the reply is 2xx.
+import { InkprepError, OPS, probeImage, type DecodeInfo, type ImageFormat, type OpName, type OptionsOf, type ResolvedOf, type ResultOf } from '@inkprep/engine';
+import { authenticate, type Caller } from '../auth/authenticate.js';
+import { extractKey } from '../auth/keys.js';
+import type { Exchange } from '../http/exchange.js';
+import { readForm } from '../http/multipart.js';
+import type { Reply } from '../http/reply.js';
+import { reserveUse, type Meter, type Reservation } from '../limits/meter.js';
+import type { QueueTurn } from '../queue/vectorize-queue.js';
+import type { AppServices } from '../services.js';
+
+/** One entry of the route table. */
+export interface RouteDef {
+  method: 'get' | 'post';
+  /** Full path, e.g. `/api/v1/scan`. */
+  path: string;
+  /** Runs for each request after the server created its Exchange (synchronously, inside the uWS handler). */
+  handle(ex: Exchange, app: AppServices): void;
+}
+
+/** Authenticate the caller of an exchange (401/402/403 on failure) and note who it is for the log. */
+export async function authenticateExchange(ex: Exchange, app: AppServices): Promise<Caller> {
+  const caller = await authenticate(app.store, extractKey(ex.apiKeyHeader, ex.authorizationHeader));
+  ex.accountId = caller.account.id;
+  ex.keyId = caller.key.id;
+  return caller;
+}
+
+/** What a GET handler receives. */
+export interface GetCall {
+  ex: Exchange;
+  app: AppServices;
+  /** The authenticated caller (null only for routes declared with `auth: false`). */
+  caller: Caller | null;
+  /** Parsed query parameters. */
+  query: URLSearchParams;
+  /** The injected clock's now (ms). */
+  now: number;
+}
+
+/**
+ * A GET route. Authenticated by default (status reads too); unmetered.
+ * @example getRoute({ path: '/api/v1/vectorize', handle: ({ app }) => json(app.vectorizeQueue.snapshot()) })
+ */
+export function getRoute(spec: { path: string; auth?: boolean; handle(call: GetCall): Reply | Promise<Reply> }): RouteDef {
+  const auth = spec.auth ?? true;
+  return {
+    method: 'get',
+    path: spec.path,
+    handle(ex, app) {
+      const run = async (): Promise<void> => {
+        const caller = auth ? await authenticateExchange(ex, app) : null;
+        const reply = await spec.handle({ ex, app, caller, query: new URLSearchParams(ex.query), now: app.clock() });
+        ex.send(reply);
+      };
+      run().catch((err) => ex.fail(err)).finally(() => ex.settle());
+    },
+  };
+}
+
+/** What a POST image handler (and `respond`) receives. */
+export interface ImageCall<Options> {
+  ex: Exchange;
+  app: AppServices;
+  caller: Caller;
+  /** Text fields as sent (unknown fields included; they are ignored by validation). */
+  fields: Record<string, string>;
+  /** The uploaded file. For `op` routes it is moved to the engine worker (detached) once the engine runs. */
+  image: Uint8Array;
+  /** The file's format and header facts (read without decoding pixels). */
+  info: DecodeInfo;
+  /** Validated options. */
+  options: Options;
+  /** Aborts when the client disconnects: pass it to every engine call. */
+  signal: AbortSignal;
+  /** Milliseconds spent waiting in the vectorize line (0 for other routes). */
+  queueMs: number;
+  /** The injected clock's now (ms) when the request was admitted. */
+  now: number;
+}
+
+/** Fields shared by both kinds of image POST route. */
+export interface ImageRouteBase<Options> {
+  /** Full path, e.g. `/api/v1/scan`. */
+  path: string;
+  /** Name recorded in usage events and logs; default the path's last segment. */
+  endpoint?: string;
+  /** Largest `image` file in bytes (413 `image_too_large` while streaming); default config.maxUploadBytes (50 MB). */
+  maxBytes?: number | ((app: AppServices) => number);
+  /** Largest image in pixels, checked from the header (413 `image_too_large` with maxPixels, pixels). Default config.maxPixels. */
+  maxPixels?: number | ((call: { app: AppServices; options: Options; caller: Caller }) => number | Promise<number>);
+  /** Accepted formats (400 `unsupported_format` otherwise); default PNG, JPEG, WebP. */
+  formats?: readonly ImageFormat[];
+  /** What the call counts against: `'daily'` (default), `{ fairUse: 'remove_bg' | 'upscale' }` (daily + account cap), or `'none'`. */
+  meter?: Meter;
+  /** Run one at a time through the vectorize line (429 `queue_full` when it is full). */
+  queue?: 'vectorize';
+}
+
+/** An image POST backed by one engine op: `respond` turns the op's result into the reply. */
+export interface OpImageRoute<K extends OpName> extends ImageRouteBase<ResolvedOf<K>> {
+  op: K;
+  respond(result: ResultOf<K>, call: ImageCall<ResolvedOf<K>>): Reply | Promise<Reply>;
+}
+
+/** An image POST with its own handler (e.g. upscale: engine + storage); `validate` checks the fields first. */
+export interface CustomImageRoute<Options> extends ImageRouteBase<Options> {
+  op?: undefined;
+  /** Validate the text fields (throw `invalidOption(field, ...)`); runs before metering. */
+  validate(fields: Record<string, string>): Options;
+  handle(call: ImageCall<Options>): Promise<Reply>;
+}
+
+const ALL_FORMATS: readonly ImageFormat[] = ['png', 'jpeg', 'webp'];
+
+/**
+ * An image POST route (multipart `image` + text fields). See the file header for the pipeline.
+ * @example
+ * postImageRoute({ path: '/api/v1/scan', op: 'scan', respond: (report) => json(report) })
+ */
+export function postImageRoute<K extends OpName>(spec: OpImageRoute<K>): RouteDef;
+export function postImageRoute<Options>(spec: CustomImageRoute<Options>): RouteDef;
+export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unknown>): RouteDef {
+  const endpoint = spec.endpoint ?? spec.path.slice(spec.path.lastIndexOf('/') + 1);
+  const formats = spec.formats ?? ALL_FORMATS;
+  return {
+    method: 'post',
+    path: spec.path,
+    handle(ex, app) {
+      const maxBytes = typeof spec.maxBytes === 'function' ? spec.maxBytes(app) : spec.maxBytes ?? app.config.maxUploadBytes;
+      const body = readForm(ex, { maxFileBytes: maxBytes });
+      body.hold('auth');
+      let reservation: Reservation | null = null;
+      let turn: QueueTurn | null = null;
+      const run = async (): Promise<void> => {
+        const caller = await authenticateExchange(ex, app);
+        body.release('auth');
+        const form = await body.done;
+        if (!form.image || form.image.bytes.byteLength === 0) throw new InkprepError('missing_image', 'The image file is missing: send it as a file part named image');
+        const image = form.image.bytes;
+        const options: unknown = spec.op !== undefined ? OPS[spec.op].resolve(form.fields as never) : spec.validate(form.fields);
+        const maxPixels = typeof spec.maxPixels === 'function'
+          ? await spec.maxPixels({ app, options: options as never, caller })
+          : spec.maxPixels ?? app.config.maxPixels;
+        const info = await probeImage(image, { maxPixels, formats });
+        if (ex.aborted) return;
+        const now = app.clock();
+        reservation = await reserveUse(app.store, caller, endpoint, spec.meter ?? 'daily', now);
+        if (ex.aborted) return;
+        if (spec.queue === 'vectorize') turn = await app.vectorizeQueue.acquire(ex.signal);
+        const call: ImageCall<unknown> = {
+          ex, app, caller, fields: form.fields, image, info, options, signal: ex.signal, queueMs: turn?.waitedMs ?? 0, now,
+        };
+        let reply: Reply;
+        if (spec.op !== undefined) {
+          const result = await app.engine.run(spec.op, image, form.fields as OptionsOf<OpName>, { signal: ex.signal, maxPixels });
+          turn?.release();
+          reply = await spec.respond(result as never, call as never);
+        } else {
+          reply = await spec.handle(call);
+        }
+        turn?.release();
+        if (ex.aborted) return;
+        if (reply.status >= 200 && reply.status < 300) (reservation as Reservation).keep();
+        ex.send(reply);
+      };
+      run()
+        .catch((err) => ex.fail(err, !body.complete))
+        .finally(async () => {
+          (turn as QueueTurn | null)?.release();
+          body.stop();
+          try {
+            await (reservation as Reservation | null)?.release();
+          } catch (err) {
+            ex.log.error('releasing a usage reservation failed', { err: String(err) });
+          }
+          ex.settle();
+        });
+    },
+  };
+}

@@ -1,0 +1,11 @@
+// THE route table: every endpoint of the service. Adding an endpoint = one entry here built with
+// getRoute() or postImageRoute() (routes/define.ts); see README "Adding an endpoint".
+import type { RouteDef } from './define.js';
+import { healthRoute, removeBgStatusRoute, upscaleStatusRoute, vectorizeStatusRoute } from './status.js';
+
+export const ROUTES: readonly RouteDef[] = [
+  healthRoute,
+  vectorizeStatusRoute,
+  removeBgStatusRoute,
+  upscaleStatusRoute,
+];

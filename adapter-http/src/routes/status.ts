@@ -1,0 +1,39 @@
+// Unmetered status reads (spec 4.4, 4.6, 4.7): authenticated like every call, counted against nothing.
+import { json } from '../http/reply.js';
+import { fairUseStatus } from '../limits/meter.js';
+import { getSetting, getUpscaleLimits, UPSCALE_SHRINK_ALLOWANCE } from '../settings.js';
+import { getRoute, type RouteDef } from './define.js';
+
+/** GET /api/v1/vectorize: the live line `{ queue: { converting, waiting, max_waiting } }`. */
+export const vectorizeStatusRoute: RouteDef = getRoute({
+  path: '/api/v1/vectorize',
+  handle: ({ app }) => json(app.vectorizeQueue.snapshot()),
+});
+
+/** GET /api/v1/remove-bg: `{ maxPixels, fairUsePerDay, fairUseUsed, fairUseRemaining }` (null = uncapped). */
+export const removeBgStatusRoute: RouteDef = getRoute({
+  path: '/api/v1/remove-bg',
+  handle: async ({ app, caller, now }) => json({
+    maxPixels: await getSetting(app.store, 'remove_bg.maxPixels'),
+    ...(await fairUseStatus(app.store, caller!.account, 'remove_bg', now)),
+  }),
+});
+
+/** GET /api/v1/upscale: caps and budgets read live from the settings, plus fair use (null for uncapped and admin accounts). */
+export const upscaleStatusRoute: RouteDef = getRoute({
+  path: '/api/v1/upscale',
+  handle: async ({ app, caller, now }) => json({
+    ...(await getUpscaleLimits(app.store)),
+    autoShrink: true,
+    shrinkAllowance: UPSCALE_SHRINK_ALLOWANCE,
+    scales: [2, 4],
+    ...(await fairUseStatus(app.store, caller!.account, 'upscale', now)),
+  }),
+});
+
+/** GET /healthz: liveness without auth (`{ status: "ok" }`, or 503 `draining` during shutdown). */
+export const healthRoute: RouteDef = getRoute({
+  path: '/healthz',
+  auth: false,
+  handle: ({ app }) => (app.draining() ? json({ status: 'draining' }, 503) : json({ status: 'ok' })),
+});

@@ -1,0 +1,153 @@
+// The /api/v1 service on uWebSockets.js: builds the services, registers the route table, answers
+// 404/405 for the rest, serves /metrics, and shuts down gracefully (stop accepting, finish in-flight
+// work, close the engine pool and the store).
+import uWS from 'uWebSockets.js';
+import { createEngine, InkprepError, type Engine } from '@inkprep/engine';
+import type { ServerConfig } from './config.js';
+import { Exchange, type ExchangeHooks } from './http/exchange.js';
+import { json } from './http/reply.js';
+import { createLogger, type Logger } from './log.js';
+import { Metrics } from './metrics.js';
+import { ConversionQueue } from './queue/vectorize-queue.js';
+import type { RouteDef } from './routes/define.js';
+import { ROUTES } from './routes/index.js';
+import type { AppServices } from './services.js';
+import type { Store } from './store/types.js';
+
+export interface ServerOptions {
+  config: ServerConfig;
+  store: Store;
+  /** An engine to use (not closed by the server unless `ownEngine`); default: a new pool of config.threads. */
+  engine?: Engine;
+  /** Milliseconds since the epoch; default Date.now (tests inject a fake clock). */
+  clock?: () => number;
+  log?: Logger;
+  /** Route table; default ROUTES. */
+  routes?: readonly RouteDef[];
+  /** Close the store when the server closes (default true). */
+  closeStore?: boolean;
+}
+
+export interface InkprepServer {
+  /** The bound port (useful with port 0). */
+  port: number;
+  services: AppServices;
+  /** Requests being handled now. */
+  inFlight(): number;
+  /** Stop accepting, wait for in-flight requests (up to `graceMs`, default config.shutdownGraceMs), close pool and store. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Start the service.
+ * @example
+ * const server = await startServer({ config: configFromEnv(), store: openStore({ dataDir: './data' }) });
+ */
+export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
+  const { config, store } = opts;
+  const log = opts.log ?? createLogger(config.logLevel);
+  const ownEngine = !opts.engine;
+  const engine = opts.engine ?? createEngine({ threads: config.threads, maxQueue: config.engineMaxQueue, maxPixels: config.maxPixels, idleTimeout: 600_000 });
+  const metrics = new Metrics();
+  const closers: (() => Promise<void> | void)[] = [];
+  let draining = false;
+  const services: AppServices = {
+    config, store, engine, log, metrics,
+    clock: opts.clock ?? Date.now,
+    vectorizeQueue: new ConversionQueue(config.vectorizeMaxWaiting),
+    draining: () => draining,
+    onClose: (fn) => closers.push(fn),
+  };
+
+  const active = new Set<Exchange>();
+  let idle: (() => void) | null = null;
+  const hooks: ExchangeHooks = {
+    log,
+    logRequests: true,
+    onStart: (ex) => {
+      active.add(ex);
+      metrics.inFlight = active.size;
+    },
+    onEnd: (ex) => {
+      active.delete(ex);
+      metrics.inFlight = active.size;
+      metrics.record(ex.route, ex.status, ex.elapsedMs(), ex.bytesIn);
+      if (active.size === 0 && idle) idle();
+    },
+  };
+
+  const app = uWS.App();
+  const routes = opts.routes ?? ROUTES;
+  const methodsByPath = new Map<string, string[]>();
+  for (const r of routes) {
+    methodsByPath.set(r.path, [...(methodsByPath.get(r.path) ?? []), r.method.toUpperCase()]);
+    app[r.method](r.path, (res, req) => {
+      const ex = new Exchange(res, req, r.path, hooks);
+      if (draining) {
+        ex.fail(new InkprepError('shutting_down', 'The service is shutting down; retry on another instance'), true);
+        ex.settle();
+        return;
+      }
+      r.handle(ex, services);
+    });
+  }
+  if (config.metrics) {
+    app.get('/metrics', (res, req) => {
+      const ex = new Exchange(res, req, '/metrics', hooks);
+      const stats = engine.stats();
+      const q = services.vectorizeQueue.snapshot().queue;
+      ex.send({
+        status: 200, contentType: 'text/plain; version=0.0.4',
+        body: metrics.render({
+          inkprep_vectorize_converting: q.converting ? 1 : 0, inkprep_vectorize_waiting: q.waiting,
+          inkprep_engine_running: stats.running, inkprep_engine_queued: stats.queued,
+        }),
+      });
+      ex.settle();
+    });
+  }
+  app.any('/*', (res, req) => {
+    const ex = new Exchange(res, req, 'unmatched', hooks);
+    const allowed = methodsByPath.get(ex.path);
+    if (allowed) ex.send(json({ error: `Method ${ex.method.toUpperCase()} is not allowed on ${ex.path}; use ${allowed.join(' or ')}`, code: 'method_not_allowed' }, 405, { Allow: allowed.join(', ') }), true);
+    else ex.send(json({ error: `No route ${ex.path}`, code: 'not_found' }, 404), true);
+    ex.settle();
+  });
+
+  const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
+    app.listen(config.host, config.port, (s) => (s ? resolve(s) : reject(new Error(`Cannot listen on ${config.host}:${config.port}`))));
+  });
+  const port = uWS.us_socket_local_port(listenSocket);
+  log.info('listening', { host: config.host, port, threads: config.threads, vectorize_max_waiting: config.vectorizeMaxWaiting });
+
+  let closing: Promise<void> | null = null;
+  return {
+    port,
+    services,
+    inFlight: () => active.size,
+    close(graceMs = config.shutdownGraceMs) {
+      if (closing) return closing;
+      closing = (async () => {
+        draining = true;
+        uWS.us_listen_socket_close(listenSocket);
+        log.info('shutting down', { in_flight: active.size });
+        if (active.size > 0) {
+          await new Promise<void>((resolve) => {
+            const t = setTimeout(resolve, graceMs);
+            idle = () => {
+              clearTimeout(t);
+              resolve();
+            };
+          });
+        }
+        if (active.size > 0) log.warn('closing with requests still running', { in_flight: active.size });
+        for (const ex of active) if (!ex.done) ex.res.close();
+        for (const fn of closers) await fn();
+        if (ownEngine) await engine.close();
+        if (opts.closeStore !== false) await store.close();
+        log.info('stopped');
+      })();
+      return closing;
+    },
+  };
+}

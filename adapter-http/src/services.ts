@@ -1,0 +1,23 @@
+// What every route sees: configuration, store, engine, clock, logger, the vectorize line, metrics.
+import type { Engine } from '@inkprep/engine';
+import type { ServerConfig } from './config.js';
+import type { Logger } from './log.js';
+import type { Metrics } from './metrics.js';
+import type { ConversionQueue } from './queue/vectorize-queue.js';
+import type { Store } from './store/types.js';
+
+export interface AppServices {
+  config: ServerConfig;
+  store: Store;
+  engine: Engine;
+  /** Milliseconds since the epoch; injected in tests (rolling windows, retry_after_seconds). */
+  clock: () => number;
+  log: Logger;
+  /** The one-conversion-at-a-time vectorize line. */
+  vectorizeQueue: ConversionQueue;
+  metrics: Metrics;
+  /** True once SIGTERM/close started: new requests get 503 `shutting_down`. */
+  draining(): boolean;
+  /** Register cleanup to run when the server closes (after in-flight work ends), e.g. a storage client. */
+  onClose(fn: () => Promise<void> | void): void;
+}

@@ -1,0 +1,12 @@
+// Store selection: the embedded SQLite store under INKPREP_DATA_DIR (default ./data).
+// A PostgreSQL implementation (DATABASE_URL) plugs in here behind the same Store interface.
+import { openSqliteStore } from './sqlite.js';
+import type { Store } from './types.js';
+
+export * from './types.js';
+export { openSqliteStore, migrate, MIGRATIONS } from './sqlite.js';
+
+/** Open the store the server and the admin CLI share: SQLite in `dataDir` (`:memory:` for a throwaway one). */
+export function openStore(opts: { dataDir: string }): Store {
+  return openSqliteStore(opts.dataDir);
+}

@@ -1,0 +1,134 @@
+// The account store interface: accounts, API keys, usage events, operator settings.
+// Narrow and async on purpose, so a PostgreSQL implementation can sit behind the same interface.
+// The embedded SQLite implementation is sqlite.ts; openStore() in index.ts picks one.
+
+/** Plans; only `business` has API access. */
+export type Plan = 'free' | 'pro' | 'business';
+export const PLANS: readonly Plan[] = ['free', 'pro', 'business'];
+
+/** Account status; only `active` (with plan `business`) has API access. */
+export type AccountStatus = 'active' | 'lapsed' | 'suspended';
+export const ACCOUNT_STATUSES: readonly AccountStatus[] = ['active', 'lapsed', 'suspended'];
+
+/** Endpoints with a per-account fair-use cap (rolling 24 h, across all keys of the account). */
+export type FairUseName = 'remove_bg' | 'upscale';
+export const FAIR_USE_NAMES: readonly FairUseName[] = ['remove_bg', 'upscale'];
+
+/** Default per-key daily request limit (spec 8). */
+export const DEFAULT_DAILY_LIMIT = 999_999;
+
+/** Rolling window of every daily limit: 24 hours, not midnight. */
+export const WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export interface Account {
+  /** `acc_` + 16 hex digits. */
+  id: string;
+  name: string;
+  plan: Plan;
+  status: AccountStatus;
+  /** Administrator accounts are never fair-use capped. */
+  admin: boolean;
+  /** Requests per key per rolling 24 h on metered endpoints; default 999,999. */
+  dailyLimit: number;
+  /** Per-account fair-use caps per rolling 24 h; null = uncapped. */
+  removeBgCap: number | null;
+  upscaleCap: number | null;
+  /** Remove-bg calls per calendar month (UTC) the background provider allows this account; null = no allowance limit. */
+  removeBgMonthlyAllowance: number | null;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+}
+
+/** Fields an operator may change with `account set`. */
+export type AccountPatch = Partial<Pick<Account, 'name' | 'plan' | 'status' | 'admin' | 'dailyLimit' | 'removeBgCap' | 'upscaleCap' | 'removeBgMonthlyAllowance'>>;
+
+/** An API key as stored: never the secret itself, only its SHA-256. */
+export interface ApiKey {
+  /** `key_` + 16 hex digits; safe to show and log. */
+  id: string;
+  accountId: string;
+  /** The first characters of the secret (`ink_live_abcd`), to recognise it in listings. */
+  prefix: string;
+  createdAt: number;
+  /** Milliseconds since the epoch, or null while the key works. */
+  revokedAt: number | null;
+}
+
+/** A usage reservation request: one metered call by a key (and, for remove-bg/upscale, the account's cap). */
+export interface ReserveRequest {
+  accountId: string;
+  keyId: string;
+  /** Endpoint name recorded with the event (e.g. `scan`). */
+  endpoint: string;
+  /** The fair-use meter this call also counts against, or null. */
+  fairUse: FairUseName | null;
+  /** Now, in ms since the epoch (injected clock). */
+  now: number;
+  /** Per-key limit over [now - WINDOW_MS, now]. */
+  dailyLimit: number;
+  /** Per-account cap for `fairUse` over the window; null = uncapped. */
+  fairUseCap: number | null;
+  /** Calendar-month allowance for `fairUse` (remove-bg provider); null = none. `monthStart` is the ms of the month's first instant. */
+  monthly: { limit: number; monthStart: number; nextMonthStart: number } | null;
+}
+
+/** Result of a reservation: admitted (event id to release on failure) or which limit refused it. */
+export type ReserveResult =
+  | { ok: true; eventId: number }
+  | { ok: false; limit: 'daily' | 'fair_use' | 'monthly'; max: number; used: number; retryAfterMs: number };
+
+/** Usage of one account over the current window (for `admin usage` and the status reads). */
+export interface UsageSummary {
+  accountId: string;
+  windowStart: number;
+  /** Metered requests per key in the window. */
+  perKey: { keyId: string; used: number }[];
+  /** Fair-use counts in the window. */
+  fairUse: Record<FairUseName, number>;
+  /** Remove-bg calls this calendar month (UTC). */
+  removeBgThisMonth: number;
+  /** Metered requests per endpoint in the window. */
+  perEndpoint: Record<string, number>;
+}
+
+/**
+ * The store. Every method is async (the SQLite implementation answers synchronously inside).
+ * Implementations must make `reserve` atomic: two concurrent calls can never both take the last unit.
+ */
+export interface Store {
+  /** Create an account (defaults: status active, daily limit 999,999, caps null). */
+  createAccount(input: { name: string; plan: Plan; admin?: boolean; now: number }): Promise<Account>;
+  getAccount(id: string): Promise<Account | null>;
+  listAccounts(): Promise<Account[]>;
+  /** Apply a patch; throws `not_found` for an unknown id. */
+  updateAccount(id: string, patch: AccountPatch): Promise<Account>;
+
+  /** Store a key for an account, given the secret's hash and prefix (the caller generates the secret). */
+  insertKey(input: { accountId: string; hash: string; prefix: string; now: number }): Promise<ApiKey>;
+  /** The key with this secret hash (and the stored hash, for a constant-time recheck) and its account, revoked or not; null if none. */
+  findKeyByHash(hash: string): Promise<{ key: ApiKey; account: Account; hash: string } | null>;
+  listKeys(accountId: string): Promise<ApiKey[]>;
+  getKey(id: string): Promise<ApiKey | null>;
+  /** Mark revoked (idempotent); returns the key or null if unknown. */
+  revokeKey(id: string, now: number): Promise<ApiKey | null>;
+  /** Number of accounts (bootstrap checks for an empty store). */
+  countAccounts(): Promise<number>;
+
+  /** Atomically check the limits and record one usage event. */
+  reserve(req: ReserveRequest): Promise<ReserveResult>;
+  /** Delete a reserved event (the call failed or the client left). */
+  release(eventId: number): Promise<void>;
+  /** Fair-use count of an account in [since, now]. */
+  countFairUse(accountId: string, fairUse: FairUseName, since: number): Promise<number>;
+  /** Usage of an account in the window ending at `now`. */
+  usage(accountId: string, now: number, monthStart: number): Promise<UsageSummary>;
+  /** Delete events older than `before` (housekeeping). */
+  pruneUsage(before: number): Promise<number>;
+
+  /** Operator setting by name (JSON value), or null when unset. */
+  getSetting(name: string): Promise<unknown>;
+  setSetting(name: string, value: unknown): Promise<void>;
+  listSettings(): Promise<Record<string, unknown>>;
+
+  close(): Promise<void>;
+}
