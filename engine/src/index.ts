@@ -18,3 +18,8 @@ export { upscaleModel } from './upscale/sr.js';
 export { upscaleVector, renderSvg } from './upscale/vector.js';
 export { modelUnavailableReason } from './upscale/model.js';
 export type { UpscaleOptions, UpscaleResult } from './ops/upscale.js';
+export { removeBackground, type RemoveBgBackend, type RemoveBgSettings } from './matte/pipeline.js';
+export { matteArtwork, type ArtworkMatte, type ArtworkMatteOptions } from './matte/matte.js';
+export { segmentationModelFromEnv, resolveModelConfig, runtimeAvailable, type SegmentationModelConfig, type SegmentationModelOptions, type MaskOutput } from './matte/model.js';
+export type { MatteResult, MatteStats, RemoveBgMethod } from './matte/types.js';
+export { REMOVE_BG_MAX_PIXELS, type RemoveBgOptions, type RemoveBgResult } from './ops/remove-bg.js';

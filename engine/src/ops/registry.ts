@@ -1,10 +1,12 @@
 // Every engine op by name. Adding an op = one import and one line here; the worker, the Engine facade
 // and its types all derive from this table.
 import { infoOp } from './info.js';
+import { removeBgOp } from './remove-bg.js';
 import { upscaleOp } from './upscale.js';
 
 export const OPS = {
   info: infoOp,
+  removeBg: removeBgOp,
   upscale: upscaleOp,
 } as const;
 

@@ -1,0 +1,192 @@
+// Stage 2: classify every pixel against the background model in CIELAB (CIE76 ΔE).
+// Candidates = pixels within the noise-scaled tolerance of the model at their position. Background =
+// candidate components (4-connected flood fill) that touch the border, plus enclosed candidate
+// components (letter counters, gaps between elements) at least `minHoleArea` pixels large.
+// Non-background pixels within `bandRadius` (Chebyshev) of the background form the uncertain band;
+// the rest is certain foreground.
+import { rgbToLab, type Vec3 } from '../colour/convert.js';
+import { evalModel } from './background.js';
+import { BAND, BG, CAND, FG, type BackgroundModel, type Thresholds } from './types.js';
+
+/** Tolerances from the background noise (ΔE) and the image size. */
+export function thresholdsFor(model: BackgroundModel, width: number, height: number): Thresholds {
+  const n = width * height;
+  const slack = model.kind === 'quadratic' ? 1 : 0;
+  return {
+    bgDeltaE: Math.min(14, Math.max(2.5, 3.5 * model.noiseDeltaE) + slack),
+    minHoleArea: Math.max(12, Math.round(n * 1.5e-5)),
+    bandRadius: 2,
+    speckArea: Math.max(4, Math.round(n * 4e-6)),
+  };
+}
+
+const CACHE_BITS = 16;
+const CACHE_SIZE = 1 << CACHE_BITS;
+
+/**
+ * Per-pixel ΔE to the background model, quantised to quarter units in a Uint8 (255 = 63.75 or more).
+ * Lab values of recent colours are kept in a small direct-mapped cache (flat art repeats colours).
+ */
+export function distanceMap(data: Uint8ClampedArray, width: number, height: number, m: BackgroundModel): Uint8Array {
+  const n = width * height;
+  const out = new Uint8Array(n);
+  const keys = new Int32Array(CACHE_SIZE).fill(-1);
+  const vals = new Float32Array(CACHE_SIZE * 3);
+  const tmp: Vec3 = [0, 0, 0];
+  const constant = m.kind === 'constant';
+  let bL = m.lab[0]!, bA = m.lab[6]!, bB = m.lab[12]!;
+  const sx = width > 1 ? 2 / (width - 1) : 0, sy = height > 1 ? 2 / (height - 1) : 0;
+  let prevKey = -1, prevD = 0;
+  for (let y = 0; y < height; y++) {
+    const ny = y * sy - 1;
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      const r = data[i * 4]!, g = data[i * 4 + 1]!, b = data[i * 4 + 2]!;
+      const key = (r << 16) | (g << 8) | b;
+      if (constant && key === prevKey) { out[i] = prevD; continue; }
+      const slot = Math.imul(key, 0x9e3779b1) >>> (32 - CACHE_BITS);
+      let L: number, A: number, B: number;
+      if (keys[slot] === key) {
+        L = vals[slot * 3]!; A = vals[slot * 3 + 1]!; B = vals[slot * 3 + 2]!;
+      } else {
+        rgbToLab(r, g, b, tmp);
+        L = tmp[0]; A = tmp[1]; B = tmp[2];
+        keys[slot] = key;
+        vals[slot * 3] = L; vals[slot * 3 + 1] = A; vals[slot * 3 + 2] = B;
+      }
+      if (!constant) {
+        const nx = x * sx - 1;
+        bL = evalModel(m.lab, 0, nx, ny); bA = evalModel(m.lab, 1, nx, ny); bB = evalModel(m.lab, 2, nx, ny);
+      }
+      const dL = L - bL, dA = A - bA, dB = B - bB;
+      const d = Math.sqrt(dL * dL + dA * dA + dB * dB) * 4;
+      prevD = out[i] = d >= 255 ? 255 : d + 0.5;
+      prevKey = key;
+    }
+  }
+  return out;
+}
+
+export interface Classification {
+  /** Per-pixel flags: CAND, BG, BAND, FG (see types.ts). */
+  state: Uint8Array;
+  /** Indices of the band pixels, in scan order. */
+  band: Int32Array;
+  holesRemoved: number;
+  /** Share of border pixels that ended up background. */
+  borderBackground: number;
+}
+
+/**
+ * Flood-fill the background from the border, add enclosed background-coloured regions, then mark the band.
+ * `queue` is a scratch Int32Array of at least width·height entries (reused by later stages).
+ */
+export function classify(dist: Uint8Array, width: number, height: number, t: Thresholds, queue: Int32Array): Classification {
+  const n = width * height;
+  const state = new Uint8Array(n);
+  const limit = Math.round(t.bgDeltaE * 4);
+  for (let i = 0; i < n; i++) if (dist[i]! < limit) state[i] = CAND;
+  const VISITED = 128;
+  let holes = 0;
+  // Scanline (span) flood fill: the border component first, marked BG directly.
+  const seedRow = (y: number, x: number): void => {
+    const i = y * width + x;
+    if (state[i] === CAND) fillSpans(state, width, height, i, BG | VISITED, queue, null);
+  };
+  for (let x = 0; x < width; x++) { seedRow(0, x); seedRow(height - 1, x); }
+  for (let y = 0; y < height; y++) { seedRow(y, 0); seedRow(y, width - 1); }
+  // What is left of the candidates is enclosed: keep components above noise size (counters, gaps).
+  const spans: number[] = [];
+  for (let s = 0; s < n; s++) {
+    if (state[s] !== CAND) continue;
+    spans.length = 0;
+    const area = fillSpans(state, width, height, s, VISITED, queue, spans);
+    if (area >= t.minHoleArea) {
+      holes++;
+      for (let k = 0; k < spans.length; k += 2) {
+        const a = spans[k]!, len = spans[k + 1]!;
+        for (let i = a; i < a + len; i++) state[i] = state[i]! | BG;
+      }
+    }
+  }
+  // Chebyshev dilation of BG by bandRadius: rows first into `rowNear`, then columns, all in row order
+  // (a column-wise walk over a large image thrashes the cache).
+  const r = t.bandRadius;
+  const rowNear = new Uint8Array(n);
+  for (let y = 0; y < height; y++) {
+    const o = y * width;
+    let last = -1e9;
+    for (let x = 0; x < width; x++) { if (state[o + x]! & BG) last = x; if (x - last <= r) rowNear[o + x] = 1; }
+    last = 1e9;
+    for (let x = width - 1; x >= 0; x--) { if (state[o + x]! & BG) last = x; if (last - x <= r) rowNear[o + x] = 1; }
+  }
+  const lastAbove = new Int32Array(width).fill(-1e9);
+  for (let y = 0; y < height; y++) {
+    const o = y * width;
+    for (let x = 0; x < width; x++) {
+      const i = o + x;
+      if (rowNear[i]) lastAbove[x] = y;
+      if (!(state[i]! & BG)) state[i] = (state[i]! & CAND) | (y - lastAbove[x]! <= r ? BAND : FG);
+    }
+  }
+  const nextBelow = new Int32Array(width).fill(1e9);
+  for (let y = height - 1; y >= 0; y--) {
+    const o = y * width;
+    for (let x = 0; x < width; x++) {
+      const i = o + x;
+      if (rowNear[i]) nextBelow[x] = y;
+      if (state[i]! & FG && nextBelow[x]! - y <= r) state[i] = (state[i]! & CAND) | BAND;
+    }
+  }
+  let bandCount = 0;
+  for (let i = 0; i < n; i++) if (state[i]! & BAND) bandCount++;
+  for (let i = 0; i < n; i++) state[i] = state[i]! & ~VISITED;
+  const band = new Int32Array(bandCount);
+  let k = 0;
+  for (let i = 0; i < n; i++) if (state[i]! & BAND) band[k++] = i;
+  let borderBg = 0, borderAll = 0;
+  for (let x = 0; x < width; x++) {
+    borderAll += 2;
+    if (state[x]! & BG) borderBg++;
+    if (state[(height - 1) * width + x]! & BG) borderBg++;
+  }
+  for (let y = 0; y < height; y++) {
+    borderAll += 2;
+    if (state[y * width]! & BG) borderBg++;
+    if (state[y * width + width - 1]! & BG) borderBg++;
+  }
+  return { state, band, holesRemoved: holes, borderBackground: borderBg / Math.max(1, borderAll) };
+}
+
+/**
+ * Span flood fill (4-connected) of the unmarked CAND pixels reachable from `seed`, OR-ing `bits` into them.
+ * Records (start, length) pairs into `spans` when given. Returns the area filled.
+ */
+function fillSpans(state: Uint8Array, width: number, height: number, seed: number, bits: number, stack: Int32Array, spans: number[] | null): number {
+  let sp = 0, area = 0;
+  stack[sp++] = seed;
+  while (sp > 0) {
+    const i = stack[--sp]!;
+    if (state[i] !== CAND) continue;
+    const y = (i / width) | 0, row = y * width;
+    let l = i, r = i;
+    while (l > row && state[l - 1] === CAND) l--;
+    while (r < row + width - 1 && state[r + 1] === CAND) r++;
+    for (let k = l; k <= r; k++) state[k] = CAND | bits;
+    area += r - l + 1;
+    if (spans) spans.push(l, r - l + 1);
+    if (y > 0) sp = pushRuns(state, l - width, r - width, stack, sp);
+    if (y < height - 1) sp = pushRuns(state, l + width, r + width, stack, sp);
+  }
+  return area;
+}
+
+function pushRuns(state: Uint8Array, a: number, b: number, stack: Int32Array, sp: number): number {
+  let inRun = false;
+  for (let k = a; k <= b; k++) {
+    if (state[k] === CAND) {
+      if (!inRun) { stack[sp++] = k; inRun = true; }
+    } else inRun = false;
+  }
+  return sp;
+}

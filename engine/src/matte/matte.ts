@@ -1,0 +1,89 @@
+// The artwork matting pipeline (default backend): background model from the border -> perceptual
+// classification (flood fill + enclosed regions) -> alpha from the mixing model in the band ->
+// colour decontamination -> despeckle. Pure TypeScript over typed arrays; runs in a pool worker.
+import { toHex } from '../colour/convert.js';
+import type { Raster } from '../raster/types.js';
+import { estimateAlpha } from './alpha.js';
+import { backgroundRgbAt, fitBackground } from './background.js';
+import { classify, distanceMap, thresholdsFor } from './classify.js';
+import { decontaminate } from './decontaminate.js';
+import { despeckle } from './despeckle.js';
+import { judgeBorder, judgeClassification, type Separability } from './separability.js';
+import { FG, type BackgroundModel, type MatteStats } from './types.js';
+
+export interface ArtworkMatte {
+  /** Straight-alpha RGBA. */
+  data: Uint8ClampedArray;
+  model: BackgroundModel;
+  separability: Separability;
+  stats: MatteStats;
+}
+
+/** Tuning of the artwork matte. */
+export interface ArtworkMatteOptions {
+  /** The pixels came from a JPEG: tolerances are raised to the codec's ringing and chroma error. */
+  jpeg?: boolean;
+}
+
+/** Smallest noise assumed for JPEG sources, in sRGB units and ΔE (ringing, 4:2:0 chroma). */
+export const JPEG_NOISE_RGB = 6;
+export const JPEG_NOISE_DELTA_E = 2;
+
+/** Run the artwork matting pipeline on an opaque raster (its alpha channel is ignored). */
+export function matteArtwork(src: Raster, opts: ArtworkMatteOptions = {}): ArtworkMatte {
+  const { width, height, data } = src;
+  const n = width * height;
+  const model = fitBackground(data, width, height);
+  if (opts.jpeg) {
+    model.noiseRgb = Math.max(model.noiseRgb, JPEG_NOISE_RGB);
+    model.noiseDeltaE = Math.max(model.noiseDeltaE, JPEG_NOISE_DELTA_E);
+  }
+  let separability = judgeBorder(model);
+  const t = thresholdsFor(model, width, height);
+  const dist = distanceMap(data, width, height, model);
+  const queue = new Int32Array(n);
+  const cls = classify(dist, width, height, t, queue);
+  if (separability.separable) separability = judgeClassification(cls.borderBackground);
+  const { state, band } = cls;
+
+  const out = data.slice();
+  const out32 = new Uint32Array(out.buffer);
+  for (let i = 0; i < n; i++) {
+    if (state[i]! & FG) out[i * 4 + 3] = 255;
+    else out32[i] = 0;
+  }
+  const bg = new Float32Array(band.length * 3);
+  const tmp = new Float64Array(3);
+  for (let k = 0; k < band.length; k++) {
+    const i = band[k]!;
+    backgroundRgbAt(model, i % width, Math.floor(i / width), tmp);
+    bg[k * 3] = tmp[0]!; bg[k * 3 + 1] = tmp[1]!; bg[k * 3 + 2] = tmp[2]!;
+  }
+  const { alpha, fg } = estimateAlpha(data, width, height, state, band, bg, model.noiseRgb);
+  decontaminate(data, out, band, alpha, fg, bg);
+  const specks = despeckle(out, width, height, band, t.speckArea, queue);
+
+  let transparent = 0;
+  for (let i = 0; i < n; i++) if (out[i * 4 + 3] === 0) transparent++;
+  backgroundRgbAt(model, (width - 1) / 2, (height - 1) / 2, tmp);
+  return {
+    data: out,
+    model,
+    separability,
+    stats: {
+      background: model.kind,
+      backgroundColor: toHex(Math.round(tmp[0]!), Math.round(tmp[1]!), Math.round(tmp[2]!)),
+      inlierFraction: round3(model.inlierFraction),
+      noiseDeltaE: round3(model.noiseDeltaE),
+      separable: separability.separable,
+      transparentFraction: round3(transparent / Math.max(1, n)),
+      bandPixels: band.length,
+      holesRemoved: cls.holesRemoved,
+      specksRemoved: specks,
+    },
+  };
+}
+
+function round3(v: number): number {
+  return Math.round(v * 1000) / 1000;
+}

@@ -1,0 +1,95 @@
+// Background removal end to end (runs in a pool worker): input already transparent -> keep it; else the
+// artwork matte; if the image is not art on a separable background, the segmentation model when one is
+// configured (refined by matting), otherwise the best matte with a warning. Warnings are ASCII sentences
+// "<code>: <text>" so they fit an HTTP header.
+import type { Raster } from '../raster/types.js';
+import { matteArtwork } from './matte.js';
+import { predictMask, type SegmentationModelConfig } from './model.js';
+import { refineMask } from './refine.js';
+import type { MatteResult, MatteStats } from './types.js';
+
+/** Which backend to use. `auto`: matte, model only for inputs that are not art on a separable background. */
+export type RemoveBgBackend = 'auto' | 'matte' | 'model';
+
+export interface RemoveBgSettings {
+  backend: RemoveBgBackend;
+  model: SegmentationModelConfig | null;
+  /** The pixels were decoded from a JPEG (raises noise tolerances). */
+  jpeg: boolean;
+}
+
+/** Share of border pixels that must be (nearly) transparent for the input to count as already cut out. */
+const TRANSPARENT_BORDER = 0.5;
+
+function borderTransparency(src: Raster): { transparent: number; anyPartial: boolean } {
+  const { width, height, data } = src;
+  let t = 0, total = 0;
+  const visit = (i: number): void => { total++; if (data[i * 4 + 3]! <= 16) t++; };
+  for (let x = 0; x < width; x++) { visit(x); visit((height - 1) * width + x); }
+  for (let y = 1; y < height - 1; y++) { visit(y * width); visit(y * width + width - 1); }
+  let anyPartial = false;
+  for (let i = 3; i < data.length; i += 4) if (data[i]! < 255) { anyPartial = true; break; }
+  return { transparent: t / Math.max(1, total), anyPartial };
+}
+
+function emptyStats(): MatteStats {
+  return { background: 'none', backgroundColor: null, inlierFraction: 0, noiseDeltaE: 0, separable: true, transparentFraction: 0, bandPixels: 0, holesRemoved: 0, specksRemoved: 0 };
+}
+
+/**
+ * Remove the background of an image. Same size out, straight alpha.
+ * @throws InkprepError `processing_failed` when backend `model` is forced and the model cannot run
+ */
+export async function removeBackground(src: Raster, s: RemoveBgSettings): Promise<MatteResult> {
+  const { width, height } = src;
+  const n = width * height;
+  const alphaInfo = borderTransparency(src);
+  if (alphaInfo.transparent >= TRANSPARENT_BORDER) {
+    let transparent = 0;
+    for (let i = 3; i < src.data.length; i += 4) if (src.data[i] === 0) transparent++;
+    return {
+      data: src.data.slice(), width, height, method: 'alpha',
+      warnings: ['already_transparent: the image already has a transparent background; it was returned unchanged'],
+      stats: { ...emptyStats(), transparentFraction: transparent / Math.max(1, n) },
+    };
+  }
+  const warnings: string[] = [];
+  let result: MatteResult;
+  if (s.backend === 'model') {
+    result = await viaModel(src, s.model!, warnings);
+  } else {
+    const matte = matteArtwork(src, { jpeg: s.jpeg });
+    result = { data: matte.data, width, height, method: 'matte', warnings, stats: matte.stats };
+    if (!matte.separability.separable) {
+      const why = matte.separability.reason;
+      if (s.backend === 'auto' && s.model) {
+        try {
+          result = await viaModel(src, s.model, warnings);
+          warnings.unshift(`not_separable: ${why}; used the segmentation model`);
+        } catch (err) {
+          warnings.push(`not_separable: ${why}; the result may keep parts of the background`);
+          warnings.push(`model_unavailable: ${((err as Error).message ?? String(err)).replace(/[^\x20-\x7e]/g, '?')}`);
+        }
+      } else {
+        warnings.push(`not_separable: ${why}; the result may keep parts of the background${s.backend === 'auto' ? ' (no segmentation model is configured)' : ''}`);
+      }
+    }
+  }
+  if (alphaInfo.anyPartial) {
+    // Keep the source's own transparency: final alpha = matte alpha x source alpha.
+    const d = result.data, a = src.data;
+    for (let i = 3; i < d.length; i += 4) d[i] = Math.round((d[i]! * a[i]!) / 255);
+  }
+  return result;
+}
+
+async function viaModel(src: Raster, cfg: SegmentationModelConfig, warnings: string[]): Promise<MatteResult> {
+  const mask = await predictMask(src, cfg);
+  const r = refineMask(src, mask);
+  let transparent = 0;
+  for (let i = 3; i < r.data.length; i += 4) if (r.data[i] === 0) transparent++;
+  return {
+    data: r.data, width: src.width, height: src.height, method: 'model', warnings,
+    stats: { ...emptyStats(), separable: false, transparentFraction: Math.round((transparent / Math.max(1, src.width * src.height)) * 1000) / 1000, bandPixels: r.bandPixels, specksRemoved: r.specksRemoved },
+  };
+}

@@ -1,0 +1,82 @@
+// Op `removeBg`: background removal for print artwork (POST /api/v1/remove-bg, `inkprep remove-bg`).
+// PNG or JPEG in (at most 25 megapixels, checked from the header), PNG with straight alpha out, same size,
+// plus the method used and warnings (the X-Method and X-Warnings headers). Algorithm: engine/src/matte/.
+import { InkprepError, invalidOption } from '../errors.js';
+import { decodeImage } from '../raster/decode.js';
+import { encodePng } from '../raster/encode.js';
+import type { Raster } from '../raster/types.js';
+import { asRecord, parseEnum } from '../options/validate.js';
+import { resolveModelConfig, segmentationModelFromEnv, type SegmentationModelConfig, type SegmentationModelOptions } from '../matte/model.js';
+import { removeBackground, type RemoveBgBackend } from '../matte/pipeline.js';
+import type { MatteStats, RemoveBgMethod } from '../matte/types.js';
+import { isRaster, type OpDef } from './types.js';
+
+/** Largest remove-bg input in pixels (spec 8: 25 megapixels). */
+export const REMOVE_BG_MAX_PIXELS = 25_000_000;
+
+/** Options of `removeBg`. All optional; the HTTP endpoint sends none. */
+export interface RemoveBgOptions {
+  /** `auto` (default): artwork matte, segmentation model only for photos; `matte`; `model` (needs a model). */
+  backend?: RemoveBgBackend;
+  /** Segmentation model; default from env INKPREP_SEGMENTATION_MODEL / _SIZE / _MEAN / _STD / _OUTPUT. */
+  model?: SegmentationModelOptions | string;
+}
+
+export interface ResolvedRemoveBg {
+  backend: RemoveBgBackend;
+  model: SegmentationModelConfig | null;
+}
+
+/** What `removeBg` returns. */
+export interface RemoveBgResult {
+  /** PNG bytes, straight alpha, same size as the input (the input's DPI is kept). */
+  png: Uint8Array;
+  width: number;
+  height: number;
+  /** `matte` (artwork matting), `model` (segmentation model refined by matting), `alpha` (input already transparent). */
+  method: RemoveBgMethod;
+  /** ASCII sentences `<code>: <text>`: not_separable, model_unavailable, already_transparent. */
+  warnings: string[];
+  stats: MatteStats;
+}
+
+export const removeBgOp: OpDef<RemoveBgOptions, ResolvedRemoveBg, RemoveBgResult> = {
+  resolve(raw) {
+    const o = asRecord(raw);
+    const backend = parseEnum<RemoveBgBackend>('backend', o.backend, 'auto', ['auto', 'matte', 'model']);
+    let model: SegmentationModelConfig | null;
+    if (o.model === undefined || o.model === null || o.model === '') model = segmentationModelFromEnv();
+    else if (typeof o.model === 'string') model = resolveModelConfig({ ...envModelOptions(), path: o.model });
+    else if (typeof o.model === 'object' && !Array.isArray(o.model)) model = resolveModelConfig({ ...envModelOptions(), ...(o.model as SegmentationModelOptions) });
+    else throw invalidOption('model', 'a model path or { path, input_size, mean, std, output }', o.model);
+    if (backend === 'model' && !model) throw invalidOption('backend', 'auto or matte when no segmentation model is configured (INKPREP_SEGMENTATION_MODEL)', backend);
+    return Object.freeze({ backend, model });
+  },
+  async run(input, opts, ctx) {
+    const limit = Math.min(ctx.maxPixels, REMOVE_BG_MAX_PIXELS);
+    let raster: Raster;
+    let jpeg = false;
+    let dpi: number | undefined;
+    if (isRaster(input)) {
+      const pixels = input.width * input.height;
+      if (pixels > limit) throw new InkprepError('image_too_large', `The image is ${input.width}x${input.height} (${pixels} pixels); the limit is ${limit} pixels`, { maxPixels: limit, pixels });
+      raster = input;
+    } else {
+      const dec = await decodeImage(input, { maxPixels: limit, formats: ['png', 'jpeg'] });
+      raster = dec.raster;
+      jpeg = dec.info.is_jpeg;
+      dpi = dec.info.density ?? undefined;
+    }
+    const r = await removeBackground(raster, { backend: opts.backend, model: opts.model, jpeg });
+    const png = await encodePng({ width: r.width, height: r.height, data: r.data }, dpi ? { dpi } : {});
+    return { png, width: r.width, height: r.height, method: r.method, warnings: r.warnings, stats: r.stats };
+  },
+  transfer(result) {
+    return [result.png.buffer as ArrayBuffer];
+  },
+};
+
+function envModelOptions(): SegmentationModelOptions {
+  const e = process.env;
+  return { input_size: e.INKPREP_SEGMENTATION_SIZE, mean: e.INKPREP_SEGMENTATION_MEAN, std: e.INKPREP_SEGMENTATION_STD, output: e.INKPREP_SEGMENTATION_OUTPUT as SegmentationModelOptions['output'] };
+}
