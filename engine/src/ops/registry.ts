@@ -1,11 +1,15 @@
 // Every engine op by name. Adding an op = one import and one line here; the worker, the Engine facade
 // and its types all derive from this table.
 import { infoOp } from './info.js';
+import { scanOp } from './scan.js';
+import { fixOp } from './fix.js';
 import { removeBgOp } from './remove-bg.js';
 import { upscaleOp } from './upscale.js';
 
 export const OPS = {
   info: infoOp,
+  scan: scanOp,
+  fix: fixOp,
   removeBg: removeBgOp,
   upscale: upscaleOp,
 } as const;

@@ -1,0 +1,37 @@
+// Op `fix`: despeckle -> trim -> resize -> alpha threshold or halftone, then PNG with its DPI (pHYs)
+// (spec 4.2, POST /api/v1/fix). Options use the API field names; see fix/options.ts.
+import { decodeImage } from '../raster/decode.js';
+import { encodePng } from '../raster/encode.js';
+import type { Raster } from '../raster/types.js';
+import { resolveFix, type FixOptions, type ResolvedFix } from '../fix/options.js';
+import { fixRaster, type FixStep } from '../fix/pipeline.js';
+import { isRaster, type OpDef } from './types.js';
+
+/** Result of `fix`: the PNG bytes (moved back from the worker) and what was done. */
+export interface FixResult {
+  png: Uint8Array;
+  width: number;
+  height: number;
+  /** DPI written into the PNG. */
+  dpi: number;
+  /** Steps that ran, in order. */
+  applied: FixStep[];
+  /** Per-step counts (specks_removed, alpha_removed, halftone_cell_px, ...). */
+  stats: Record<string, number>;
+}
+
+export const fixOp: OpDef<FixOptions, ResolvedFix, FixResult> = {
+  resolve: resolveFix,
+  async run(input, opts, ctx) {
+    let raster: Raster;
+    if (isRaster(input)) raster = { width: input.width, height: input.height, data: input.data.slice() };
+    else raster = (await decodeImage(input, { maxPixels: ctx.maxPixels })).raster;
+    const out = await fixRaster(raster, opts);
+    const dpi = Math.round(out.dpi * 100) / 100;
+    const png = await encodePng(out.raster, { dpi });
+    return { png, width: out.raster.width, height: out.raster.height, dpi, applied: out.applied, stats: out.stats };
+  },
+  transfer(result) {
+    return [result.png.buffer as ArrayBuffer];
+  },
+};

@@ -1,0 +1,162 @@
+// Scan: the print-readiness report of a decoded image (spec 2.2). Runs the analyses (alpha statistics,
+// fringe test, background, specks, thin lines, margins), then derives the recommendation, the edge
+// rating, the issues and the POST /fix suggestions that repair them.
+import { alphaStats } from '../alpha/stats.js';
+import { detectFringe } from '../alpha/fringe.js';
+import { alphaPlane } from '../raster/alpha-plane.js';
+import type { DecodeInfo, Raster } from '../raster/types.js';
+import { detectBackground } from './background.js';
+import { findSpecks } from './specks.js';
+import type { RunComponents } from '../raster/components.js';
+import { thinLines } from './thin.js';
+import { rateEdges, recommend, RIM_WIDE_PX } from './recommend.js';
+import type { ScanIssue, ScanReport, ScanSuggestion } from './types.js';
+
+/** Default print width in inches when none is given. */
+export const DEFAULT_PRINT_WIDTH_IN = 12;
+/** DPI below which the print looks soft (error) and below which it is marginal (warning). */
+export const DPI_ERROR = 150;
+export const DPI_WARN = 200;
+/** Share of solid art on sub-1 pt strokes that raises thin_lines. */
+export const THIN_SHARE = 0.02;
+/** Transparent margin (share of the width or height on one side) that raises transparent_margin. */
+export const MARGIN_SHARE = 0.05;
+
+const r1 = (v: number): number => Math.round(v * 10) / 10;
+const r2 = (v: number): number => Math.round(v * 100) / 100;
+
+export interface ScanInput {
+  raster: Raster;
+  info: Pick<DecodeInfo, 'format' | 'is_jpeg' | 'density'>;
+  printWidthInches: number;
+}
+
+/**
+ * Build the scan report.
+ * @example const report = scanRaster({ raster, info, printWidthInches: 12 });
+ */
+export function scanRaster({ raster, info, printWidthInches }: ScanInput): ScanReport {
+  const { width, height } = raster;
+  const dpi = width / printWidthInches;
+  const plane = alphaPlane(raster);
+  const s = alphaStats(raster, plane);
+  const fringe = s.semi > 0 ? detectFringe(raster, plane) : { edgePixels: 0, offPixels: 0, offShare: 0, matteSpread: 0, hasHalo: false, matte: null };
+  const bg = detectBackground(raster, s.transparent / s.pixels);
+  const specks = findSpecks(raster, dpi, plane);
+  const thin = thinLines(raster, dpi, plane);
+  const box = contentBox(specks.components);
+  const fix = recommend(s, fringe);
+  const edge = rateEdges(s, fringe);
+  const visible = s.pixels - s.transparent;
+  const hasFringe = fringe.hasHalo || (s.semi > 0 && s.softRimPx > 1.6);
+
+  const issues: ScanIssue[] = [];
+  const suggestions: ScanSuggestion[] = [];
+  const suggest = (field: ScanSuggestion['field'], value: string, reason: string): void => {
+    if (!suggestions.some((x) => x.field === field)) suggestions.push({ field, value, reason });
+  };
+  const pw = String(r2(printWidthInches));
+
+  if (!box) issues.push({ code: 'empty_image', severity: 'error', message: 'The image is fully transparent: nothing would print.' });
+  if (dpi < DPI_ERROR) {
+    issues.push({ code: 'low_resolution', severity: 'error', message: `${r1(dpi)} DPI at ${pw} in wide prints visibly soft and pixelated; 300 DPI is ideal (needs ${Math.round(printWidthInches * 300)} px wide). Print smaller or upscale (POST /api/v1/upscale).` });
+  } else if (dpi < DPI_WARN) {
+    issues.push({ code: 'low_resolution', severity: 'warning', message: `${r1(dpi)} DPI at ${pw} in wide is below the 300 DPI ideal (needs ${Math.round(printWidthInches * 300)} px wide); fine detail may look soft.` });
+  }
+  if (fringe.hasHalo) {
+    issues.push({ code: 'edge_fringe', severity: 'warning', message: `${r1(fringe.offShare * 100)}% of the edge pixels carry a leftover matte colour (${fringeHex(fringe.matte)}) that prints as a halo around the art.` });
+  }
+  if (fix.recommended === 'halftone' || (s.semi > 0 && s.softRimPx > RIM_WIDE_PX)) {
+    issues.push({ code: 'semi_transparent_areas', severity: 'warning', message: `Wide semi-transparent areas (soft rim ${r1(s.softRimPx)} px, ${r1((s.semi / Math.max(1, visible)) * 100)}% of the visible pixels): DTF cannot print partial transparency; convert them to halftone dots or cut them off.` });
+  } else if (fix.recommended === 'remove' || fix.recommended === 'either') {
+    if (!fringe.hasHalo) issues.push({ code: 'soft_edges', severity: 'warning', message: `The edges have a soft semi-transparent rim ${r1(s.softRimPx)} px wide (anti-aliasing is about 1 px); it prints as a faint halo.` });
+  }
+  if (fix.recommended === 'remove' || fix.recommended === 'either') {
+    suggest('fix_alpha_threshold', 'true', 'Cuts the semi-transparent edge rim and removes the matte colour from the kept edge pixels.');
+    suggest('alpha_threshold', '144', 'Default cut-off: pixels below alpha 144 become transparent, the rest opaque; lower keeps more of the edge.');
+  } else if (fix.recommended === 'halftone') {
+    suggest('fix_halftone', 'true', 'Converts glows and fades into fully opaque halftone dots that print reliably.');
+    suggest('halftone_lpi', '35', 'Default dot frequency (lines per inch); lower gives bigger, more robust dots.');
+    suggest('print_width_inches', pw, 'Sizes the halftone dots for the physical print width.');
+  }
+  if (specks.count > 0) {
+    issues.push({ code: 'specks', severity: 'warning', message: `${specks.count} stray speck${specks.count === 1 ? '' : 's'} smaller than 1/100 in at the print size (under ${r1(specks.limit)} px) would print as dots of ink.` });
+    suggest('fix_despeckle', 'true', 'Removes isolated specks by size without touching larger details.');
+  }
+  if (info.is_jpeg) {
+    issues.push({ code: 'jpeg_artifacts', severity: 'warning', message: 'JPEG compression adds noise around edges and has no transparency; a PNG export of the original artwork prints cleaner.' });
+  }
+  if (bg.kind === 'solid') {
+    issues.push({ code: 'background_not_transparent', severity: 'warning', message: `The artwork sits on a solid ${bg.color} background that would print as a filled rectangle; remove it (POST /api/v1/remove-bg) unless it is part of the design.` });
+  } else if (bg.kind === 'complex') {
+    issues.push({ code: 'background_not_transparent', severity: 'warning', message: 'The image has no transparency and a busy (photo-like) background that would print as a rectangle; remove it (POST /api/v1/remove-bg) unless the rectangle is intended.' });
+  }
+  if (thin.thinShare >= THIN_SHARE) {
+    issues.push({ code: 'thin_lines', severity: 'warning', message: `${r1(thin.thinShare * 100)}% of the art is on strokes thinner than 1 pt (${r1(thin.minWidthPx)} px at ${r1(dpi)} DPI); they may break up or wash out in print.` });
+  }
+  if (edge === 'jagged') {
+    issues.push({ code: 'jagged_edges', severity: 'info', message: 'Edges have no anti-aliasing and show pixel staircases on curves; a higher-resolution or vector source prints smoother.' });
+  }
+  if (box && bg.kind === 'transparent') {
+    const margin = Math.max(box.x / width, box.y / height, (width - box.x - box.width) / width, (height - box.y - box.height) / height);
+    if (margin >= MARGIN_SHARE) {
+      issues.push({ code: 'transparent_margin', severity: 'info', message: `Transparent borders (up to ${r1(margin * 100)}% of a side) make placement on the garment imprecise; trim them.` });
+      suggest('fix_trim', 'true', 'Crops the fully transparent border so the file is exactly the artwork.');
+    }
+  }
+
+  return {
+    width,
+    height,
+    dpi: r1(dpi),
+    stated_dpi: info.density,
+    print_width_inches: r2(printWidthInches),
+    print_height_inches: r2((height / width) * printWidthInches),
+    format: info.format,
+    background: bg.kind,
+    background_color: bg.color,
+    alpha: {
+      has_transparency: s.opaque < s.pixels,
+      seam_percent: r1(visible > 0 ? (s.seam / visible) * 100 : 0),
+      soft_rim_px: r2(s.softRimPx),
+      semi_transparent_percent: r1(visible > 0 ? (s.semi / visible) * 100 : 0),
+      has_fringe: hasFringe,
+      fringe_color: fringe.matte ? fringeHex(fringe.matte) : null,
+      fringe_percent: r1(fringe.offShare * 100),
+      transparent_percent: r1((s.transparent / s.pixels) * 100),
+      semi_ink_percent: r1(s.ink > 0 ? (s.semiInk / s.ink) * 100 : 0),
+      edge_length_px: Math.round(s.edgeLength),
+    },
+    transparency_fix: fix,
+    ink_coverage_percent: r1((s.ink / s.pixels) * 100),
+    speck_count: specks.count,
+    speck_max_area_px: r1(specks.limit),
+    is_jpeg: info.is_jpeg,
+    edge_quality: edge,
+    thin_line_percent: r1(thin.thinShare * 100),
+    content_box: box,
+    issues,
+    suggestions,
+  };
+}
+
+/** Union of the bounding boxes of all visible components; null when there are none. */
+function contentBox(cc: RunComponents): ScanReport['content_box'] {
+  if (cc.count === 0) return null;
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = 0;
+  let y1 = 0;
+  for (let c = 0; c < cc.count; c++) {
+    x0 = Math.min(x0, cc.minX[c]!);
+    y0 = Math.min(y0, cc.minY[c]!);
+    x1 = Math.max(x1, cc.maxX[c]!);
+    y1 = Math.max(y1, cc.maxY[c]!);
+  }
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
+function fringeHex(m: [number, number, number] | null): string {
+  if (!m) return 'unknown';
+  return '#' + m.map((v) => v.toString(16).padStart(2, '0')).join('');
+}
