@@ -1,0 +1,92 @@
+// Tracing a label map into shapes, potrace-style (Selinger 2003), one stage per file:
+// decompose.ts (sec. 2.1) -> straight.ts (2.2.1) -> polygon.ts (2.2.2-2.2.4) -> adjust.ts (2.3.1) ->
+// smooth.ts (2.3.2) -> opticurve.ts (2.4) -> emit.ts. Layers come from order.ts (stacked) or cutout.ts
+// (planar map, shared boundaries fitted once).
+//
+// stacked: layer k (back to front) traces the union of its colour and every colour painted above it, so the
+// layers above always cover its seams; transparent pixels are in no layer, so nothing is painted over them.
+// cutout: see cutout.ts. smooth=false: pixel-exact staircase outlines.
+
+import type { LabelMap, PathSegments, TraceParams, TraceResult, TracedShape } from '../types.js';
+import { walkFrom, WalkBuffer, type PixelSet } from './decompose.js';
+import { fitPath } from './fit.js';
+import { orderLayers } from './order.js';
+import { traceCutout } from './cutout.js';
+
+export { orderLayers } from './order.js';
+export { fitPath } from './fit.js';
+export { reverseSegments } from './cutout.js';
+
+/**
+ * Vertical boundary edges (index y * (w + 1) + x, between pixels (x-1, y) and (x, y)) grouped by the higher
+ * rank of the two sides: edge e bounds stacked layer k iff lo(e) < k <= hi(e).
+ */
+function boundaryEdges(rank: Int32Array, w: number, h: number, layers: number): { start: Int32Array; edge: Int32Array; lo: Int32Array } {
+  const pw = w + 2;
+  const perHi = new Int32Array(layers + 1);
+  for (let y = 0; y < h; y++) {
+    const row = (y + 1) * pw;
+    for (let x = 0; x <= w; x++) {
+      const a = rank[row + x]!;
+      const b = rank[row + x + 1]!;
+      if (a !== b) perHi[(a > b ? a : b) + 1]++;
+    }
+  }
+  const start = new Int32Array(layers + 1);
+  for (let k = 0; k < layers; k++) start[k + 1] = start[k]! + perHi[k + 1]!;
+  const fill = start.slice();
+  const total = start[layers]!;
+  const edge = new Int32Array(total);
+  const lo = new Int32Array(total);
+  for (let y = 0; y < h; y++) {
+    const row = (y + 1) * pw;
+    for (let x = 0; x <= w; x++) {
+      const a = rank[row + x]!;
+      const b = rank[row + x + 1]!;
+      if (a !== b) {
+        const hi = a > b ? a : b;
+        const at = fill[hi]!++;
+        edge[at] = y * (w + 1) + x;
+        lo[at] = a > b ? b : a;
+      }
+    }
+  }
+  return { start, edge, lo };
+}
+
+/**
+ * Traces every colour region of `map` into shapes in paint order (back to front). Transparent pixels
+ * (label TRANSPARENT) are never traced. Coordinates are in source pixels (pixel (x, y) covers
+ * [x, x+1] x [y, y+1]). Subpaths are oriented so the nonzero fill rule is right: outer boundaries clockwise
+ * on screen, holes counter-clockwise.
+ *
+ * @example traceLabelMap(map, { alphaMax: 1, optTolerance: 0.2, turdSize: 0, shapeStyle: 'stacked', smooth: true })
+ */
+export function traceLabelMap(map: LabelMap, params: TraceParams): TraceResult {
+  if (params.shapeStyle === 'cutout') return traceCutout(map, params);
+  const { width: w, height: h } = map;
+  const order = orderLayers(map);
+  const layers = order.labels.length;
+  if (layers === 0 || w === 0 || h === 0) return { shapes: [] };
+  const { rank } = order;
+  const edges = boundaryEdges(rank, w, h, layers);
+  const visited = new Int32Array((w + 1) * h);
+  const buf = new WalkBuffer();
+  const shapes: TracedShape[] = [];
+  for (let k = 0; k < layers; k++) {
+    const set: PixelSet = { rank, width: w, height: h, lo: k, hi: 0x7fffffff };
+    const subpaths: PathSegments[] = [];
+    const stamp = k + 1;
+    for (let bucket = k; bucket < layers; bucket++) {
+      const end = edges.start[bucket + 1]!;
+      for (let i = edges.start[bucket]!; i < end; i++) {
+        if (edges.lo[i]! >= k) continue;
+        const p = walkFrom(set, edges.edge[i]!, visited, stamp, buf);
+        if (!p || Math.abs(p.area) <= params.turdSize) continue;
+        subpaths.push(fitPath(p, params));
+      }
+    }
+    if (subpaths.length) shapes.push({ label: order.labels[k]!, subpaths });
+  }
+  return { shapes };
+}

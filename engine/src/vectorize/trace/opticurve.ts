@@ -1,0 +1,263 @@
+// Curve optimisation (Selinger 2003, sec. 2.4): join runs of consecutive Bézier segments into one Bézier
+// when the run is convex (all turns the same way), turns less than 179 degrees in total, has no corner, and
+// the single curve stays within `tolerance` px of the original run. The joined curve keeps the end points
+// and end tangents of the run; its control arms are the same fraction alpha of the way to the tangents'
+// intersection, with alpha chosen so the enclosed area is preserved (a cubic with arms alpha towards the
+// apex of triangle T encloses 0.3 * alpha * (4 - alpha) * area(T)). A dynamic programme picks the fewest
+// segments, ties broken by the least summed squared deviation.
+
+import { allocCurve, type SmoothCurve } from './path.js';
+
+const MAX_RUN = 48;
+const MAX_TURN = (179 / 180) * Math.PI;
+// 3-point Gauss-Legendre on [0, 1]: exact for the degree-5 integrand of a cubic's area
+const GT = [0.5 - Math.sqrt(15) / 10, 0.5, 0.5 + Math.sqrt(15) / 10];
+const GW = [5 / 18, 8 / 18, 5 / 18];
+const NEW_SAMPLES = 12;
+const ORIG_SAMPLES = 4;
+
+/** Signed area term of a cubic (integral of (x dy - y dx) / 2). */
+function cubicArea(x0: number, y0: number, x1: number, y1: number, x2: number, y2: number, x3: number, y3: number): number {
+  let a = 0;
+  for (let g = 0; g < 3; g++) {
+    const t = GT[g]!;
+    const u = 1 - t;
+    const x = u * u * u * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t * t * t * x3;
+    const y = u * u * u * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t * t * t * y3;
+    const dx = 3 * (u * u * (x1 - x0) + 2 * u * t * (x2 - x1) + t * t * (x3 - x2));
+    const dy = 3 * (u * u * (y1 - y0) + 2 * u * t * (y2 - y1) + t * t * (y3 - y2));
+    a += GW[g]! * (x * dy - y * dx);
+  }
+  return a / 2;
+}
+
+function bez(t: number, p0: number, p1: number, p2: number, p3: number): number {
+  const u = 1 - t;
+  return u * u * u * p0 + 3 * u * u * t * p1 + 3 * u * t * t * p2 + t * t * t * p3;
+}
+
+/**
+ * Squared distance from (px, py) to the cubic (x0..x3, y0..y3), refined by Newton steps from parameter t0
+ * (the nearest of a set of samples).
+ */
+function distSqToCubic(px: number, py: number, x0: number, y0: number, x1: number, y1: number, x2: number, y2: number, x3: number, y3: number, t0: number): number {
+  let t = t0;
+  for (let it = 0; it < 4; it++) {
+    const u = 1 - t;
+    const bx = bez(t, x0, x1, x2, x3) - px;
+    const by = bez(t, y0, y1, y2, y3) - py;
+    const dx = 3 * (u * u * (x1 - x0) + 2 * u * t * (x2 - x1) + t * t * (x3 - x2));
+    const dy = 3 * (u * u * (y1 - y0) + 2 * u * t * (y2 - y1) + t * t * (y3 - y2));
+    const ddx = 6 * (u * (x2 - 2 * x1 + x0) + t * (x3 - 2 * x2 + x1));
+    const ddy = 6 * (u * (y2 - 2 * y1 + y0) + t * (y3 - 2 * y2 + y1));
+    const f = bx * dx + by * dy;
+    const fp = dx * dx + dy * dy + bx * ddx + by * ddy;
+    if (fp <= 1e-12) break;
+    let nt = t - f / fp;
+    if (nt < 0) nt = 0;
+    else if (nt > 1) nt = 1;
+    if (Math.abs(nt - t) < 1e-6) {
+      t = nt;
+      break;
+    }
+    t = nt;
+  }
+  const ex = bez(t, x0, x1, x2, x3) - px;
+  const ey = bez(t, y0, y1, y2, y3) - py;
+  return ex * ex + ey * ey;
+}
+
+/** Index of the sample nearest to (px, py). */
+function nearest(px: number, py: number, xs: Float64Array, ys: Float64Array, n: number): number {
+  let best = 0;
+  let bd = Infinity;
+  for (let i = 0; i < n; i++) {
+    const dx = xs[i]! - px;
+    const dy = ys[i]! - py;
+    const d = dx * dx + dy * dy;
+    if (d < bd) {
+      bd = d;
+      best = i;
+    }
+  }
+  return best;
+}
+
+export function optimizeCurve(c: SmoothCurve, tolerance: number): SmoothCurve {
+  const m = c.m;
+  if (tolerance <= 0 || m < 3) return c;
+  const startX = (s: number): number => (s === 0 ? (c.open ? c.sx : c.ex[m - 1]!) : c.ex[s - 1]!);
+  const startY = (s: number): number => (s === 0 ? (c.open ? c.sy : c.ey[m - 1]!) : c.ey[s - 1]!);
+  // turn direction and angle at each segment's vertex
+  const turnSign = new Int8Array(m);
+  const turnAngle = new Float64Array(m);
+  for (let j = 0; j < m; j++) {
+    const ax = c.vx[j]! - startX(j);
+    const ay = c.vy[j]! - startY(j);
+    const bx = c.ex[j]! - c.vx[j]!;
+    const by = c.ey[j]! - c.vy[j]!;
+    const cr = ax * by - ay * bx;
+    turnSign[j] = cr > 0 ? 1 : cr < 0 ? -1 : 0;
+    turnAngle[j] = Math.abs(Math.atan2(cr, ax * bx + ay * by));
+  }
+  const tol2 = tolerance * tolerance;
+  const origX = new Float64Array(MAX_RUN * ORIG_SAMPLES + 1);
+  const origY = new Float64Array(MAX_RUN * ORIG_SAMPLES + 1);
+  const newX = new Float64Array(NEW_SAMPLES + 1);
+  const newY = new Float64Array(NEW_SAMPLES + 1);
+
+  const best = new Int32Array(m + 1);
+  const pen = new Float64Array(m + 1);
+  const from = new Int32Array(m + 1);
+  // the merged curve found for node t (if from[t] < t - 1)
+  const mc = new Float64Array((m + 1) * 6);
+  const tmp = new Float64Array(6);
+  best[0] = 0;
+  for (let t = 1; t <= m; t++) {
+    best[t] = best[t - 1]! + 1;
+    pen[t] = pen[t - 1]!;
+    from[t] = t - 1;
+    const last = t - 1;
+    if (c.corner[last]) continue;
+    let angle = turnAngle[last]!;
+    const sign = turnSign[last]!;
+    let failures = 0;
+    for (let s = t - 2; s >= 0 && t - s <= MAX_RUN; s--) {
+      if (c.corner[s] || turnSign[s] !== sign || sign === 0) break;
+      angle += turnAngle[s]!;
+      if (angle >= MAX_TURN) break;
+      const e = tryMerge(s, t);
+      if (e < 0) {
+        if (++failures > 3) break;
+        continue;
+      }
+      const cand = best[s]! + 1;
+      const cp = pen[s]! + e;
+      if (cand < best[t]! || (cand === best[t]! && cp < pen[t]!)) {
+        best[t] = cand;
+        pen[t] = cp;
+        from[t] = s;
+        mc.set(tmp, t * 6);
+      }
+    }
+  }
+  if (best[m] === m) return c;
+  const count = best[m]!;
+  const out = allocCurve(count, c.open);
+  out.sx = c.open ? c.sx : 0;
+  out.sy = c.open ? c.sy : 0;
+  let t = m;
+  let o = count - 1;
+  while (t > 0) {
+    const s = from[t]!;
+    if (s === t - 1) {
+      out.corner[o] = c.corner[s]!;
+      out.vx[o] = c.vx[s]!;
+      out.vy[o] = c.vy[s]!;
+      out.c1x[o] = c.c1x[s]!;
+      out.c1y[o] = c.c1y[s]!;
+      out.c2x[o] = c.c2x[s]!;
+      out.c2y[o] = c.c2y[s]!;
+    } else {
+      const b = t * 6;
+      out.corner[o] = 0;
+      out.c1x[o] = mc[b]!;
+      out.c1y[o] = mc[b + 1]!;
+      out.c2x[o] = mc[b + 2]!;
+      out.c2y[o] = mc[b + 3]!;
+      out.vx[o] = mc[b + 4]!;
+      out.vy[o] = mc[b + 5]!;
+    }
+    out.ex[o] = c.ex[t - 1]!;
+    out.ey[o] = c.ey[t - 1]!;
+    o--;
+    t = s;
+  }
+  if (!c.open) {
+    out.sx = out.ex[count - 1]!;
+    out.sy = out.ey[count - 1]!;
+  }
+  return out;
+
+  /** Fits one Bézier to segments s..t-1; returns the summed squared deviation, or -1 if it does not fit. */
+  function tryMerge(s: number, t: number): number {
+    const p0x = startX(s);
+    const p0y = startY(s);
+    const p3x = c.ex[t - 1]!;
+    const p3y = c.ey[t - 1]!;
+    const d0x = c.vx[s]! - p0x;
+    const d0y = c.vy[s]! - p0y;
+    const d3x = p3x - c.vx[t - 1]!;
+    const d3y = p3y - c.vy[t - 1]!;
+    const den = d0x * d3y - d0y * d3x;
+    if (Math.abs(den) < 1e-12) return -1;
+    const qx = p3x - p0x;
+    const qy = p3y - p0y;
+    const u = (qx * d3y - qy * d3x) / den;
+    const w = (d0x * qy - d0y * qx) / den;
+    if (u <= 0 || w <= 0) return -1;
+    const ox = p0x + u * d0x;
+    const oy = p0y + u * d0y;
+    // areas against the chord p3 -> p0
+    const chord = (p3x * p0y - p3y * p0x) / 2;
+    const tri = (p0x * oy - p0y * ox + ox * p3y - oy * p3x) / 2 + chord;
+    if (Math.abs(tri) < 1e-12) return -1;
+    let area = chord;
+    for (let k = s; k < t; k++) {
+      area += cubicArea(startX(k), startY(k), c.c1x[k]!, c.c1y[k]!, c.c2x[k]!, c.c2y[k]!, c.ex[k]!, c.ey[k]!);
+    }
+    const r = area / tri / 0.3;
+    if (r <= 0 || r > 4) return -1;
+    const alpha = 2 - Math.sqrt(4 - r);
+    const c1x = p0x + alpha * (ox - p0x);
+    const c1y = p0y + alpha * (oy - p0y);
+    const c2x = p3x + alpha * (ox - p3x);
+    const c2y = p3y + alpha * (oy - p3y);
+    // deviation both ways between the original run and the new curve
+    for (let i = 0; i <= NEW_SAMPLES; i++) {
+      const tt = i / NEW_SAMPLES;
+      newX[i] = bez(tt, p0x, c1x, c2x, p3x);
+      newY[i] = bez(tt, p0y, c1y, c2y, p3y);
+    }
+    let n = 0;
+    for (let k = s; k < t; k++) {
+      const ax = startX(k);
+      const ay = startY(k);
+      for (let i = 0; i < ORIG_SAMPLES; i++) {
+        const tt = i / ORIG_SAMPLES;
+        origX[n] = bez(tt, ax, c.c1x[k]!, c.c2x[k]!, c.ex[k]!);
+        origY[n] = bez(tt, ay, c.c1y[k]!, c.c2y[k]!, c.ey[k]!);
+        n++;
+      }
+    }
+    origX[n] = p3x;
+    origY[n] = p3y;
+    n++;
+    let sum = 0;
+    for (let i = 1; i < n - 1; i++) {
+      const px = origX[i]!;
+      const py = origY[i]!;
+      const t0 = nearest(px, py, newX, newY, NEW_SAMPLES + 1) / NEW_SAMPLES;
+      const d = distSqToCubic(px, py, p0x, p0y, c1x, c1y, c2x, c2y, p3x, p3y, t0);
+      if (d > tol2) return -1;
+      sum += d;
+    }
+    for (let i = 1; i < NEW_SAMPLES; i++) {
+      const px = newX[i]!;
+      const py = newY[i]!;
+      const ni = Math.min(nearest(px, py, origX, origY, n), n - 2);
+      const k = s + Math.floor(ni / ORIG_SAMPLES);
+      const t0 = (ni % ORIG_SAMPLES) / ORIG_SAMPLES;
+      const d = distSqToCubic(px, py, startX(k), startY(k), c.c1x[k]!, c.c1y[k]!, c.c2x[k]!, c.c2y[k]!, c.ex[k]!, c.ey[k]!, t0);
+      if (d > tol2) return -1;
+      sum += d;
+    }
+    tmp[0] = c1x;
+    tmp[1] = c1y;
+    tmp[2] = c2x;
+    tmp[3] = c2y;
+    tmp[4] = ox;
+    tmp[5] = oy;
+    return sum;
+  }
+}

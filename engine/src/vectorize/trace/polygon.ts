@@ -1,0 +1,151 @@
+// Optimal polygon (Selinger 2003, sec. 2.2.2-2.2.4): among the polygons whose every edge i -> j is a
+// possible segment (the subpath i-1 .. j+1 is straight, from lon[]), choose one with the fewest edges and,
+// among those, the least total penalty. The penalty of an edge is its length times the RMS distance of the
+// covered path points to it, computed in O(1) from prefix sums. Closed paths keep point 0 as a vertex (the
+// decomposition starts them at a corner); open paths keep both end points.
+
+import type { LatticePath } from './path.js';
+
+/** Prefix sums of x, y, x^2, xy, y^2 relative to point 0; entry k covers points 0..k-1. */
+export interface PathSums {
+  x: Float64Array;
+  y: Float64Array;
+  xx: Float64Array;
+  xy: Float64Array;
+  yy: Float64Array;
+}
+
+export function pathSums(p: LatticePath): PathSums {
+  const n = p.xs.length;
+  const x = new Float64Array(n + 1);
+  const y = new Float64Array(n + 1);
+  const xx = new Float64Array(n + 1);
+  const xy = new Float64Array(n + 1);
+  const yy = new Float64Array(n + 1);
+  const x0 = p.xs[0]!;
+  const y0 = p.ys[0]!;
+  for (let i = 0; i < n; i++) {
+    const u = p.xs[i]! - x0;
+    const v = p.ys[i]! - y0;
+    x[i + 1] = x[i]! + u;
+    y[i + 1] = y[i]! + v;
+    xx[i + 1] = xx[i]! + u * u;
+    xy[i + 1] = xy[i]! + u * v;
+    yy[i + 1] = yy[i]! + v * v;
+  }
+  return { x, y, xx, xy, yy };
+}
+
+/** Penalty of the edge i -> j (0 <= i < j <= n; j === n is point 0 again on closed paths). */
+export function edgePenalty(p: LatticePath, s: PathSums, i: number, j: number): number {
+  const n = p.xs.length;
+  const x0 = p.xs[0]!;
+  const y0 = p.ys[0]!;
+  // sums over points i..j inclusive; point n is point 0 (relative coordinates 0, adds nothing but count)
+  const jj = j >= n ? n - 1 : j;
+  const cnt = j + 1 - i;
+  const sx = s.x[jj + 1]! - s.x[i]!;
+  const sy = s.y[jj + 1]! - s.y[i]!;
+  const sxx = s.xx[jj + 1]! - s.xx[i]!;
+  const sxy = s.xy[jj + 1]! - s.xy[i]!;
+  const syy = s.yy[jj + 1]! - s.yy[i]!;
+  const jx = p.xs[j % n]! - x0;
+  const jy = p.ys[j % n]! - y0;
+  const ix = p.xs[i]! - x0;
+  const iy = p.ys[i]! - y0;
+  const mx = (ix + jx) / 2;
+  const my = (iy + jy) / 2;
+  // normal of the edge, scaled by its length
+  const nx = -(jy - iy);
+  const ny = jx - ix;
+  const a = (sxx - 2 * sx * mx) / cnt + mx * mx;
+  const b = (sxy - sx * my - sy * mx) / cnt + mx * my;
+  const c = (syy - 2 * sy * my) / cnt + my * my;
+  const q = nx * nx * a + 2 * nx * ny * b + ny * ny * c;
+  return Math.sqrt(q > 0 ? q : 0);
+}
+
+/**
+ * Returns the polygon vertices as indices into the path (ascending; closed paths start at 0, open paths
+ * start at 0 and end at n-1).
+ */
+export function optimalPolygon(p: LatticePath, lon: Int32Array, sums: PathSums): Int32Array {
+  const n = p.xs.length;
+  const open = p.open;
+  const end = open ? n - 1 : n;
+  // reach[i]: the furthest j such that i -> j is a possible edge
+  const reach = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    if (open) {
+      if (i === n - 1) {
+        reach[i] = n - 1;
+        continue;
+      }
+      const l = i === 0 ? lon[0]! : lon[i - 1]!;
+      let c = l >= n - 1 ? n - 1 : i === 0 ? l : l - 1;
+      if (c <= i) c = i + 1;
+      reach[i] = c;
+    } else {
+      let c = (lon[(i - 1 + n) % n]! - 1 + n) % n;
+      if (c === i) c = (i + 1) % n;
+      reach[i] = c < i ? n : c;
+    }
+  }
+  // back[j]: the smallest i with reach[i] >= j
+  const back = new Int32Array(end + 1);
+  {
+    let j = 1;
+    for (let i = 0; i < end; i++) {
+      while (j <= reach[i]! && j <= end) {
+        back[j] = i;
+        j++;
+      }
+    }
+  }
+  // fewest edges: greedy forward gives the latest vertex per step, greedy backward the earliest
+  const fwd: number[] = [0];
+  {
+    let i = 0;
+    while (i < end) {
+      i = reach[i]!;
+      fwd.push(i > end ? end : i);
+    }
+  }
+  const m = fwd.length - 1;
+  const bwd = new Int32Array(m + 1);
+  {
+    let i = end;
+    for (let j = m; j > 0; j--) {
+      bwd[j] = i;
+      i = back[i]!;
+    }
+    bwd[0] = 0;
+  }
+  const pen = new Float64Array(end + 1);
+  const prev = new Int32Array(end + 1);
+  pen[0] = 0;
+  for (let j = 1; j <= m; j++) {
+    const hiPrev = fwd[j - 1]!;
+    const loPrev = bwd[j - 1]!;
+    for (let t = bwd[j]!; t <= fwd[j]!; t++) {
+      let best = -1;
+      const kmin = Math.max(back[t]!, loPrev);
+      for (let k = hiPrev; k >= kmin; k--) {
+        const v = edgePenalty(p, sums, k, t) + pen[k]!;
+        if (best < 0 || v < best) {
+          prev[t] = k;
+          best = v;
+        }
+      }
+      pen[t] = best;
+    }
+  }
+  const verts = new Int32Array(open ? m + 1 : m);
+  let t = end;
+  for (let j = m - 1; j >= 0; j--) {
+    t = prev[t]!;
+    verts[j] = t;
+  }
+  if (open) verts[m] = n - 1;
+  return verts;
+}

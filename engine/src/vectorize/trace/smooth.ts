@@ -1,0 +1,90 @@
+// Smoothing and corner detection (Selinger 2003, sec. 2.3.2): each polygon vertex v_j becomes one segment
+// from the midpoint of its incoming edge to the midpoint of its outgoing edge. alpha measures how far v_j
+// sits from the line of its neighbours (relative to the unit-square tolerance): alpha >= alphaMax gives a
+// corner (two straight lines through v_j), otherwise a cubic Bézier whose control points lie on the two
+// edges at fraction alpha (clamped to [0.55, 1]) from the midpoints towards v_j.
+
+import { allocCurve, type SmoothCurve } from './path.js';
+
+export function smoothPolygon(vx: Float64Array, vy: Float64Array, open: boolean, alphaMax: number): SmoothCurve {
+  const m = vx.length;
+  if (open) return smoothOpen(vx, vy, alphaMax);
+  const c = allocCurve(m, false);
+  for (let j = 0; j < m; j++) {
+    const i = (j - 1 + m) % m;
+    const k = (j + 1) % m;
+    setSegment(c, j, vx[i]!, vy[i]!, vx[j]!, vy[j]!, vx[k]!, vy[k]!, alphaMax);
+  }
+  c.sx = c.ex[m - 1]!;
+  c.sy = c.ey[m - 1]!;
+  return c;
+}
+
+/** alpha of vertex j between neighbours i and k (4/3 means "as sharp as the unit square allows"). */
+export function vertexAlpha(ix: number, iy: number, jx: number, jy: number, kx: number, ky: number): number {
+  const denom = Math.abs(kx - ix) + Math.abs(ky - iy);
+  if (denom === 0) return 4 / 3;
+  const dd = Math.abs((jx - ix) * (ky - iy) - (jy - iy) * (kx - ix)) / denom;
+  return dd > 1 ? (1 - 1 / dd) / 0.75 : 0;
+}
+
+function setSegment(c: SmoothCurve, j: number, ix: number, iy: number, jx: number, jy: number, kx: number, ky: number, alphaMax: number): void {
+  const ax = (ix + jx) / 2;
+  const ay = (iy + jy) / 2;
+  const bx = (jx + kx) / 2;
+  const by = (jy + ky) / 2;
+  c.vx[j] = jx;
+  c.vy[j] = jy;
+  c.ex[j] = bx;
+  c.ey[j] = by;
+  let alpha = vertexAlpha(ix, iy, jx, jy, kx, ky);
+  if (alpha >= alphaMax) {
+    c.corner[j] = 1;
+    c.c1x[j] = jx;
+    c.c1y[j] = jy;
+    c.c2x[j] = jx;
+    c.c2y[j] = jy;
+    return;
+  }
+  if (alpha < 0.55) alpha = 0.55;
+  else if (alpha > 1) alpha = 1;
+  c.corner[j] = 0;
+  c.c1x[j] = ax + alpha * (jx - ax);
+  c.c1y[j] = ay + alpha * (jy - ay);
+  c.c2x[j] = bx + alpha * (jx - bx);
+  c.c2y[j] = by + alpha * (jy - by);
+}
+
+/** Open chains: a straight half-edge from the fixed start, one segment per interior vertex, a half-edge to the end. */
+function smoothOpen(vx: Float64Array, vy: Float64Array, alphaMax: number): SmoothCurve {
+  const m = vx.length;
+  if (m <= 2) {
+    const c = allocCurve(1, true);
+    c.sx = vx[0]!;
+    c.sy = vy[0]!;
+    c.corner[0] = 1;
+    c.vx[0] = c.c1x[0] = c.c2x[0] = vx[0]!;
+    c.vy[0] = c.c1y[0] = c.c2y[0] = vy[0]!;
+    c.ex[0] = vx[m - 1]!;
+    c.ey[0] = vy[m - 1]!;
+    return c;
+  }
+  const c = allocCurve(m, true);
+  c.sx = vx[0]!;
+  c.sy = vy[0]!;
+  // segment 0: start -> midpoint of the first edge (a line; the vertex is the start itself)
+  c.corner[0] = 1;
+  c.vx[0] = c.c1x[0] = c.c2x[0] = vx[0]!;
+  c.vy[0] = c.c1y[0] = c.c2y[0] = vy[0]!;
+  c.ex[0] = (vx[0]! + vx[1]!) / 2;
+  c.ey[0] = (vy[0]! + vy[1]!) / 2;
+  for (let j = 1; j < m - 1; j++) setSegment(c, j, vx[j - 1]!, vy[j - 1]!, vx[j]!, vy[j]!, vx[j + 1]!, vy[j + 1]!, alphaMax);
+  // last segment: midpoint of the last edge -> end (a line)
+  const l = m - 1;
+  c.corner[l] = 1;
+  c.vx[l] = c.c1x[l] = c.c2x[l] = vx[l]!;
+  c.vy[l] = c.c1y[l] = c.c2y[l] = vy[l]!;
+  c.ex[l] = vx[l]!;
+  c.ey[l] = vy[l]!;
+  return c;
+}

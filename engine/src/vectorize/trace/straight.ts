@@ -1,0 +1,139 @@
+// Straight subpaths (Selinger 2003, sec. 2.2.1): for every point i of a lattice path, lon[i] is the furthest
+// index k such that the subpath i..k is straight: not all four step directions occur, and some line passes
+// within the admissible square (|dx|, |dy| <= 1) of every point. The admissible directions from p[i] form a
+// cone that is narrowed point by point; axis-aligned runs are skipped in one jump.
+// Closed paths wrap around; open paths (cutout chains) stop at their last point.
+
+import type { LatticePath } from './path.js';
+
+function cross(ax: number, ay: number, bx: number, by: number): number {
+  return ax * by - ay * bx;
+}
+
+/** a <= b < c in cyclic order. */
+export function cyclicLe(a: number, b: number, c: number): boolean {
+  return a <= c ? a <= b && b < c : a <= b || b < c;
+}
+
+function dirIndex(dx: number, dy: number): number {
+  // east 0, south 1, west 2, north 3 (only unit or axis-aligned displacements occur)
+  return dx > 0 ? 0 : dy > 0 ? 1 : dx < 0 ? 2 : 3;
+}
+
+function floorDiv(a: number, b: number): number {
+  return Math.floor(a / b);
+}
+
+/** Computes lon[] for the path (sec. 2.2.1). */
+export function straightRuns(p: LatticePath): Int32Array {
+  const { xs, ys, open } = p;
+  const n = xs.length;
+  // runEnd[i]: end index of the axis-aligned run that starts with step i -> i+1
+  const runEnd = new Int32Array(n);
+  const stepDir = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const j = i + 1 === n ? 0 : i + 1;
+    stepDir[i] = open && i === n - 1 ? 255 : dirIndex(xs[j]! - xs[i]!, ys[j]! - ys[i]!);
+  }
+  if (open) {
+    runEnd[n - 1] = n - 1;
+    for (let i = n - 2; i >= 0; i--) runEnd[i] = i + 1 < n - 1 && stepDir[i] === stepDir[i + 1] ? runEnd[i + 1]! : i + 1;
+  } else {
+    // the decomposition starts every closed path at a direction change
+    runEnd[n - 1] = 0;
+    for (let i = n - 2; i >= 0; i--) runEnd[i] = stepDir[i] === stepDir[i + 1] ? runEnd[i + 1]! : i + 1;
+  }
+
+  const pivot = new Int32Array(n);
+  const seen = [0, 0, 0, 0];
+  for (let i = n - 1; i >= 0; i--) {
+    if (open && i === n - 1) {
+      pivot[i] = n - 1;
+      continue;
+    }
+    seen[0] = seen[1] = seen[2] = seen[3] = 0;
+    seen[stepDir[i]!] = 1;
+    // the cone of admissible directions: v is admissible iff cross(lo, v) >= 0 and cross(hi, v) <= 0
+    let lox = 0;
+    let loy = 0;
+    let hix = 0;
+    let hiy = 0;
+    let k1 = i;
+    let k = runEnd[i]!;
+    let found = -1;
+    for (;;) {
+      const sx = Math.sign(xs[k]! - xs[k1]!);
+      const sy = Math.sign(ys[k]! - ys[k1]!);
+      seen[dirIndex(sx, sy)] = 1;
+      if (seen[0] && seen[1] && seen[2] && seen[3]) {
+        found = k1;
+        break;
+      }
+      const cx = xs[k]! - xs[i]!;
+      const cy = ys[k]! - ys[i]!;
+      if (cross(lox, loy, cx, cy) < 0 || cross(hix, hiy, cx, cy) > 0) break;
+      if (Math.abs(cx) > 1 || Math.abs(cy) > 1) {
+        // tighten the cone by the extreme corners of the square of half-width 1 around cur
+        const ax = cx + (cy >= 0 && (cy > 0 || cx < 0) ? 1 : -1);
+        const ay = cy + (cx <= 0 && (cx < 0 || cy < 0) ? 1 : -1);
+        if (cross(lox, loy, ax, ay) >= 0) {
+          lox = ax;
+          loy = ay;
+        }
+        const bx = cx + (cy <= 0 && (cy < 0 || cx < 0) ? 1 : -1);
+        const by = cy + (cx >= 0 && (cx > 0 || cy < 0) ? 1 : -1);
+        if (cross(hix, hiy, bx, by) <= 0) {
+          hix = bx;
+          hiy = by;
+        }
+      }
+      if (open && k === n - 1) {
+        found = n - 1;
+        break;
+      }
+      k1 = k;
+      k = runEnd[k1]!;
+      if (!open && !cyclicLe(k, i, k1)) {
+        // wrapped past the start: fall through to the partial step below
+        break;
+      }
+    }
+    if (found >= 0) {
+      pivot[i] = found;
+      continue;
+    }
+    // k1 satisfied the cone, k did not: the last admissible point on the run k1 -> k
+    const dkx = Math.sign(xs[k]! - xs[k1]!);
+    const dky = Math.sign(ys[k]! - ys[k1]!);
+    const cx = xs[k1]! - xs[i]!;
+    const cy = ys[k1]! - ys[i]!;
+    const a = cross(lox, loy, cx, cy);
+    const b = cross(lox, loy, dkx, dky);
+    const c = cross(hix, hiy, cx, cy);
+    const d = cross(hix, hiy, dkx, dky);
+    let j = 1 << 30;
+    if (b < 0) j = floorDiv(a, -b);
+    if (d > 0) j = Math.min(j, floorDiv(-c, d));
+    pivot[i] = open ? Math.min(k1 + j, n - 1) : (k1 + j) % n;
+  }
+
+  // lon[i]: the largest k such that every i' in [i, k) has k <= pivot[i'] (cyclically for closed paths)
+  const lon = new Int32Array(n);
+  if (open) {
+    let j = pivot[n - 1]!;
+    lon[n - 1] = j;
+    for (let i = n - 2; i >= 0; i--) {
+      if (pivot[i]! < j) j = pivot[i]!;
+      lon[i] = j;
+    }
+    return lon;
+  }
+  let j = pivot[n - 1]!;
+  lon[n - 1] = j;
+  for (let i = n - 2; i >= 0; i--) {
+    if (cyclicLe(i + 1, pivot[i]!, j)) j = pivot[i]!;
+    lon[i] = j;
+  }
+  for (let i = n - 1; cyclicLe((i + 1) % n, j, lon[n - 1]!); i--) lon[i] = j;
+  return lon;
+}
