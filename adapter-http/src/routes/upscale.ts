@@ -1,0 +1,102 @@
+// POST /api/v1/upscale (spec 4.5 -> 2.5 JSON) and the GET routes that serve its results.
+// The image is upscaled by the engine op `upscale` at the live budgets (settings.ts), written to the result
+// storage (storage/, local disk by default) and served at an unguessable URL that stays valid
+// (`output_hosted_by: service`, `output_url_expires: false`). When the storage write fails the image is kept
+// in the in-process holder for DEFAULT_HOLD_MS (15 min) instead (`output_hosted_by: provider`,
+// `output_url_expires: true`, plus `output_url_expires_at`).
+import { invalidOption } from '@inkprep/engine';
+import { binary, json } from '../http/reply.js';
+import { getUpscaleLimits } from '../settings.js';
+import { hostingFor } from '../storage/index.js';
+import { getRoute, postImageRoute, type RouteDef } from './define.js';
+
+/** Path prefix of hosted (lasting) results. */
+export const RESULTS_PREFIX = '/api/v1/upscale/results/';
+/** Path prefix of held (short-lived) results. */
+export const HELD_PREFIX = '/api/v1/upscale/held/';
+
+/** Validated fields of POST /upscale. */
+export interface UpscaleFields {
+  scale: 2 | 4;
+}
+
+/** `scale`: 2 or 4 (text), default 4. */
+export function parseUpscaleFields(fields: Record<string, string>): UpscaleFields {
+  const raw = fields.scale;
+  if (raw === undefined || raw.trim() === '') return { scale: 4 };
+  const v = raw.trim();
+  if (v === '2' || v === '4') return { scale: Number(v) as 2 | 4 };
+  throw invalidOption('scale', '2 or 4', raw);
+}
+
+/** Absolute URL when `INKPREP_PUBLIC_URL` is set (e.g. https://api.example.com), else the path. */
+function publicUrl(pathname: string): string {
+  const base = process.env.INKPREP_PUBLIC_URL?.trim().replace(/\/+$/, '');
+  return base ? `${base}${pathname}` : pathname;
+}
+
+export const upscaleRoute: RouteDef = postImageRoute<UpscaleFields>({
+  path: '/api/v1/upscale',
+  formats: ['png', 'jpeg'],
+  meter: { fairUse: 'upscale' },
+  validate: parseUpscaleFields,
+  // 413 `image_too_large` with maxPixels (budget x 4 for the scale, read live) and pixels, from the header.
+  maxPixels: async ({ app, options }) => {
+    const l = await getUpscaleLimits(app.store);
+    return options.scale === 4 ? l.maxPixels4x : l.maxPixels;
+  },
+  async handle({ app, image, options, signal, ex }) {
+    const limits = await getUpscaleLimits(app.store);
+    const out = await app.engine.upscale(image, { scale: options.scale, budget: limits.budget, budget4x: limits.budget4x }, { signal });
+    const hosting = hostingFor(app.config.dataDir);
+    const base = {
+      scale: out.scale,
+      preShrunk: out.preShrunk,
+      from: out.from,
+      to: out.to,
+      width: out.width,
+      height: out.height,
+      route: out.route,
+    };
+    try {
+      const key = await hosting.storage.put({ bytes: out.png, contentType: 'image/png' });
+      return json({ output_url: publicUrl(RESULTS_PREFIX + key), ...base, output_hosted_by: 'service', output_url_expires: false });
+    } catch (err) {
+      ex.log.warn('result storage write failed; returning a short-lived link', { storage: hosting.storage.kind, err: err instanceof Error ? err.message : String(err) });
+      const held = hosting.holder.put({ bytes: out.png, contentType: 'image/png' });
+      return json({
+        output_url: publicUrl(HELD_PREFIX + held.key),
+        ...base,
+        output_hosted_by: 'provider',
+        output_url_expires: true,
+        output_url_expires_at: new Date(held.expiresAt).toISOString(),
+      });
+    }
+  },
+});
+
+function notFound(): ReturnType<typeof json> {
+  return json({ error: 'No such result (unknown key, or a short-lived link that expired)', code: 'not_found' }, 404);
+}
+
+/** GET /api/v1/upscale/results/<key>: a hosted result. No API key needed: the key is the secret. */
+export const upscaleResultRoute: RouteDef = getRoute({
+  path: `${RESULTS_PREFIX}:key`,
+  auth: false,
+  async handle({ ex, app }) {
+    const obj = await hostingFor(app.config.dataDir).storage.get(decodeURIComponent(ex.path.slice(RESULTS_PREFIX.length)));
+    if (!obj) return notFound();
+    return binary(obj.bytes, obj.contentType, { 'Cache-Control': 'public, max-age=31536000, immutable' });
+  },
+});
+
+/** GET /api/v1/upscale/held/<key>: a short-lived result held in this process after a storage failure. */
+export const upscaleHeldRoute: RouteDef = getRoute({
+  path: `${HELD_PREFIX}:key`,
+  auth: false,
+  async handle({ ex, app, now }) {
+    const obj = hostingFor(app.config.dataDir).holder.get(decodeURIComponent(ex.path.slice(HELD_PREFIX.length)));
+    if (!obj) return notFound();
+    return binary(obj.bytes, obj.contentType, { 'Cache-Control': `private, max-age=${Math.max(0, Math.floor((obj.expiresAt - now) / 1000))}` });
+  },
+});

@@ -1,0 +1,42 @@
+// Result storage entry: the ResultStorage interface, the local-disk implementation, the temporary holder
+// used when a storage write fails, and the per-process defaults the upscale routes use.
+import path from 'node:path';
+import { LocalDiskStorage } from './local-disk.js';
+import { TemporaryHolder } from './holder.js';
+import type { ResultStorage } from './types.js';
+
+export type { ResultStorage, StoredObject, PutObject } from './types.js';
+export { LocalDiskStorage, type LocalDiskOptions } from './local-disk.js';
+export { TemporaryHolder, DEFAULT_HOLD_MS, type HolderOptions } from './holder.js';
+export { isValidKey, newKey, contentTypeFor } from './keys.js';
+
+/** Storage and holder used by the result routes. */
+export interface ResultHosting {
+  storage: ResultStorage;
+  holder: TemporaryHolder;
+}
+
+const byDataDir = new Map<string, ResultHosting>();
+
+/**
+ * The hosting of one data directory (created on first use, then shared): local disk under
+ * `<dataDir>/results`, retention from env `INKPREP_RESULT_RETENTION_DAYS` (unset = keep forever).
+ */
+export function hostingFor(dataDir: string): ResultHosting {
+  const key = path.resolve(dataDir);
+  let h = byDataDir.get(key);
+  if (!h) {
+    const days = Number(process.env.INKPREP_RESULT_RETENTION_DAYS ?? '');
+    h = {
+      storage: new LocalDiskStorage({ dir: path.join(key, 'results'), retentionMs: Number.isFinite(days) && days > 0 ? days * 86_400_000 : null }),
+      holder: new TemporaryHolder(),
+    };
+    byDataDir.set(key, h);
+  }
+  return h;
+}
+
+/** Replace the hosting of a data directory (tests: a storage that fails; another backend). */
+export function setHosting(dataDir: string, hosting: ResultHosting): void {
+  byDataDir.set(path.resolve(dataDir), hosting);
+}
