@@ -5,6 +5,7 @@ import { scanOp } from './scan.js';
 import { fixOp } from './fix.js';
 import { removeBgOp } from './remove-bg.js';
 import { upscaleOp } from './upscale.js';
+import { vectorizeOp } from './vectorize.js';
 
 export const OPS = {
   info: infoOp,
@@ -12,6 +13,7 @@ export const OPS = {
   fix: fixOp,
   removeBg: removeBgOp,
   upscale: upscaleOp,
+  vectorize: vectorizeOp,
 } as const;
 
 export type OpName = keyof typeof OPS;

@@ -3,5 +3,6 @@ import type { Command } from '../command.js';
 import { infoCommand } from './info.js';
 import { serveCommand } from './serve.js';
 import { adminCommand } from './admin.js';
+import { vectorizeCommand } from './vectorize.js';
 
-export const COMMANDS: readonly Command[] = [infoCommand, serveCommand, adminCommand];
+export const COMMANDS: readonly Command[] = [infoCommand, serveCommand, adminCommand, vectorizeCommand];

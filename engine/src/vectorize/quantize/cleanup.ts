@@ -15,6 +15,9 @@ export function majorityCleanup(labels: Uint16Array, w: number, h: number, passe
         const i = y * w + x;
         const l = labels[i]!;
         if (l === TRANSPARENT) continue;
+        // Fast path: two same-label neighbours on a row or column means not a stray.
+        if (x > 0 && x < w - 1 && labels[i - 1] === l && labels[i + 1] === l) continue;
+        if (y > 0 && y < h - 1 && labels[i - w] === l && labels[i + w] === l) continue;
         let same = 0;
         let m = 0;
         for (let dy = -1; dy <= 1; dy++) {

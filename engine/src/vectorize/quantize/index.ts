@@ -10,6 +10,7 @@ import { bilateralLab, noiseScore, toLab } from './smooth.js';
 import { detectBlends, NOT_BLEND } from './blend.js';
 import { buildSamples, kmeans, mergeClusters, nearest, seedCentroids, type Clusters, type MergeRules } from './palette.js';
 import { majorityCleanup } from './cleanup.js';
+import { dissolveEdgeClusters } from './dissolve.js';
 
 export type ColorsOption = number | 'auto' | 'unlimited';
 
@@ -89,7 +90,10 @@ export function quantize(prep: PreparedImage, colors: ColorsOption): QuantizeRes
   if (paperLabel >= 0) {
     for (let i = 0; i < n; i++) if (labels[i] === paperLabel) labels[i] = TRANSPARENT;
   }
-  if (colors !== 1) majorityCleanup(labels, w, h, 2);
+  if (colors !== 1) {
+    dissolveEdgeClusters(labels, lab, w, h, cl);
+    majorityCleanup(labels, w, h, 2);
+  }
   const map = finishPalette(prep, labels, blends, cl, w, h);
   return { map, lab, noisy };
 }

@@ -1,0 +1,121 @@
+// Op `vectorize`: raster art -> print-ready SVG (spec 4.8). Pipeline: prepare (alpha edge) -> quantize
+// (palette, labels) -> clean (specks) -> trace (potrace-style, stacked or cutout) -> optional gradient fills
+// -> SVG. Option resolution maps the user-facing fields (human units) to the stage parameters once.
+import { decodeImage } from '../raster/decode.js';
+import type { Raster } from '../raster/types.js';
+import { invalidOption } from '../errors.js';
+import { asRecord, parseBool, parseEnum, parseNumber } from '../options/validate.js';
+import { prepareImage } from '../vectorize/prepare/edge-cleanup.js';
+import { quantize, type ColorsOption } from '../vectorize/quantize/index.js';
+import { DEFAULT_SPECK_SIZE, mergeSpecks } from '../vectorize/clean/specks.js';
+import { fitGradientFills, solidFills } from '../vectorize/gradients/fit.js';
+import { traceLabelMap } from '../vectorize/trace/index.js';
+import { writeSvg } from '../vectorize/svg/index.js';
+import type { Fill, TraceParams } from '../vectorize/types.js';
+import { isRaster, type OpDef } from './types.js';
+
+/** Caller options of `vectorize` (spec 4.8). Text values are accepted as sent by HTTP forms and the CLI. */
+export interface VectorizeOptions {
+  /** `auto` (default), an integer 1-20 (a maximum; 1 = single-colour silhouette), or `unlimited`. */
+  colors?: 'auto' | 'unlimited' | number | string;
+  /** `smoother` | `balanced` (default) | `precise`. */
+  detail?: 'smoother' | 'balanced' | 'precise' | string;
+  /** `stacked` (default) | `cutout`. */
+  shape_style?: 'stacked' | 'cutout' | string;
+  /** 0-16 px across, default 4. */
+  speck_size?: number | string;
+  /** Default true. */
+  edge_cleanup?: boolean | string;
+  /** Default true; only `colors=unlimited` honours false. */
+  smooth_bands?: boolean | string;
+  /** Default false. */
+  gradients?: boolean | string;
+  /** Physical width of the SVG in inches (0.1-500); omitted: width/height in px. */
+  print_width_inches?: number | string;
+}
+
+export type Detail = 'smoother' | 'balanced' | 'precise';
+
+/** Resolved options. */
+export interface ResolvedVectorize {
+  colors: ColorsOption;
+  detail: Detail;
+  shapeStyle: 'stacked' | 'cutout';
+  speckSize: number;
+  edgeCleanup: boolean;
+  smoothBands: boolean;
+  gradients: boolean;
+  printWidthInches: number | null;
+  trace: TraceParams;
+}
+
+/** What `vectorize` returns. */
+export interface VectorizeResult {
+  svg: string;
+  /** Closed outlines in the SVG (moveto commands over all paths; the X-Paths header). */
+  paths: number;
+  /** Distinct fills painted (palette entries used). */
+  colorsUsed: number;
+  /** Milliseconds spent converting (after decoding). */
+  traceMs: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * `detail` -> potrace parameters. alphaMax is the corner threshold (lower keeps more corners), optTolerance the
+ * curve-joining tolerance in px.
+ */
+export const DETAIL_PARAMS: Readonly<Record<Detail, { alphaMax: number; optTolerance: number }>> = Object.freeze({
+  smoother: { alphaMax: 1.2, optTolerance: 0.4 },
+  balanced: { alphaMax: 1.0, optTolerance: 0.2 },
+  precise: { alphaMax: 0.6, optTolerance: 0.1 },
+});
+
+function parseColors(v: unknown): ColorsOption {
+  if (v === undefined || v === null || v === '' || v === 'auto') return 'auto';
+  if (v === 'unlimited') return 'unlimited';
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n > 20) throw invalidOption('colors', 'auto, unlimited or an integer from 1 to 20', v);
+  return n;
+}
+
+/** Validate `vectorize` options; throws `invalid_option` naming the field. */
+export function resolveVectorize(raw: VectorizeOptions | undefined): Readonly<ResolvedVectorize> {
+  const o = asRecord(raw);
+  const colors = parseColors(o.colors);
+  const detail = parseEnum('detail', o.detail, 'balanced', ['smoother', 'balanced', 'precise'] as const);
+  const shapeStyle = parseEnum('shape_style', o.shape_style, 'stacked', ['stacked', 'cutout'] as const);
+  const speckSize = parseNumber('speck_size', o.speck_size, DEFAULT_SPECK_SIZE, 0, 16);
+  const edgeCleanup = parseBool('edge_cleanup', o.edge_cleanup, true);
+  const smoothBands = parseBool('smooth_bands', o.smooth_bands, true);
+  const gradients = parseBool('gradients', o.gradients, false);
+  const printWidthInches = parseNumber('print_width_inches', o.print_width_inches, undefined, 0.1, 500) ?? null;
+  const trace: TraceParams = Object.freeze({
+    ...DETAIL_PARAMS[detail],
+    turdSize: 0,
+    shapeStyle,
+    smooth: colors === 'unlimited' ? smoothBands : true,
+  });
+  return Object.freeze({ colors, detail, shapeStyle, speckSize, edgeCleanup, smoothBands, gradients, printWidthInches, trace });
+}
+
+/** Run the whole pipeline on decoded pixels (in-thread). */
+export function vectorizeRaster(raster: Raster, opts: Readonly<ResolvedVectorize>): VectorizeResult {
+  const t0 = performance.now();
+  const prep = prepareImage(raster, opts.edgeCleanup);
+  const { map } = quantize(prep, opts.colors);
+  mergeSpecks(map, opts.speckSize);
+  const traced = traceLabelMap(map, opts.trace);
+  const fills: Fill[] = opts.gradients ? fitGradientFills(map, prep.rgba) : solidFills(map);
+  const out = writeSvg(traced, fills, { width: raster.width, height: raster.height, ...(opts.printWidthInches !== null ? { printWidthInches: opts.printWidthInches } : {}) });
+  return { svg: out.svg, paths: out.paths, colorsUsed: out.colorsUsed, traceMs: Math.round(performance.now() - t0), width: raster.width, height: raster.height };
+}
+
+export const vectorizeOp: OpDef<VectorizeOptions, ResolvedVectorize, VectorizeResult> = {
+  resolve: resolveVectorize,
+  async run(input, opts, ctx) {
+    const raster = isRaster(input) ? input : (await decodeImage(input, { maxPixels: ctx.maxPixels })).raster;
+    return vectorizeRaster(raster, opts);
+  },
+};

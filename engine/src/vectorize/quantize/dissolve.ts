@@ -1,0 +1,98 @@
+// Edge-cluster dissolving: a cluster that has almost no interior pixels (it only lives along boundaries),
+// covers little of the art, and whose colour lies near the segment between the two inks it sits between,
+// is an anti-aliasing blend or JPEG ringing band, not an ink. Each of its pixels takes the closest-coloured
+// real ink among its 8-neighbours (the nearest remaining ink when none touches it). A thin ink line between
+// two other inks (e.g. a black outline between yellow and white) is far from that segment and stays.
+import { TRANSPARENT } from '../types.js';
+import { nearest, type Clusters } from './palette.js';
+
+const MAX_INTERIOR = 0.15;
+const MAX_SHARE = 0.03;
+
+/** Dissolve edge clusters in place; returns the number of clusters dissolved. */
+export function dissolveEdgeClusters(labels: Uint16Array, lab: Float32Array, w: number, h: number, cl: Clusters): number {
+  const k = cl.k;
+  if (k < 3) return 0;
+  const count = new Float64Array(k);
+  const interior = new Float64Array(k);
+  const adj = new Float64Array(k * k);
+  let total = 0;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      const l = labels[i]!;
+      if (l === TRANSPARENT) continue;
+      total++;
+      count[l]! += 1;
+      let inside = true;
+      if (x > 0) { const v = labels[i - 1]!; if (v !== l) { inside = false; if (v !== TRANSPARENT) adj[l * k + v]! += 1; } } else inside = false;
+      if (x < w - 1) { const v = labels[i + 1]!; if (v !== l) { inside = false; if (v !== TRANSPARENT) adj[l * k + v]! += 1; } } else inside = false;
+      if (y > 0) { const v = labels[i - w]!; if (v !== l) { inside = false; if (v !== TRANSPARENT) adj[l * k + v]! += 1; } } else inside = false;
+      if (y < h - 1) { const v = labels[i + w]!; if (v !== l) { inside = false; if (v !== TRANSPARENT) adj[l * k + v]! += 1; } } else inside = false;
+      if (inside) interior[l]! += 1;
+    }
+  }
+  const c = cl.centroids;
+  const dissolve = new Uint8Array(k);
+  let nd = 0;
+  for (let j = 0; j < k; j++) {
+    if (count[j] === 0 || interior[j]! > MAX_INTERIOR * count[j]! || count[j]! > MAX_SHARE * total) continue;
+    // The two inks it borders most.
+    let a = -1, b = -1;
+    for (let v = 0; v < k; v++) {
+      if (v === j) continue;
+      const s = adj[j * k + v]!;
+      if (s <= 0) continue;
+      if (a < 0 || s > adj[j * k + a]!) { b = a; a = v; } else if (b < 0 || s > adj[j * k + b]!) b = v;
+    }
+    if (a < 0) continue;
+    const dist = b < 0 ? pointDist(c, j, a) : segmentDist(c, j, a, b);
+    const span = b < 0 ? 0 : pointDist(c, a, b);
+    if (dist < Math.max(12, 0.35 * span)) { dissolve[j] = 1; nd++; }
+  }
+  if (!nd) return 0;
+  const keep: number[] = [];
+  for (let j = 0; j < k; j++) if (!dissolve[j] && count[j]! > 0) keep.push(j);
+  if (!keep.length) return 0;
+  const kc = new Float64Array(keep.length * 3);
+  keep.forEach((j, m) => { kc[m * 3] = c[j * 3]!; kc[m * 3 + 1] = c[j * 3 + 1]!; kc[m * 3 + 2] = c[j * 3 + 2]!; });
+  const out = labels.slice();
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      const l = labels[i]!;
+      if (l === TRANSPARENT || !dissolve[l]) continue;
+      const L = lab[i * 3]!, A = lab[i * 3 + 1]!, B = lab[i * 3 + 2]!;
+      let best = -1, bd = Infinity;
+      for (let dy = -1; dy <= 1; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= h) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          if (xx < 0 || xx >= w) continue;
+          const v = labels[yy * w + xx]!;
+          if (v === TRANSPARENT || dissolve[v]) continue;
+          const d = (c[v * 3]! - L) ** 2 + (c[v * 3 + 1]! - A) ** 2 + (c[v * 3 + 2]! - B) ** 2;
+          if (d < bd) { bd = d; best = v; }
+        }
+      }
+      out[i] = best >= 0 ? best : keep[nearest(kc, keep.length, L, A, B)]!;
+    }
+  }
+  labels.set(out);
+  return nd;
+}
+
+function pointDist(c: Float64Array, p: number, q: number): number {
+  return Math.hypot(c[p * 3]! - c[q * 3]!, c[p * 3 + 1]! - c[q * 3 + 1]!, c[p * 3 + 2]! - c[q * 3 + 2]!);
+}
+
+/** Distance from centroid p to the segment between centroids a and b. */
+function segmentDist(c: Float64Array, p: number, a: number, b: number): number {
+  const e0 = c[b * 3]! - c[a * 3]!, e1 = c[b * 3 + 1]! - c[a * 3 + 1]!, e2 = c[b * 3 + 2]! - c[a * 3 + 2]!;
+  const v0 = c[p * 3]! - c[a * 3]!, v1 = c[p * 3 + 1]! - c[a * 3 + 1]!, v2 = c[p * 3 + 2]! - c[a * 3 + 2]!;
+  const L2 = e0 * e0 + e1 * e1 + e2 * e2;
+  let t = L2 > 0 ? (v0 * e0 + v1 * e1 + v2 * e2) / L2 : 0;
+  if (t < 0) t = 0; else if (t > 1) t = 1;
+  return Math.hypot(v0 - t * e0, v1 - t * e1, v2 - t * e2);
+}
