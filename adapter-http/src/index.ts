@@ -1,2 +1,20 @@
-// Public entry of @inkprep/http: the CLI runner (the server and store are exported as they land).
+// Public entry of @inkprep/http: the CLI runner, the server, the route helpers other endpoints plug
+// into, metering and settings accessors, and the account store.
 export { main as runCli } from './cli/main.js';
+export { startServer, type InkprepServer, type ServerOptions } from './server.js';
+export { configFromEnv, defaultConfig, CONFIG_DEFAULTS, type ServerConfig, type LogLevel } from './config.js';
+export { createLogger, type Logger } from './log.js';
+export type { AppServices } from './services.js';
+export { getRoute, postImageRoute, authenticateExchange, type RouteDef, type GetCall, type ImageCall, type ImageRouteBase, type OpImageRoute, type CustomImageRoute } from './routes/define.js';
+export { ROUTES } from './routes/index.js';
+export { json, binary, type Reply } from './http/reply.js';
+export { errorReply } from './http/errors.js';
+export type { Exchange } from './http/exchange.js';
+export { reserveUse, fairUseCap, fairUseStatus, monthBounds, type Meter, type Reservation } from './limits/meter.js';
+export { SETTINGS, getSetting, getUpscaleLimits, parseSetting, isSettingName, UPSCALE_SHRINK_ALLOWANCE, type SettingName, type UpscaleLimits } from './settings.js';
+export { ConversionQueue, DEFAULT_MAX_WAITING, type QueueSnapshot, type QueueTurn } from './queue/vectorize-queue.js';
+export { authenticate, assertAccountActive, hasApiAccess, type Caller } from './auth/authenticate.js';
+export { createApiKey, revokeApiKey } from './auth/manage.js';
+export { generateKeySecret, hashKey, extractKey, KEY_PREFIX } from './auth/keys.js';
+export { bootstrapStore, type BootstrapResult } from './bootstrap.js';
+export * from './store/index.js';

@@ -80,7 +80,9 @@ export function readForm(ex: Exchange, limits: FormLimits): BodyReader {
     if (settled) return;
     settled = true;
     stopped = true;
-    bb?.destroy();
+    // Never destroy busboy from inside one of its own callbacks (it keeps using its state afterwards).
+    const b = bb;
+    if (b) setImmediate(() => b.destroy());
     rejectForm(err);
   };
 
@@ -134,6 +136,7 @@ export function readForm(ex: Exchange, limits: FormLimits): BodyReader {
   if (bb) {
     const b = bb;
     b.on('file', (name, stream, info) => {
+      stream.on('error', () => {}); // destroying busboy after a limit errors its open file stream; already handled
       if (name !== 'image' || fileChunks || image) {
         stream.resume(); // unknown or repeated file parts are skipped
         return;
@@ -177,16 +180,19 @@ export function readForm(ex: Exchange, limits: FormLimits): BodyReader {
       fail(tooLarge(limits.maxFileBytes, null));
       return;
     }
-    if (n > 0 && bb) {
-      const ok = bb.write(Buffer.from(chunk.slice(0)));
-      if (!ok && !isLast) {
-        hold('drain');
-        bb.once('drain', () => release('drain'));
+    if (isLast) complete = true;
+    try {
+      if (n > 0 && bb) {
+        const ok = bb.write(Buffer.from(chunk.slice(0)));
+        if (!ok && !isLast && !stopped) {
+          hold('drain');
+          bb.once('drain', () => release('drain'));
+        }
       }
-    }
-    if (isLast) {
-      complete = true;
-      bb?.end();
+      if (isLast && !stopped) bb?.end();
+    } catch (err) {
+      // A parser failure must never escape into uWS (it would take the process down).
+      fail(new InkprepError('missing_image', `The multipart body is malformed: ${(err as Error).message}`));
     }
   });
   ex.onAbort(() => fail(new InkprepError('aborted', 'The client disconnected during the upload')));
@@ -195,7 +201,8 @@ export function readForm(ex: Exchange, limits: FormLimits): BodyReader {
     done, hold, release,
     stop() {
       stopped = true;
-      bb?.destroy();
+      const b = bb;
+      if (b && !b.destroyed) setImmediate(() => b.destroy());
     },
     get complete() {
       return complete;
