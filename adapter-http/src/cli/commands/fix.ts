@@ -1,0 +1,55 @@
+// `inkprep fix <file> -o out.png [--fix-halftone true ...]`: repair artwork like POST /api/v1/fix.
+import { readFile, writeFile } from 'node:fs/promises';
+import { createEngine } from '@inkprep/engine';
+import { opOptions, parseArgs } from '../args.js';
+import { EXIT, UsageError, reportError, type Command } from '../command.js';
+
+const FIELDS = [
+  'fix_alpha_threshold', 'alpha_threshold', 'fix_halftone', 'halftone_lpi', 'print_width_inches',
+  'fix_trim', 'fix_despeckle', 'resize_width_px', 'resize_height_px',
+];
+
+export const fixCommand: Command = {
+  name: 'fix',
+  summary: 'repair artwork (despeckle, trim, resize, alpha threshold or halftone) and write a PNG with its DPI',
+  usage: [
+    'usage: inkprep fix <file> -o <out.png> [options]',
+    '',
+    'Steps run in this order: despeckle -> trim -> resize -> alpha threshold or halftone (halftone wins).',
+    'Booleans are the text true or false (a bare flag means true). Prints a JSON summary on stdout.',
+    '',
+    'options (same names as POST /api/v1/fix):',
+    '  --fix-alpha-threshold true   cut semi-transparent edges at --alpha-threshold and remove matte colour',
+    '  --alpha-threshold N          0 to 255, default 144 (alpha below -> transparent, at or above -> opaque)',
+    '  --fix-halftone true          turn semi-transparent pixels into opaque halftone dots',
+    '  --halftone-lpi N             15 to 65 lines per inch, default 35',
+    '  --print-width-inches N       print width; output DPI = width px / N (default 300 DPI)',
+    '  --fix-trim true              crop fully transparent borders',
+    '  --fix-despeckle true         remove specks, pinholes and single-pixel colour noise',
+    '  --resize-width-px N          output width (aspect kept unless --resize-height-px is given too)',
+    '  --resize-height-px N         output height',
+  ].join('\n'),
+  async run(argv) {
+    const { positionals, flags } = parseArgs(argv);
+    if (flags.help) {
+      process.stdout.write(this.usage + '\n');
+      return EXIT.ok;
+    }
+    const engine = createEngine({ threads: 0 });
+    try {
+      if (positionals.length !== 1) throw new UsageError(this.usage);
+      if (typeof flags.output !== 'string') throw new UsageError(`missing -o <out.png>\n\n${this.usage}`);
+      const options = opOptions(flags);
+      for (const k of Object.keys(options)) if (!FIELDS.includes(k)) throw new UsageError(`unknown option --${k.replace(/_/g, '-')}\n\n${this.usage}`);
+      const bytes = await readFile(positionals[0]!);
+      const out = await engine.fix(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), options);
+      await writeFile(flags.output, out.png);
+      process.stdout.write(JSON.stringify({ output: flags.output, width: out.width, height: out.height, dpi: out.dpi, applied: out.applied, stats: out.stats }) + '\n');
+      return EXIT.ok;
+    } catch (err) {
+      return reportError(err, true);
+    } finally {
+      await engine.close();
+    }
+  },
+};

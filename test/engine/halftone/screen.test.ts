@@ -1,0 +1,152 @@
+// Halftone screen properties: only alpha 0/255, dot area proportional to alpha (50 % patch -> 45-55 %
+// covered), dot pitch equal to the cell size (output DPI / LPI) within 5 %, dots on the rotated grid,
+// opaque art untouched, and the clipped-disc area function.
+import { describe, expect, it } from 'vitest';
+import { clippedDiscArea, halftoneRaster, labelRuns, type Raster } from '@inkprep/engine';
+import { canvas, disc } from '../scan/fixtures.js';
+
+function patch(w: number, h: number, alpha: number, rgb: [number, number, number] = [40, 120, 200]): Raster {
+  const r = canvas(w, h);
+  for (let p = 0; p < w * h; p++) r.data.set([rgb[0], rgb[1], rgb[2], alpha], p * 4);
+  return r;
+}
+
+function coverage(r: Raster): number {
+  let on = 0;
+  for (let i = 3; i < r.data.length; i += 4) if (r.data[i] === 255) on++;
+  return on / (r.width * r.height);
+}
+
+/** Dot centres (components fully inside the image, away from the border). */
+function dotCentres(r: Raster): Array<[number, number]> {
+  const cc = labelRuns({ data: r.data, width: r.width, height: r.height, stride: 4, offset: 3, min: 255 }, 8);
+  const out: Array<[number, number]> = [];
+  for (let c = 0; c < cc.count; c++) if (!cc.touchesBorder[c]) out.push([cc.sumX[c]! / cc.area[c]!, cc.sumY[c]! / cc.area[c]!]);
+  return out;
+}
+
+function median(v: number[]): number {
+  const s = [...v].sort((a, b) => a - b);
+  return s[s.length >> 1]!;
+}
+
+describe('halftone screen', () => {
+  it('clippedDiscArea is pi r^2 inside the cell, 1 at the corners, continuous at r = 0.5', () => {
+    expect(clippedDiscArea(0.25)).toBeCloseTo(Math.PI / 16, 10);
+    expect(clippedDiscArea(0.5)).toBeCloseTo(Math.PI / 4, 10);
+    expect(clippedDiscArea(0.5000001)).toBeCloseTo(Math.PI / 4, 5);
+    expect(clippedDiscArea(Math.SQRT1_2)).toBe(1);
+    expect(clippedDiscArea(0.6)).toBeGreaterThan(Math.PI / 4);
+    expect(clippedDiscArea(0.6)).toBeLessThan(1);
+  });
+
+  it('outputs only alpha 0 or 255, keeps opaque pixels and dot colours', () => {
+    const r = disc(400, 400, { r: 100, glowSigma: 20, rgb: [210, 30, 60] });
+    const before = r.data.slice();
+    halftoneRaster(r, { lpi: 35, dpi: 300 });
+    let notBinary = 0;
+    let opaqueChanged = 0;
+    let wrongColour = 0;
+    let dots = 0;
+    for (let i = 0; i < r.data.length; i += 4) {
+      const a = r.data[i + 3]!;
+      if (a !== 0 && a !== 255) notBinary++;
+      if (before[i + 3] === 255 && (r.data[i] !== before[i] || r.data[i + 1] !== before[i + 1] || r.data[i + 2] !== before[i + 2] || a !== 255)) opaqueChanged++;
+      if (a === 255 && before[i + 3] !== 255) {
+        dots++;
+        if (r.data[i] !== 210 || r.data[i + 1] !== 30 || r.data[i + 2] !== 60) wrongColour++;
+      }
+    }
+    expect(notBinary).toBe(0);
+    expect(opaqueChanged).toBe(0);
+    expect(wrongColour).toBe(0);
+    expect(dots).toBeGreaterThan(1000);
+  });
+
+  it('a uniform 50 % alpha patch comes out 45-55 % covered; coverage follows alpha', () => {
+    const half = patch(600, 600, 128);
+    halftoneRaster(half, { lpi: 35, dpi: 300 });
+    const c = coverage(half);
+    expect(c).toBeGreaterThan(0.45);
+    expect(c).toBeLessThan(0.55);
+    for (const a of [26, 64, 102, 153, 191, 230]) {
+      const p = patch(400, 400, a);
+      halftoneRaster(p, { lpi: 25, dpi: 300 });
+      expect(Math.abs(coverage(p) - a / 255)).toBeLessThan(0.04);
+    }
+  });
+
+  it.each([
+    [35, 300],
+    [15, 300],
+    [65, 600],
+    [45, 150],
+  ])('dot pitch equals dpi / lpi within 5 percent (lpi %i at %i DPI)', (lpi, dpi) => {
+    const cell = dpi / lpi;
+    const size = Math.round(cell * 24);
+    const r = patch(size, size, 60); // ~24 %: separate round dots
+    halftoneRaster(r, { lpi, dpi });
+    const c = dotCentres(r);
+    expect(c.length).toBeGreaterThan(100);
+    // nearest-neighbour distance between dot centres
+    const nn: number[] = [];
+    for (let i = 0; i < c.length; i += 3) {
+      let best = Infinity;
+      for (let j = 0; j < c.length; j++) {
+        if (j === i) continue;
+        const d = Math.hypot(c[i]![0] - c[j]![0], c[i]![1] - c[j]![1]);
+        if (d < best) best = d;
+      }
+      nn.push(best);
+    }
+    const pitch = median(nn);
+    expect(Math.abs(pitch - cell) / cell).toBeLessThan(0.05);
+  });
+
+  it('dots lie on the 45 degree rotated screen (cell centres)', () => {
+    const dpi = 300;
+    const lpi = 30;
+    const cell = dpi / lpi;
+    const r = patch(400, 400, 70);
+    const res = halftoneRaster(r, { lpi, dpi });
+    expect(res.angle).toBe(45);
+    const th = (45 * Math.PI) / 180;
+    let onGrid = 0;
+    const c = dotCentres(r);
+    for (const [x, y] of c) {
+      const u = (x * Math.cos(th) + y * Math.sin(th)) / cell;
+      const v = (-x * Math.sin(th) + y * Math.cos(th)) / cell;
+      const du = Math.abs(u - Math.floor(u) - 0.5);
+      const dv = Math.abs(v - Math.floor(v) - 0.5);
+      if (du < 0.12 && dv < 0.12) onGrid++;
+    }
+    expect(onGrid / c.length).toBeGreaterThan(0.95);
+    // and the dot rows are not axis-aligned: neighbours sit at 45 degrees
+    const [x0, y0] = c[Math.floor(c.length / 2)]!;
+    const near = c.filter(([x, y]) => {
+      const d = Math.hypot(x - x0, y - y0);
+      return d > 0 && d < cell * 1.2;
+    });
+    expect(near.length).toBeGreaterThanOrEqual(3);
+    for (const [x, y] of near) {
+      const ang = ((Math.atan2(y - y0, x - x0) * 180) / Math.PI + 360) % 90;
+      expect(Math.min(Math.abs(ang - 45), 90 - Math.abs(ang - 45))).toBeLessThan(8);
+    }
+  });
+
+  it('dots are round: a small dot fills its bounding circle, not a square', () => {
+    const r = patch(300, 300, 40);
+    halftoneRaster(r, { lpi: 15, dpi: 300 }); // 20 px cells, dots ~ 9 px across
+    const cc = labelRuns({ data: r.data, width: 300, height: 300, stride: 4, offset: 3, min: 255 }, 8);
+    const ratios: number[] = [];
+    for (let c = 0; c < cc.count; c++) {
+      if (cc.touchesBorder[c]) continue;
+      const bw = cc.maxX[c]! - cc.minX[c]!;
+      const bh = cc.maxY[c]! - cc.minY[c]!;
+      ratios.push(cc.area[c]! / (bw * bh));
+      expect(Math.abs(bw - bh)).toBeLessThanOrEqual(1);
+    }
+    // a disc fills pi/4 = 0.785 of its bounding square
+    expect(Math.abs(median(ratios) - Math.PI / 4)).toBeLessThan(0.08);
+  });
+});
