@@ -1,6 +1,9 @@
 // THE route table: every endpoint of the service. Adding an endpoint = one entry here built with
 // getRoute() or postImageRoute() (routes/define.ts); see README "Adding an endpoint".
 import type { RouteDef } from './define.js';
+import { fixRoute, scanRoute } from './scan-fix.js';
+import { upscaleHeldRoute, upscaleResultRoute, upscaleRoute } from './upscale.js';
+import { vectorizeRoute } from './vectorize.js';
 import { healthRoute, removeBgStatusRoute, upscaleStatusRoute, vectorizeStatusRoute } from './status.js';
 
 export const ROUTES: readonly RouteDef[] = [
@@ -8,4 +11,10 @@ export const ROUTES: readonly RouteDef[] = [
   vectorizeStatusRoute,
   removeBgStatusRoute,
   upscaleStatusRoute,
+  scanRoute,
+  fixRoute,
+  vectorizeRoute,
+  upscaleRoute,
+  upscaleResultRoute,
+  upscaleHeldRoute,
 ];

@@ -1,0 +1,15 @@
+// POST /api/v1/scan (JSON report, spec 4.1) and POST /api/v1/fix (PNG, spec 4.2): engine ops `scan` and `fix`.
+import { binary, json } from '../http/reply.js';
+import { postImageRoute, type RouteDef } from './define.js';
+
+export const scanRoute: RouteDef = postImageRoute({
+  path: '/api/v1/scan',
+  op: 'scan',
+  respond: (report) => json(report),
+});
+
+export const fixRoute: RouteDef = postImageRoute({
+  path: '/api/v1/fix',
+  op: 'fix',
+  respond: (out) => binary(out.png, 'image/png', { 'X-Width': String(out.width), 'X-Height': String(out.height), 'X-DPI': String(out.dpi) }),
+});
