@@ -1,6 +1,7 @@
 // Every engine op by name. Adding an op = one import and one line here; the worker, the Engine facade
 // and its types all derive from this table.
 import { infoOp } from './info.js';
+import { mockupOp } from './mockup.js';
 import { scanOp } from './scan.js';
 import { fixOp } from './fix.js';
 import { removeBgOp } from './remove-bg.js';
@@ -9,6 +10,7 @@ import { vectorizeOp } from './vectorize.js';
 
 export const OPS = {
   info: infoOp,
+  mockup: mockupOp,
   scan: scanOp,
   fix: fixOp,
   removeBg: removeBgOp,

@@ -1,0 +1,255 @@
+// Render-once cache of blanks. The neutral render of a style/view/resolution is computed once, kept in
+// memory and written to disk (INKPREP_GARMENT_CACHE_DIR, default <INKPREP_DATA_DIR or ./data>/cache/garments);
+// coloured renders and their resamples to an output size are kept in a byte-bounded in-memory LRU.
+// Each worker thread has its own memory cache; the disk cache is shared (written atomically by rename).
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { colorize, type ColorSpec } from './colorize.js';
+import { renderNeutral, type NeutralRender } from './shade.js';
+import type { OwnStyle, View } from './specs.js';
+
+/** Long sides the neutral render is made at; an output uses the smallest one at least as large (else the largest). */
+export const RENDER_SIZES = [512, 1024, 2048] as const;
+const FORMAT_VERSION = 4;
+
+/** A coloured blank ready to composite on, at some pixel size. */
+export interface GarmentAsset {
+  width: number;
+  height: number;
+  /** Pixels per inch at the style's reference size. */
+  ppi: number;
+  center_x: number;
+  collar_y: number;
+  /** Opaque RGBA (backdrop included). */
+  rgba: Uint8ClampedArray;
+  /** Garment coverage 0-255. */
+  mask: Uint8Array;
+  /** Where ink may go 0-255 (no drawstrings, openings or rib bands). */
+  print_mask: Uint8Array;
+  /** Blurred height field, inches. */
+  height_in: Float32Array;
+}
+
+export function garmentCacheDir(): string {
+  const explicit = process.env.INKPREP_GARMENT_CACHE_DIR?.trim();
+  if (explicit) return path.resolve(explicit);
+  return path.resolve(process.env.INKPREP_DATA_DIR?.trim() || './data', 'cache', 'garments');
+}
+
+/** Smallest render size covering `longSide` px. */
+export function renderSizeFor(longSide: number): number {
+  for (const s of RENDER_SIZES) if (s >= longSide) return s;
+  return RENDER_SIZES[RENDER_SIZES.length - 1];
+}
+
+class Lru<V> {
+  private map = new Map<string, { v: V; bytes: number }>();
+  private total = 0;
+  constructor(private readonly maxBytes: number) {}
+  get(k: string): V | undefined {
+    const e = this.map.get(k);
+    if (!e) return undefined;
+    this.map.delete(k);
+    this.map.set(k, e);
+    return e.v;
+  }
+  set(k: string, v: V, bytes: number): void {
+    const old = this.map.get(k);
+    if (old) { this.total -= old.bytes; this.map.delete(k); }
+    this.map.set(k, { v, bytes });
+    this.total += bytes;
+    for (const [key, e] of this.map) {
+      if (this.total <= this.maxBytes || this.map.size <= 1) break;
+      this.map.delete(key);
+      this.total -= e.bytes;
+    }
+  }
+  clear(): void { this.map.clear(); this.total = 0; }
+}
+
+const neutralMem = new Lru<NeutralRender>(400 * 1024 * 1024);
+const assetMem = new Lru<GarmentAsset>(384 * 1024 * 1024);
+const pending = new Map<string, Promise<unknown>>();
+
+function once<T>(key: string, make: () => Promise<T>): Promise<T> {
+  const p = pending.get(key) as Promise<T> | undefined;
+  if (p) return p;
+  const q = make().finally(() => pending.delete(key));
+  pending.set(key, q);
+  return q;
+}
+
+/** Drop the in-memory caches (tests, benches). The disk cache stays. */
+export function clearGarmentMemory(): void {
+  neutralMem.clear();
+  assetMem.clear();
+}
+
+// Disk layout of a neutral render: a JSON header line, then the arrays back to back.
+function serialize(n: NeutralRender): Buffer {
+  const head = Buffer.from(JSON.stringify({ v: FORMAT_VERSION, width: n.width, height: n.height, ppi: n.ppi, center_x: n.center_x, collar_y: n.collar_y }) + '\n');
+  const parts = [n.mask, n.print_mask, n.shade, n.sheen, n.yarn, n.shadow, n.height_in].map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+  const pad = (4 - ((head.length + parts.slice(0, 6).reduce((s, p) => s + p.length, 0)) % 4)) % 4;
+  return Buffer.concat([head, ...parts.slice(0, 6), Buffer.alloc(pad), parts[6]!]);
+}
+
+function deserialize(buf: Buffer): NeutralRender | null {
+  const nl = buf.indexOf(10);
+  if (nl < 0) return null;
+  let h: { v: number; width: number; height: number; ppi: number; center_x: number; collar_y: number };
+  try {
+    h = JSON.parse(buf.subarray(0, nl).toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (h.v !== FORMAT_VERSION) return null;
+  const N = h.width * h.height;
+  const copy = (start: number, bytes: number) => {
+    const ab = new ArrayBuffer(bytes);
+    new Uint8Array(ab).set(buf.subarray(start, start + bytes));
+    return ab;
+  };
+  let o = nl + 1;
+  const mask = new Uint8Array(copy(o, N)); o += N;
+  const print_mask = new Uint8Array(copy(o, N)); o += N;
+  const shade = new Uint16Array(copy(o, N * 2)); o += N * 2;
+  const sheen = new Uint8Array(copy(o, N)); o += N;
+  const yarn = new Uint8Array(copy(o, N)); o += N;
+  const shadow = new Uint8Array(copy(o, N)); o += N;
+  o += (4 - (o % 4)) % 4;
+  if (buf.length < o + N * 4) return null;
+  const height_in = new Float32Array(copy(o, N * 4));
+  return { width: h.width, height: h.height, ppi: h.ppi, center_x: h.center_x, collar_y: h.collar_y, mask, print_mask, shade, sheen, yarn, shadow, height_in };
+}
+
+/** The neutral render of a style/view at a render size: memory, then disk, then rendered (and stored). */
+export function getNeutral(style: OwnStyle, view: View, size: number): Promise<NeutralRender> {
+  const key = `${style.id}-${view}-${size}`;
+  const hit = neutralMem.get(key);
+  if (hit) return Promise.resolve(hit);
+  return once(`n:${key}`, async () => {
+    const file = path.join(garmentCacheDir(), `${key}.v${FORMAT_VERSION}.bin`);
+    let n: NeutralRender | null = null;
+    try {
+      n = deserialize(await readFile(file));
+    } catch {
+      n = null;
+    }
+    if (!n) {
+      n = await renderNeutral(style, view, size);
+      try {
+        await mkdir(path.dirname(file), { recursive: true });
+        const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+        await writeFile(tmp, serialize(n));
+        await rename(tmp, file);
+      } catch {
+        // A read-only or full disk only costs a re-render next time.
+      }
+    }
+    neutralMem.set(key, n, n.width * n.height * 10);
+    return n;
+  });
+}
+
+function colorKey(c: ColorSpec): string {
+  return c.heather ? `${c.hex}/${c.heather.hex2}/${c.heather.share}` : c.hex;
+}
+
+/** The coloured blank at a render size (memory-cached). */
+export async function getColored(style: OwnStyle, view: View, color: ColorSpec, size: number): Promise<GarmentAsset> {
+  const key = `c:${style.id}-${view}-${size}-${colorKey(color)}`;
+  const hit = assetMem.get(key);
+  if (hit) return hit;
+  return once(key, async () => {
+    const n = await getNeutral(style, view, size);
+    const a: GarmentAsset = {
+      width: n.width, height: n.height, ppi: n.ppi, center_x: n.center_x, collar_y: n.collar_y,
+      rgba: colorize(n, color), mask: n.mask, print_mask: n.print_mask, height_in: n.height_in,
+    };
+    assetMem.set(key, a, n.width * n.height * 4);
+    return a;
+  });
+}
+
+/** Bilinear resample of a single-channel field to w x h (pixel centres aligned). */
+function resampleField<T extends Float32Array | Uint8Array>(src: T, sw: number, sh: number, w: number, h: number, make: (n: number) => T): T {
+  const out = make(w * h);
+  const fx = sw / w, fy = sh / h;
+  for (let y = 0; y < h; y++) {
+    const sy = Math.min(sh - 1, Math.max(0, (y + 0.5) * fy - 0.5));
+    const y0 = Math.floor(sy), y1 = Math.min(sh - 1, y0 + 1), ty = sy - y0;
+    for (let x = 0; x < w; x++) {
+      const sx = Math.min(sw - 1, Math.max(0, (x + 0.5) * fx - 0.5));
+      const x0 = Math.floor(sx), x1 = Math.min(sw - 1, x0 + 1), tx = sx - x0;
+      const a = src[y0 * sw + x0]!, b = src[y0 * sw + x1]!, c = src[y1 * sw + x0]!, d = src[y1 * sw + x1]!;
+      out[y * w + x] = (a + (b - a) * tx) * (1 - ty) + (c + (d - c) * tx) * ty;
+    }
+  }
+  return out;
+}
+
+/**
+ * The coloured blank resampled so its long side is `longSide` px (memory-cached per size).
+ * ppi, centre and collar are scaled with it.
+ */
+export async function getGarmentAt(style: OwnStyle, view: View, color: ColorSpec, longSide: number): Promise<GarmentAsset> {
+  const size = renderSizeFor(longSide);
+  const base = await getColored(style, view, color, size);
+  const s = longSide / Math.max(base.width, base.height);
+  const w = Math.max(1, Math.round(base.width * s));
+  const h = Math.max(1, Math.round(base.height * s));
+  if (w === base.width && h === base.height) return base;
+  const key = `r:${style.id}-${view}-${size}-${colorKey(color)}-${w}x${h}`;
+  const hit = assetMem.get(key);
+  if (hit) return hit;
+  return once(key, async () => {
+    const buf = await sharp(Buffer.from(base.rgba.buffer, base.rgba.byteOffset, base.rgba.byteLength), { raw: { width: base.width, height: base.height, channels: 4 } })
+      .resize(w, h, { kernel: s < 1 ? 'lanczos3' : 'mitchell', fit: 'fill' })
+      .raw()
+      .toBuffer();
+    const rgba = new Uint8ClampedArray(buf.length);
+    rgba.set(buf);
+    const sx = w / base.width;
+    const sy = h / base.height;
+    const a: GarmentAsset = {
+      width: w, height: h, ppi: base.ppi * sx,
+      center_x: base.center_x * sx, collar_y: base.collar_y * sy,
+      rgba,
+      mask: resampleField(base.mask, base.width, base.height, w, h, (n) => new Uint8Array(n)),
+      print_mask: resampleField(base.print_mask, base.width, base.height, w, h, (n) => new Uint8Array(n)),
+      height_in: resampleField(base.height_in, base.width, base.height, w, h, (n) => new Float32Array(n)),
+    };
+    assetMem.set(key, a, w * h * 10);
+    return a;
+  });
+}
+
+/**
+ * A JPEG picture of a blank (thumbnails, template previews, colour images), long side `longSide` px
+ * (64-2048). Rendered once and kept on disk beside the neutral renders.
+ */
+export async function garmentPreview(style: OwnStyle, view: View, color: ColorSpec & { id: string }, longSide: number): Promise<Uint8Array> {
+  const side = Math.max(64, Math.min(2048, Math.round(longSide)));
+  const safe = color.id.replace(/[^a-z0-9-]/gi, '_');
+  const file = path.join(garmentCacheDir(), 'previews', `${style.id}-${view}-${safe}-${colorKey(color).replace(/[^a-z0-9]/gi, '')}-${side}.v${FORMAT_VERSION}.jpg`);
+  try {
+    return new Uint8Array(await readFile(file));
+  } catch {
+    // not cached yet
+  }
+  return once(`p:${file}`, async () => {
+    const g = await getGarmentAt(style, view, color, side);
+    const buf = await sharp(Buffer.from(g.rgba.buffer, g.rgba.byteOffset, g.rgba.byteLength), { raw: { width: g.width, height: g.height, channels: 4 } })
+      .removeAlpha().jpeg({ quality: 86 }).toBuffer();
+    try {
+      await mkdir(path.dirname(file), { recursive: true });
+      const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+      await writeFile(tmp, buf);
+      await rename(tmp, file);
+    } catch {
+      // best effort
+    }
+    return new Uint8Array(buf);
+  });
+}

@@ -1,0 +1,391 @@
+// Op `mockup`: a design rendered on a blank at true size (spec 4.12). True-to-size mode when `style` is set
+// (placement defaults/limits in inches, the size's chest spec sets the scale), legacy box mode otherwise
+// (template_id / garment / placement_id / scale against the template list). Fabric realism in
+// mockup/composite.ts; blanks from garments/ (rendered once, cached on disk and in memory).
+import sharp from 'sharp';
+import { invalidOption } from '../errors.js';
+import { getGarmentAt } from '../garments/cache.js';
+import { BACKDROP, type ColorSpec } from '../garments/colorize.js';
+import {
+  defaultColor, findColor, findOwnStyle, OWN_STYLES, PLACEMENT_IDS, PLACEMENTS, placementsFor,
+  type OwnStyle, type PlacementId, type PlacementSpec, type SupplierGarment, type View,
+} from '../garments/specs.js';
+import { compositeDesign, type PrintRect } from '../mockup/composite.js';
+import { findTemplatePlacement, TEMPLATES, type TemplateDef, type TemplatePlacement } from '../mockup/templates.js';
+import {
+  backgroundWarning, chestWarning, clampWarning, detectBackgroundBox, dpiWarning, offGarmentWarning, type MockupWarning,
+} from '../mockup/warnings.js';
+import { asRecord, parseEnum, parseNumber, type RawValue } from '../options/validate.js';
+import { decodeImage } from '../raster/decode.js';
+import type { Raster } from '../raster/types.js';
+import { isRaster, type OpDef } from './types.js';
+
+/** Options of `mockup` as a caller sends them (HTTP form fields are text). */
+export interface MockupOptions {
+  /** Catalog style key (`own:classic-tee`, `ss:<styleID>`); turns on true-to-size mode. */
+  style?: string;
+  /** Colour id or name; default black, else the first colour. */
+  color?: string;
+  /** `left-chest`, `right-chest`, `center-chest`, `full-front`, `oversized`, `back-neck`, `upper-back`, `full-back`; legacy: a placement name. */
+  placement?: string;
+  /** `front` or `back`; default the placement's side. */
+  view?: string;
+  /** Print width in inches, 0.5-40 (clamped to the placement maximum with a warning); default the placement's width. */
+  print_width_in?: RawValue;
+  /** Inches from the collar seam to the top of the design, 0-30; default the placement's (3 for most). */
+  top_in?: RawValue;
+  /** Inches from the centre line, -20 to 20; positive = right of the photo. Default the placement's. */
+  offset_x_in?: RawValue;
+  /** Garment size shown at true scale (its chest spec sets the scale); default the style's reference size. */
+  size?: string;
+  /** Fabric realism 0-1 (default 0.8) or `false` for a flat paste. */
+  fabric?: RawValue;
+  /** Long side of the output, 400-4000 px; default 2000. */
+  output_size?: RawValue;
+  /** `native` (default) or `square`. */
+  frame?: string;
+  /** `png` (default) or `jpeg`. */
+  format?: string;
+  /** `image` (default) or `json`; carried through for the HTTP layer. */
+  response?: string;
+  /** Legacy: template id (default the first). */
+  template_id?: string;
+  /** Legacy: template matched by name, case-insensitive. */
+  garment?: string;
+  /** Legacy: placement id of the template. */
+  placement_id?: string;
+  /** Legacy: design size inside the placement box, 0.1-2; default 1. */
+  scale?: RawValue;
+  /** A supplier style resolved by the catalog (required when `style` is not an own style). */
+  supplier_style?: SupplierGarment;
+}
+
+interface ResolvedCommon {
+  fabric: number | null;
+  output_size: number;
+  frame: 'native' | 'square';
+  format: 'png' | 'jpeg';
+  response: 'image' | 'json';
+}
+
+export interface ResolvedMockup extends ResolvedCommon {
+  mode: 'true-to-size' | 'legacy';
+  /** Own style whose drawing is used. */
+  base: string;
+  garment_key: string;
+  garment_title: string;
+  color: { id: string; name: string; hex: string; heather?: { hex2: string; share: number } };
+  view: View;
+  placement_id: string;
+  placement_name: string;
+  size: string | null;
+  /** Chest (in) of the shown size, null when unknown; ref chest of the drawing. */
+  size_chest_in: number | null;
+  ref_chest_in: number;
+  /** True-to-size: requested width (before clamping), max, top and offset. */
+  width_in: number;
+  max_width_in: number;
+  top_in: number;
+  offset_x_in: number;
+  /** Legacy: box and scale (width_in unused until the design aspect is known). */
+  legacy: { box_w_in: number; box_h_in: number; scale: number } | null;
+}
+
+export interface MockupResult {
+  image: Uint8Array;
+  content_type: 'image/png' | 'image/jpeg';
+  width: number;
+  height: number;
+  mode: 'true-to-size' | 'legacy';
+  garment: { key: string; title: string; color: { id: string; name: string; hex: string }; size: string | null };
+  view: View;
+  placement: string;
+  print: {
+    width_in: number;
+    height_in: number;
+    top_in: number;
+    offset_x_in: number;
+    description: string;
+    artwork_px: { width: number; height: number };
+    effective_dpi: number;
+  };
+  warnings: MockupWarning[];
+  /** Where the print landed in output pixels, and the output's pixels per inch at the shown size. */
+  layout: { ppi: number; left: number; top: number; width: number; height: number };
+  response: 'image' | 'json';
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+const r2 = (n: number) => Math.round(n * 100) / 100;
+
+function resolveCommon(o: Record<string, unknown>): ResolvedCommon {
+  let fabric: number | null;
+  if (o.fabric === false || o.fabric === 'false') fabric = null;
+  else if (o.fabric === true || o.fabric === 'true') fabric = 0.8;
+  else fabric = parseNumber('fabric', o.fabric, 0.8, 0, 1);
+  const output = parseNumber('output_size', o.output_size, 2000, 400, 4000);
+  return {
+    fabric,
+    output_size: Math.round(output),
+    frame: parseEnum('frame', o.frame, 'native', ['native', 'square'] as const),
+    format: parseEnum('format', o.format, 'png', ['png', 'jpeg'] as const),
+    response: parseEnum('response', o.response, 'image', ['image', 'json'] as const),
+  };
+}
+
+function isSupplierGarment(v: unknown): v is SupplierGarment {
+  const s = v as SupplierGarment;
+  return !!s && typeof s === 'object' && typeof s.key === 'string' && typeof s.base === 'string' && Array.isArray(s.colors) && Array.isArray(s.sizes) && typeof s.chest_by_size_in === 'object';
+}
+
+function resolveTrueToSize(o: Record<string, unknown>, styleKey: string, common: ResolvedCommon): ResolvedMockup {
+  let base: OwnStyle;
+  let title: string;
+  let colors: readonly { id: string; name: string; hex: string; heather?: { hex2: string; share: number } }[];
+  let sizes: readonly string[];
+  let chest: Readonly<Record<string, number>>;
+  let placements: readonly PlacementId[];
+  let defaultSize: string | null;
+  const own = styleKey.startsWith('own:') || !styleKey.includes(':') ? findOwnStyle(styleKey) : undefined;
+  if (own) {
+    base = own;
+    title = own.title;
+    colors = own.colors;
+    sizes = own.sizes;
+    chest = own.chest_by_size_in;
+    placements = own.placements;
+    defaultSize = own.ref_size;
+  } else {
+    const sup = o.supplier_style;
+    if (!isSupplierGarment(sup) || sup.key !== styleKey || !findOwnStyle(sup.base)) {
+      throw invalidOption('style', `a style key from GET /api/v1/garments (e.g. ${OWN_STYLES.map((s) => s.key).join(', ')})`, styleKey);
+    }
+    base = findOwnStyle(sup.base)!;
+    title = `${sup.brand} ${sup.style_number} ${sup.title}`.trim();
+    colors = sup.colors;
+    sizes = sup.sizes;
+    chest = sup.chest_by_size_in;
+    placements = placementsFor(sup.base);
+    defaultSize = null;
+  }
+  if (colors.length === 0) throw invalidOption('color', 'a colour of the style (it lists none)', o.color);
+  const colorRaw = str(o.color);
+  const color = colorRaw ? findColor(colors, colorRaw) : defaultColor(colors);
+  if (!color) throw invalidOption('color', `one of ${colors.map((c) => c.id).join(', ')}`, colorRaw);
+
+  const placementRaw = str(o.placement);
+  let placement: PlacementSpec;
+  if (placementRaw) {
+    const id = placementRaw.toLowerCase().replace(/[\s_]+/g, '-') as PlacementId;
+    if (!PLACEMENT_IDS.includes(id) || !placements.includes(id)) throw invalidOption('placement', `one of ${placements.join(', ')} for this style`, placementRaw);
+    placement = PLACEMENTS[id];
+  } else {
+    placement = PLACEMENTS[placements.includes('full-front') ? 'full-front' : placements[0]!];
+  }
+  const view = parseEnum('view', o.view, placement.view, ['front', 'back'] as const);
+  if (view !== placement.view) throw invalidOption('view', `${placement.view} (the side of placement ${placement.id})`, o.view);
+
+  const width = parseNumber('print_width_in', o.print_width_in, placement.default_width_in, 0.5, 40);
+  const top = parseNumber('top_in', o.top_in, placement.default_top_in, 0, 30);
+  const offset = parseNumber('offset_x_in', o.offset_x_in, placement.default_offset_x_in, -20, 20);
+  const sizeRaw = str(o.size);
+  let size: string | null = defaultSize;
+  if (sizeRaw) {
+    const found = sizes.find((s) => s.toLowerCase() === sizeRaw.toLowerCase()) ?? sizes.find((s) => s.toLowerCase().replace(/^x{2}l$/, '2xl') === sizeRaw.toLowerCase().replace(/^xxl$/, '2xl'));
+    if (!found) throw invalidOption('size', `one of ${sizes.join(', ')}`, sizeRaw);
+    size = found;
+  }
+  const sizeChest = size !== null && typeof chest[size] === 'number' && chest[size]! > 0 ? chest[size]! : null;
+  return Object.freeze({
+    ...common,
+    mode: 'true-to-size' as const,
+    base: base.id,
+    garment_key: styleKey.includes(':') ? styleKey : `own:${styleKey}`,
+    garment_title: title,
+    color: { id: color.id, name: color.name, hex: color.hex, ...(color.heather ? { heather: color.heather } : {}) },
+    view,
+    placement_id: placement.id,
+    placement_name: placement.name,
+    size,
+    size_chest_in: sizeChest,
+    ref_chest_in: base.chest_by_size_in[base.ref_size]!,
+    width_in: width,
+    max_width_in: placement.max_width_in,
+    top_in: top,
+    offset_x_in: offset,
+    legacy: null,
+  });
+}
+
+function resolveLegacy(o: Record<string, unknown>, common: ResolvedCommon): ResolvedMockup {
+  const tid = str(o.template_id);
+  const gname = str(o.garment);
+  let t: TemplateDef | undefined;
+  if (tid) {
+    t = TEMPLATES.find((x) => x.id === tid);
+    if (!t) throw invalidOption('template_id', `a template id from GET /api/v1/mockup/templates (${TEMPLATES.map((x) => x.id).join(', ')})`, tid);
+  } else if (gname) {
+    const g = gname.toLowerCase();
+    t = TEMPLATES.find((x) => x.name.toLowerCase() === g) ?? TEMPLATES.find((x) => x.name.toLowerCase().includes(g));
+    if (!t) throw invalidOption('garment', `a template name (${TEMPLATES.map((x) => x.name).join(', ')})`, gname);
+  } else {
+    t = TEMPLATES[0]!;
+  }
+  const pid = str(o.placement_id);
+  const pname = str(o.placement);
+  let p: TemplatePlacement | undefined;
+  if (pid) {
+    p = t.placements.find((x) => x.id === pid);
+    if (!p) throw invalidOption('placement_id', `one of ${t.placements.map((x) => x.id).join(', ')} for template ${t.id}`, pid);
+  } else if (pname) {
+    p = findTemplatePlacement(t, pname);
+    if (!p) throw invalidOption('placement', `one of ${t.placements.map((x) => x.name).join(', ')} for template ${t.id}`, pname);
+  } else {
+    p = t.placements[0]!;
+  }
+  const scale = parseNumber('scale', o.scale, 1, 0.1, 2);
+  const style = findOwnStyle(t.style)!;
+  const color = findColor(style.colors, t.color)!;
+  const spec = PLACEMENTS[p.placement];
+  return Object.freeze({
+    ...common,
+    mode: 'legacy' as const,
+    base: style.id,
+    garment_key: t.id,
+    garment_title: t.name,
+    color: { id: color.id, name: color.name, hex: color.hex, ...(color.heather ? { heather: color.heather } : {}) },
+    view: t.view,
+    placement_id: p.id,
+    placement_name: p.name,
+    size: style.ref_size,
+    size_chest_in: style.chest_by_size_in[style.ref_size]!,
+    ref_chest_in: style.chest_by_size_in[style.ref_size]!,
+    width_in: p.box_w_in,
+    max_width_in: p.box_w_in * 2,
+    top_in: spec.default_top_in,
+    offset_x_in: spec.default_offset_x_in,
+    legacy: { box_w_in: p.box_w_in, box_h_in: p.box_h_in, scale },
+  });
+}
+
+/** Validate mockup options. Throws `invalid_option` naming the field. */
+export function resolveMockup(raw: MockupOptions | undefined): Readonly<ResolvedMockup> {
+  const o = asRecord(raw);
+  const common = resolveCommon(o);
+  const style = str(o.style);
+  return style ? resolveTrueToSize(o, style, common) : resolveLegacy(o, common);
+}
+
+async function resizeDesign(d: Raster, w: number, h: number): Promise<Raster> {
+  if (w === d.width && h === d.height) return d;
+  const buf = await sharp(Buffer.from(d.data.buffer, d.data.byteOffset, d.data.byteLength), { raw: { width: d.width, height: d.height, channels: 4 }, limitInputPixels: false })
+    .resize(w, h, { kernel: 'lanczos3', fit: 'fill' })
+    .raw()
+    .toBuffer();
+  return { width: w, height: h, data: new Uint8ClampedArray(buf.buffer, buf.byteOffset, buf.byteLength) };
+}
+
+/** Share of the design's opaque pixels that fall outside the garment. */
+function offGarmentPct(mask: Uint8Array, W: number, H: number, d: Raster, rect: PrintRect): number {
+  let inside = 0, outside = 0;
+  const step = Math.max(1, Math.floor(Math.sqrt((d.width * d.height) / 40000)));
+  for (let y = 0; y < d.height; y += step) {
+    for (let x = 0; x < d.width; x += step) {
+      if (d.data[(y * d.width + x) * 4 + 3]! < 128) continue;
+      const X = rect.left + x, Y = rect.top + y;
+      if (X >= 0 && Y >= 0 && X < W && Y < H && mask[Y * W + X]! >= 128) inside++;
+      else outside++;
+    }
+  }
+  return inside + outside === 0 ? 0 : (100 * outside) / (inside + outside);
+}
+
+/** Render a mockup (see MockupOptions). Pure function of its inputs apart from the blank cache. */
+export async function renderMockup(design: Raster, o: Readonly<ResolvedMockup>): Promise<MockupResult> {
+  const style = findOwnStyle(o.base)!;
+  const color: ColorSpec = { hex: o.color.hex, ...(o.color.heather ? { heather: o.color.heather } : {}) };
+  const g = await getGarmentAt(style, o.view, color, o.output_size);
+  const warnings: MockupWarning[] = [];
+  // True scale: the same picture stands for every size; a bigger chest means fewer pixels per inch.
+  let ppi = g.ppi;
+  if (o.size_chest_in !== null) ppi = (g.ppi * o.ref_chest_in) / o.size_chest_in;
+  else if (o.size !== null) warnings.push(chestWarning(o.size));
+  const aspect = design.height / design.width;
+  let widthIn: number;
+  if (o.legacy) {
+    widthIn = Math.min(o.legacy.box_w_in, o.legacy.box_h_in / aspect) * o.legacy.scale;
+  } else {
+    widthIn = o.width_in;
+    if (widthIn > o.max_width_in) {
+      warnings.push(clampWarning(widthIn, o.max_width_in, o.placement_name));
+      widthIn = o.max_width_in;
+    }
+  }
+  const heightIn = widthIn * aspect;
+  const wPx = Math.max(1, Math.round(widthIn * ppi));
+  const hPx = Math.max(1, Math.round(heightIn * ppi));
+  const cx = g.center_x + o.offset_x_in * ppi;
+  const rect: PrintRect = { left: Math.round(cx - (widthIn * ppi) / 2), top: Math.round(g.collar_y + o.top_in * ppi), width: wPx, height: hPx };
+  const dpi = design.width / widthIn;
+  const dw = dpiWarning(dpi, widthIn, design.width);
+  if (dw) warnings.push(dw);
+  const box = detectBackgroundBox(design);
+  if (box) warnings.push(backgroundWarning(box));
+
+  const sized = await resizeDesign(design, wPx, hPx);
+  const off = offGarmentPct(g.mask, g.width, g.height, sized, rect);
+  if (off >= 2) warnings.push(offGarmentWarning(off));
+  const out = new Uint8ClampedArray(g.rgba);
+  compositeDesign(out, g, sized, rect, o.fabric, ppi);
+
+  let img = sharp(Buffer.from(out.buffer, out.byteOffset, out.byteLength), { raw: { width: g.width, height: g.height, channels: 4 } });
+  let W = g.width, H = g.height;
+  let left = rect.left, top = rect.top;
+  if (o.frame === 'square' && W !== H) {
+    const side = Math.max(W, H);
+    const padL = Math.floor((side - W) / 2), padT = Math.floor((side - H) / 2);
+    img = img.extend({ left: padL, right: side - W - padL, top: padT, bottom: side - H - padT, background: { ...BACKDROP, alpha: 1 } });
+    left += padL; top += padT;
+    W = H = side;
+  }
+  img = img.removeAlpha();
+  const buf = o.format === 'jpeg'
+    ? await img.jpeg({ quality: 90, chromaSubsampling: '4:4:4' }).toBuffer()
+    : await img.png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer();
+  const image = new Uint8Array(buf.length);
+  image.set(buf);
+  const side = o.offset_x_in === 0 ? 'centred' : `${r2(Math.abs(o.offset_x_in))} in ${o.offset_x_in > 0 ? 'right' : 'left'} of centre (photo)`;
+  return {
+    image,
+    content_type: o.format === 'jpeg' ? 'image/jpeg' : 'image/png',
+    width: W,
+    height: H,
+    mode: o.mode,
+    garment: { key: o.garment_key, title: o.garment_title, color: { id: o.color.id, name: o.color.name, hex: o.color.hex }, size: o.size },
+    view: o.view,
+    placement: o.placement_id,
+    print: {
+      width_in: r2(widthIn),
+      height_in: r2(heightIn),
+      top_in: r2(o.top_in),
+      offset_x_in: r2(o.offset_x_in),
+      description: `${r2(widthIn)} x ${r2(heightIn)} in ${o.placement_name}, ${r2(o.top_in)} in below the collar, ${side}${o.size ? `, on size ${o.size}` : ''}`,
+      artwork_px: { width: design.width, height: design.height },
+      effective_dpi: Math.round(dpi * 10) / 10,
+    },
+    warnings,
+    layout: { ppi, left, top, width: wPx, height: hPx },
+    response: o.response,
+  };
+}
+
+export const mockupOp: OpDef<MockupOptions, ResolvedMockup, MockupResult> = {
+  resolve: resolveMockup,
+  async run(input, opts, ctx) {
+    const design = isRaster(input) ? input : (await decodeImage(input, { maxPixels: ctx.maxPixels })).raster;
+    return renderMockup(design, opts);
+  },
+  transfer(result) {
+    return [result.image.buffer as ArrayBuffer];
+  },
+};
