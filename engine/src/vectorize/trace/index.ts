@@ -23,33 +23,42 @@ export { reverseSegments } from './cutout.js';
  */
 function boundaryEdges(rank: Int32Array, w: number, h: number, layers: number): { start: Int32Array; edge: Int32Array; lo: Int32Array } {
   const pw = w + 2;
+  // one pass: collect (edge, lo, hi) for every vertical edge whose two sides differ
+  let cap = 1 << 14;
+  let raw = new Int32Array(cap * 3);
+  let n = 0;
   const perHi = new Int32Array(layers + 1);
   for (let y = 0; y < h; y++) {
     const row = (y + 1) * pw;
+    let a = rank[row]!;
     for (let x = 0; x <= w; x++) {
-      const a = rank[row + x]!;
       const b = rank[row + x + 1]!;
-      if (a !== b) perHi[(a > b ? a : b) + 1]++;
+      if (a !== b) {
+        if (n === cap) {
+          cap *= 2;
+          const next = new Int32Array(cap * 3);
+          next.set(raw);
+          raw = next;
+        }
+        const hi = a > b ? a : b;
+        raw[n * 3] = y * (w + 1) + x;
+        raw[n * 3 + 1] = a > b ? b : a;
+        raw[n * 3 + 2] = hi;
+        perHi[hi + 1]++;
+        n++;
+      }
+      a = b;
     }
   }
   const start = new Int32Array(layers + 1);
   for (let k = 0; k < layers; k++) start[k + 1] = start[k]! + perHi[k + 1]!;
   const fill = start.slice();
-  const total = start[layers]!;
-  const edge = new Int32Array(total);
-  const lo = new Int32Array(total);
-  for (let y = 0; y < h; y++) {
-    const row = (y + 1) * pw;
-    for (let x = 0; x <= w; x++) {
-      const a = rank[row + x]!;
-      const b = rank[row + x + 1]!;
-      if (a !== b) {
-        const hi = a > b ? a : b;
-        const at = fill[hi]!++;
-        edge[at] = y * (w + 1) + x;
-        lo[at] = a > b ? b : a;
-      }
-    }
+  const edge = new Int32Array(n);
+  const lo = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const at = fill[raw[i * 3 + 2]!]!++;
+    edge[at] = raw[i * 3]!;
+    lo[at] = raw[i * 3 + 1]!;
   }
   return { start, edge, lo };
 }

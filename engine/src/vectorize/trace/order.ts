@@ -16,37 +16,26 @@ export interface LayerOrder {
 
 export function orderLayers(map: LabelMap): LayerOrder {
   const { width: w, height: h, labels } = map;
-  const paletteSize = Math.max(1, Math.floor(map.palette.length / 3));
-  let maxLabel = paletteSize - 1;
-  for (let i = 0; i < labels.length; i++) {
-    const l = labels[i]!;
-    if (l !== TRANSPARENT && l > maxLabel) maxLabel = l;
-  }
-  const count = new Int32Array(maxLabel + 1);
-  for (let i = 0; i < labels.length; i++) {
-    const l = labels[i]!;
-    if (l !== TRANSPARENT) count[l]++;
-  }
+  const count = new Int32Array(0x10000);
+  for (let i = 0; i < labels.length; i++) count[labels[i]!]++;
+  count[TRANSPARENT] = 0;
   const present: number[] = [];
-  for (let l = 0; l <= maxLabel; l++) if (count[l]! > 0) present.push(l);
+  for (let l = 0; l < TRANSPARENT; l++) if (count[l]! > 0) present.push(l);
   present.sort((a, b) => count[b]! - count[a]! || a - b);
-  const rankOf = new Int32Array(maxLabel + 1).fill(-1);
-  present.forEach((l, r) => {
-    rankOf[l] = r;
-  });
+  const rankOf = new Int32Array(0x10000).fill(-1);
+  for (let r = 0; r < present.length; r++) rankOf[present[r]!] = r;
   const pw = w + 2;
-  const rank = new Int32Array(pw * (h + 2)).fill(-1);
+  const rank = new Int32Array(pw * (h + 2));
+  rank.fill(-1, 0, pw);
+  rank.fill(-1, (h + 1) * pw);
   for (let y = 0; y < h; y++) {
     const row = y * w;
-    const prow = (y + 1) * pw + 1;
-    for (let x = 0; x < w; x++) {
-      const l = labels[row + x]!;
-      rank[prow + x] = l === TRANSPARENT ? -1 : rankOf[l]!;
-    }
+    const prow = (y + 1) * pw;
+    rank[prow] = -1;
+    rank[prow + w + 1] = -1;
+    for (let x = 0; x < w; x++) rank[prow + 1 + x] = rankOf[labels[row + x]!]!;
   }
   const counts = new Int32Array(present.length);
-  present.forEach((l, r) => {
-    counts[r] = count[l]!;
-  });
+  for (let r = 0; r < present.length; r++) counts[r] = count[present[r]!]!;
   return { labels: present, rank, counts };
 }

@@ -6,6 +6,58 @@
 
 import { allocCurve, type SmoothCurve } from './path.js';
 
+/** An edge longer than this many times a neighbour gets an extra vertex near that neighbour. */
+const SPLIT_RATIO = 3;
+
+/**
+ * Thin features: a Bézier runs from the middle of one edge to the middle of the next, so where a long
+ * edge meets a short one (the end of a 1 px line) the curve would taper the whole half of the long edge
+ * into a spindle. Splitting the long edge at twice the short edge's length from the vertex keeps the
+ * rounding local. Edges of similar length (circles, squares) are unchanged.
+ */
+export function splitLongEdges(vx: Float64Array, vy: Float64Array, open: boolean): { vx: Float64Array; vy: Float64Array } {
+  const m = vx.length;
+  const edges = open ? m - 1 : m;
+  if (edges < 2) return { vx, vy };
+  const len = new Float64Array(edges);
+  for (let e = 0; e < edges; e++) {
+    const f = (e + 1) % m;
+    len[e] = Math.hypot(vx[f]! - vx[e]!, vy[f]! - vy[e]!);
+  }
+  const ox: number[] = [];
+  const oy: number[] = [];
+  for (let e = 0; e < m; e++) {
+    ox.push(vx[e]!);
+    oy.push(vy[e]!);
+    if (e >= edges) continue;
+    const l = len[e]!;
+    if (l <= 4) continue;
+    const prev = open && e === 0 ? Infinity : len[(e - 1 + edges) % edges]!;
+    const next = open && e === edges - 1 ? Infinity : len[(e + 1) % edges]!;
+    const f = (e + 1) % m;
+    const ux = (vx[f]! - vx[e]!) / l;
+    const uy = (vy[f]! - vy[e]!) / l;
+    let a = l > SPLIT_RATIO * prev ? Math.max(1, 2 * prev) : 0;
+    let b = l > SPLIT_RATIO * next ? Math.max(1, 2 * next) : 0;
+    if (a + b > l - 1) {
+      if (a > 0 && b > 0) {
+        a = l / 2;
+        b = 0;
+      } else continue;
+    }
+    if (a > 0) {
+      ox.push(vx[e]! + ux * a);
+      oy.push(vy[e]! + uy * a);
+    }
+    if (b > 0) {
+      ox.push(vx[f]! - ux * b);
+      oy.push(vy[f]! - uy * b);
+    }
+  }
+  if (ox.length === m) return { vx, vy };
+  return { vx: Float64Array.from(ox), vy: Float64Array.from(oy) };
+}
+
 export function smoothPolygon(vx: Float64Array, vy: Float64Array, open: boolean, alphaMax: number): SmoothCurve {
   const m = vx.length;
   if (open) return smoothOpen(vx, vy, alphaMax);
