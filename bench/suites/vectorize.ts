@@ -53,11 +53,14 @@ export default async function vectorizeSuite(ctx: BenchContext): Promise<void> {
         const c = countSvg(svg);
         all.push({ variant, category: it.category, id: it.id, method, dE: m.meanDeltaEOpaque, iou: m.alphaIoU, ssim: m.ssim, bg: m.backgroundCover * 100, fills: c.fills, shapes: c.shapes, kb: c.bytes / 1024, ms });
       };
-      await run('inkprep', () => vectorizeRaster(input, ours).svg);
+      // The op learns JPEG-ness from the decoder; here the variant says it.
+      const source = { jpeg: variant === 'jpg' };
+      await run('inkprep', () => vectorizeRaster(input, ours, source).svg);
       await run('vtracer', () => runVtracer(input));
-      if (!skipImagetracer) await run('imagetracerjs', () => runImagetracer(input));
+      // imagetracerjs takes seconds per 1024 px JPEG; it runs on the 512 px PNG variant (VECTORIZE_BENCH_ITJS_JPG=1 adds the JPEG).
+      if (!skipImagetracer && (variant === 'png' || process.env.VECTORIZE_BENCH_ITJS_JPG === '1')) await run('imagetracerjs', () => runImagetracer(input));
       if (it.colors === 1) {
-        await run('inkprep colors=1', () => vectorizeRaster(input, ours1).svg);
+        await run('inkprep colors=1', () => vectorizeRaster(input, ours1, source).svg);
         await run('potrace', () => runPotrace(input, it.palette[0] ?? '#000000'));
       }
     }

@@ -100,11 +100,14 @@ export function resolveVectorize(raw: VectorizeOptions | undefined): Readonly<Re
   return Object.freeze({ colors, detail, shapeStyle, speckSize, edgeCleanup, smoothBands, gradients, printWidthInches, trace });
 }
 
-/** Run the whole pipeline on decoded pixels (in-thread). */
-export function vectorizeRaster(raster: Raster, opts: Readonly<ResolvedVectorize>): VectorizeResult {
+/**
+ * Run the whole pipeline on decoded pixels (in-thread). `source.jpeg`: the pixels were decoded from a JPEG (its
+ * ringing and chroma noise are smoothed before clustering); omitted, a noise estimate decides.
+ */
+export function vectorizeRaster(raster: Raster, opts: Readonly<ResolvedVectorize>, source: { jpeg?: boolean } = {}): VectorizeResult {
   const t0 = performance.now();
   const prep = prepareImage(raster, opts.edgeCleanup);
-  const { map } = quantize(prep, opts.colors);
+  const { map } = quantize(prep, opts.colors, undefined, source.jpeg);
   mergeSpecks(map, opts.speckSize);
   const traced = traceLabelMap(map, opts.trace);
   const fills: Fill[] = opts.gradients ? fitGradientFills(map, prep.rgba) : solidFills(map);
@@ -115,7 +118,8 @@ export function vectorizeRaster(raster: Raster, opts: Readonly<ResolvedVectorize
 export const vectorizeOp: OpDef<VectorizeOptions, ResolvedVectorize, VectorizeResult> = {
   resolve: resolveVectorize,
   async run(input, opts, ctx) {
-    const raster = isRaster(input) ? input : (await decodeImage(input, { maxPixels: ctx.maxPixels })).raster;
-    return vectorizeRaster(raster, opts);
+    if (isRaster(input)) return vectorizeRaster(input, opts);
+    const { raster, info } = await decodeImage(input, { maxPixels: ctx.maxPixels });
+    return vectorizeRaster(raster, opts, { jpeg: info.is_jpeg });
   },
 };

@@ -13,14 +13,17 @@ const MIN_CONTRAST = 10;
  * For every traced pixel: NOT_BLEND, or the index of the neighbour whose ink the blend belongs to.
  * Tests the four directions (horizontal, vertical, two diagonals) and keeps the one with most contrast.
  */
-export function detectBlends(lab: Float32Array, mask: Uint8Array, w: number, h: number): Int32Array {
+export function detectBlends(lab: Float32Array, mask: Uint8Array, w: number, h: number, rgba?: Uint8ClampedArray): Int32Array {
   const out = new Int32Array(w * h).fill(NOT_BLEND);
+  // With unsmoothed colours, equal opposite neighbours in every direction rule a blend out cheaply.
+  const px = rgba ? new Uint32Array(rgba.buffer, rgba.byteOffset, w * h) : null;
   const minC2 = MIN_CONTRAST * MIN_CONTRAST;
   const dirs = [1, 0, 0, 1, 1, 1, 1, -1];
   for (let y = 1; y < h - 1; y++) {
     for (let x = 1; x < w - 1; x++) {
       const i = y * w + x;
       if (!mask[i]) continue;
+      if (px && px[i - 1] === px[i + 1] && px[i - w] === px[i + w] && px[i - w - 1] === px[i + w + 1] && px[i - w + 1] === px[i + w - 1]) continue;
       const o = i * 3;
       const pL = lab[o]!, pA = lab[o + 1]!, pB = lab[o + 2]!;
       let bestL2 = 0;

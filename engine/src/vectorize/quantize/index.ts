@@ -38,19 +38,33 @@ export interface QuantizeResult {
   noisy: boolean;
 }
 
-/** Quantize prepared pixels into a label map. Deterministic. */
-export function quantize(prep: PreparedImage, colors: ColorsOption): QuantizeResult {
+/**
+ * Quantize prepared pixels into a label map. Deterministic. `timings` (optional) collects ms per step.
+ * `jpegSource`: the pixels came from a JPEG (smooth before clustering); omitted, the noise score decides.
+ */
+export function quantize(prep: PreparedImage, colors: ColorsOption, timings?: Record<string, number>, jpegSource?: boolean): QuantizeResult {
   const { width: w, height: h, mask } = prep;
+  let tick = timings ? performance.now() : 0;
+  const lap = (name: string): void => {
+    if (!timings) return;
+    const now = performance.now();
+    timings[name] = (timings[name] ?? 0) + (now - tick);
+    tick = now;
+  };
   const n = w * h;
   let lab = toLab(prep.rgba);
-  const noisy = noiseScore(prep.rgba, mask, w, h) > NOISY_SCORE;
+  lap('lab');
+  const noisy = jpegSource ?? noiseScore(prep.rgba, mask, w, h) > NOISY_SCORE;
   if (noisy) lab = bilateralLab(lab, mask, w, h, 7, 2);
-  const blends = detectBlends(lab, mask, w, h);
+  lap('smooth');
+  const blends = detectBlends(lab, mask, w, h, noisy ? undefined : prep.rgba);
+  lap('blends');
   const use = new Uint8Array(n);
   let inkCount = 0;
   for (let i = 0; i < n; i++) if (mask[i] && blends[i] === NOT_BLEND) { use[i] = 1; inkCount++; }
   if (inkCount === 0) use.set(mask);
   const samples = buildSamples(lab, use);
+  lap('samples');
   const labels = new Uint16Array(n).fill(TRANSPARENT);
   if (samples.count === 0) return { map: { width: w, height: h, labels, palette: new Uint8Array(0) }, lab, noisy };
 
@@ -86,15 +100,20 @@ export function quantize(prep: PreparedImage, colors: ColorsOption): QuantizeRes
     cl = mergeClusters(cl, samples.total, { sameInk });
   }
 
+  lap('palette');
   assignLabels(prep, lab, blends, cl, noisy, labels);
+  lap('assign');
   if (paperLabel >= 0) {
     for (let i = 0; i < n; i++) if (labels[i] === paperLabel) labels[i] = TRANSPARENT;
   }
   if (colors !== 1) {
     dissolveEdgeClusters(labels, lab, w, h, cl);
+    lap('dissolve');
     majorityCleanup(labels, w, h, 2);
+    lap('majority');
   }
   const map = finishPalette(prep, labels, blends, cl, w, h);
+  lap('finish');
   return { map, lab, noisy };
 }
 

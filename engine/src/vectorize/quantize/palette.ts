@@ -1,7 +1,7 @@
 // Palette building in CIELAB, weighted by pixel counts:
 // 1. histogram of ink samples in fine Lab buckets (each bucket keeps the exact mean of its pixels);
 // 2. seeding by greedy variance splits (Wu 1991 / variance-based median cut: split the box with the largest
-//    weighted SSE at the position along one axis that removes the most SSE);
+//    weighted SSE at the position along one axis that removes the most SSE, positions on a 256-bin histogram);
 // 3. weighted k-means (Lloyd) refinement over the bucket means;
 // 4. agglomerative merging by Ward cost: clusters closer than `sameInk` always merge; in `auto` mode merging
 //    goes on down to `floor` colours while it keeps the art true (see mergeClusters).
@@ -64,33 +64,52 @@ function boxStats(s: Samples, idx: Int32Array): number {
   return w > 0 ? q - (m0 * m0 + m1 * m1 + m2 * m2) / w : 0;
 }
 
-/** Split a box at the SSE-optimal position along its best axis; null when it cannot be split. */
+const SPLIT_BINS = 256;
+
+/**
+ * Split a box at the SSE-optimal position along its best axis (positions on a 256-bin histogram of the box's
+ * range per axis, so a split costs O(samples) rather than a sort); null when it cannot be split.
+ */
 function splitBox(s: Samples, box: Box): [Box, Box] | null {
   if (box.idx.length < 2) return null;
-  let best: { axis: number; at: number; gain: number; order: Int32Array } | null = null;
+  let best: { axis: number; cut: number; lo: number; scale: number; gain: number } | null = null;
+  const bw = new Float64Array(SPLIT_BINS), b0 = new Float64Array(SPLIT_BINS), b1 = new Float64Array(SPLIT_BINS), b2 = new Float64Array(SPLIT_BINS);
   for (let axis = 0; axis < 3; axis++) {
-    const order = Int32Array.from(box.idx).sort((p, q) => s.lab[p * 3 + axis]! - s.lab[q * 3 + axis]!);
-    // Prefix sums give the SSE of both halves at every cut.
-    let tw = 0, t0 = 0, t1 = 0, t2 = 0;
-    for (const i of order) {
-      const wt = s.weight[i]!;
-      tw += wt; t0 += wt * s.lab[i * 3]!; t1 += wt * s.lab[i * 3 + 1]!; t2 += wt * s.lab[i * 3 + 2]!;
+    let lo = Infinity, hi = -Infinity;
+    for (const i of box.idx) {
+      const v = s.lab[i * 3 + axis]!;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
     }
-    let w = 0, m0 = 0, m1 = 0, m2 = 0;
-    const base = (t0 * t0 + t1 * t1 + t2 * t2) / tw;
-    for (let k = 0; k < order.length - 1; k++) {
-      const i = order[k]!;
+    if (hi - lo < 1e-6) continue;
+    const scale = (SPLIT_BINS - 1e-6) / (hi - lo);
+    bw.fill(0); b0.fill(0); b1.fill(0); b2.fill(0);
+    let tw = 0, t0 = 0, t1 = 0, t2 = 0;
+    for (const i of box.idx) {
+      const b = ((s.lab[i * 3 + axis]! - lo) * scale) | 0;
       const wt = s.weight[i]!;
-      w += wt; m0 += wt * s.lab[i * 3]!; m1 += wt * s.lab[i * 3 + 1]!; m2 += wt * s.lab[i * 3 + 2]!;
-      if (s.lab[order[k + 1]! * 3 + axis] === s.lab[i * 3 + axis]) continue;
+      const L = wt * s.lab[i * 3]!, A = wt * s.lab[i * 3 + 1]!, B = wt * s.lab[i * 3 + 2]!;
+      bw[b] += wt; b0[b] += L; b1[b] += A; b2[b] += B;
+      tw += wt; t0 += L; t1 += A; t2 += B;
+    }
+    const base = (t0 * t0 + t1 * t1 + t2 * t2) / tw;
+    let w = 0, m0 = 0, m1 = 0, m2 = 0;
+    for (let b = 0; b < SPLIT_BINS - 1; b++) {
+      w += bw[b]!; m0 += b0[b]!; m1 += b1[b]!; m2 += b2[b]!;
       const rw = tw - w;
+      if (w <= 0 || rw <= 0 || bw[b] === 0) continue;
       const gain = (m0 * m0 + m1 * m1 + m2 * m2) / w + ((t0 - m0) ** 2 + (t1 - m1) ** 2 + (t2 - m2) ** 2) / rw - base;
-      if (!best || gain > best.gain) best = { axis, at: k + 1, gain, order };
+      if (!best || gain > best.gain) best = { axis, cut: b, lo, scale, gain };
     }
   }
   if (!best) return null;
-  const a = best.order.slice(0, best.at);
-  const b = best.order.slice(best.at);
+  const left: number[] = [], right: number[] = [];
+  for (const i of box.idx) {
+    const b = ((s.lab[i * 3 + best.axis]! - best.lo) * best.scale) | 0;
+    (b <= best.cut ? left : right).push(i);
+  }
+  if (!left.length || !right.length) return null;
+  const a = Int32Array.from(left), b = Int32Array.from(right);
   return [{ idx: a, sse: boxStats(s, a) }, { idx: b, sse: boxStats(s, b) }];
 }
 

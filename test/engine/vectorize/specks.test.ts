@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { mergeSpecks } from '../../../engine/src/vectorize/clean/specks.js';
+import { TRANSPARENT, type LabelMap } from '../../../engine/src/vectorize/types.js';
+
+/** Label map from ASCII art: '.' transparent, digits are labels. */
+function fromAscii(rows: string[]): LabelMap {
+  const h = rows.length, w = rows[0]!.length;
+  const labels = new Uint16Array(w * h);
+  rows.forEach((r, y) => [...r].forEach((c, x) => { labels[y * w + x] = c === '.' ? TRANSPARENT : Number(c); }));
+  return { width: w, height: h, labels, palette: new Uint8Array(30) };
+}
+function toAscii(m: LabelMap): string[] {
+  const out: string[] = [];
+  for (let y = 0; y < m.height; y++) {
+    let s = '';
+    for (let x = 0; x < m.width; x++) { const l = m.labels[y * m.width + x]!; s += l === TRANSPARENT ? '.' : String(l); }
+    out.push(s);
+  }
+  return out;
+}
+
+describe('mergeSpecks', () => {
+  const base = [
+    '0000000000',
+    '0000000000',
+    '0011000000',
+    '0011000200',
+    '0000000000',
+    '0000033333',
+    '0000033333',
+    '0000033333',
+  ];
+
+  it('merges specks smaller than speck_size into the surrounding colour, leaving no hole', () => {
+    const m = fromAscii(base);
+    expect(mergeSpecks(m, 4)).toBe(2);
+    expect(toAscii(m)).toEqual([
+      '0000000000',
+      '0000000000',
+      '0000000000',
+      '0000000000',
+      '0000000000',
+      '0000033333',
+      '0000033333',
+      '0000033333',
+    ]);
+    expect(m.labels.includes(TRANSPARENT)).toBe(false);
+  });
+
+  it('keeps components as large as speck_size, and everything at 0', () => {
+    const a = fromAscii(base);
+    mergeSpecks(a, 2);
+    expect(toAscii(a)[2]).toBe('0011000000');
+    expect(toAscii(a)[3]).toBe('0011000000');
+    const b = fromAscii(base);
+    expect(mergeSpecks(b, 0)).toBe(0);
+    expect(toAscii(b)).toEqual(base);
+  });
+
+  it('keeps long thin lines (measured across, not by area)', () => {
+    const m = fromAscii(['0000000000', '1111111111', '0000000000']);
+    mergeSpecks(m, 4);
+    expect(toAscii(m)[1]).toBe('1111111111');
+  });
+
+  it('drops a speck floating on transparency and never fills transparent pinholes', () => {
+    const m = fromAscii([
+      '..........',
+      '.1........',
+      '..........',
+      '..000000..',
+      '..00.000..',
+      '..000000..',
+    ]);
+    mergeSpecks(m, 4);
+    expect(toAscii(m)).toEqual([
+      '..........',
+      '..........',
+      '..........',
+      '..000000..',
+      '..00.000..',
+      '..000000..',
+    ]);
+  });
+
+  it('resolves a cluster of specks into their surroundings', () => {
+    const m = fromAscii([
+      '00000000',
+      '00122000',
+      '00133000',
+      '00000000',
+    ]);
+    mergeSpecks(m, 4);
+    expect(toAscii(m)).toEqual(['00000000', '00000000', '00000000', '00000000']);
+  });
+});
