@@ -63,10 +63,14 @@ export function detectFringe(r: Raster, plane: Uint8Array = alphaPlane(r)): Frin
       let best = Infinity;
       let bj = -1;
       nb.length = 0;
+      // cheap test on the alpha plane first: most semi pixels of a glow touch no opaque pixel
+      const up = p - w;
+      const dn = p + w;
+      if (plane[up - 1] !== 255 && plane[up] !== 255 && plane[up + 1] !== 255 && plane[p - 1] !== 255 && plane[p + 1] !== 255 && plane[dn - 1] !== 255 && plane[dn] !== 255 && plane[dn + 1] !== 255) continue;
       for (let dy = -1; dy <= 1; dy++) {
         for (let dx = -1; dx <= 1; dx++) {
+          if (plane[p + dy * w + dx] !== 255) continue;
           const j = i + (dy * w + dx) * 4;
-          if (data[j + 3] !== 255) continue;
           nb.push(j);
           const er = data[j]! - cr;
           const eg = data[j + 1]! - cg;

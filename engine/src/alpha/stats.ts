@@ -7,6 +7,9 @@
 import { alphaPlane } from '../raster/alpha-plane.js';
 import type { Raster } from '../raster/types.js';
 
+/** hypot(x, y) for 0 <= x, y < 32, indexed (x << 5) | y. */
+const HYPOT = new Float64Array(1024).map((_, k) => Math.hypot(k >> 5, k & 31));
+
 export interface AlphaStats {
   pixels: number;
   /** alpha == 0 */
@@ -78,7 +81,10 @@ export function alphaStats(r: Raster, plane: Uint8Array = alphaPlane(r)): AlphaS
       const dx = right - a;
       const dy = below - a;
       if (dx !== 0 || dy !== 0) {
-        tv += Math.sqrt(dx * dx + dy * dy);
+        // small gradients (glows, fades) come from a table; sqrt only for steep edges
+        const ax = dx < 0 ? -dx : dx;
+        const ay = dy < 0 ? -dy : dy;
+        tv += ax < 32 && ay < 32 ? HYPOT[(ax << 5) | ay]! : Math.sqrt(dx * dx + dy * dy);
         const hx = dx >= 128 || dx <= -128;
         const hy = dy >= 128 || dy <= -128;
         if (hx || hy) {

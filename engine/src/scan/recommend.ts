@@ -3,7 +3,8 @@
 //   rim <= 1.6 (anti-aliasing) and no halo          -> none
 //   halo colour and rim <= 6                        -> remove
 //   rim <= 3 (thin soft rim)                        -> remove
-//   rim > 6 and semi pixels carry >= 10 % of ink    -> halftone (a glow or fade that is part of the design)
+//   rim > 6 and semi pixels carry >= 5 % of the ink
+//     or make up >= 25 % of the visible pixels      -> halftone (a glow or fade that is part of the design)
 //   otherwise                                       -> either
 import type { AlphaStats } from '../alpha/stats.js';
 import type { FringeReport } from '../alpha/fringe.js';
@@ -13,8 +14,9 @@ import type { EdgeQuality, Recommendation } from './types.js';
 export const RIM_AA_PX = 1.6;
 export const RIM_THIN_PX = 3;
 export const RIM_WIDE_PX = 6;
-/** Share of ink in semi-transparent pixels above which a wide rim is part of the design. */
-export const SEMI_INK_DESIGN_SHARE = 0.1;
+/** Share of ink in semi-transparent pixels, or of visible pixels, above which a wide rim is part of the design. */
+export const SEMI_INK_DESIGN_SHARE = 0.05;
+export const SEMI_AREA_DESIGN_SHARE = 0.25;
 /** Below this rim width the alpha is essentially binary (no anti-aliasing). */
 export const RIM_HARD_PX = 0.35;
 /** Share of binary edge steps that are staircase corners above which hard edges read as jagged. */
@@ -36,8 +38,9 @@ export function recommend(s: AlphaStats, f: FringeReport): { recommended: Recomm
   if (s.softRimPx <= RIM_THIN_PX) {
     return { recommended: 'remove', reason: `The edges have a thin soft rim (${rim} px, wider than anti-aliasing) that would print as a faint halo; an alpha threshold makes them crisp.` };
   }
-  if (s.softRimPx > RIM_WIDE_PX && semiInk >= SEMI_INK_DESIGN_SHARE) {
-    return { recommended: 'halftone', reason: `Wide soft areas (rim ${rim} px, ${(semiInk * 100).toFixed(0)}% of the ink) such as glows, shadows or fades carry the design; halftone dots keep them, a threshold would cut them off.` };
+  const semiArea = s.semi / Math.max(1, s.pixels - s.transparent);
+  if (s.softRimPx > RIM_WIDE_PX && (semiInk >= SEMI_INK_DESIGN_SHARE || semiArea >= SEMI_AREA_DESIGN_SHARE)) {
+    return { recommended: 'halftone', reason: `Wide soft areas (rim ${rim} px, ${(semiArea * 100).toFixed(0)}% of the visible pixels, ${(semiInk * 100).toFixed(0)}% of the ink) such as glows, shadows or fades carry the design; halftone dots keep them, a threshold would cut them off.` };
   }
   return { recommended: 'either', reason: `The edges are moderately soft (rim ${rim} px): an alpha threshold gives crisp edges, halftone dots keep the soft look.` };
 }
