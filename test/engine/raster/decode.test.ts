@@ -152,7 +152,7 @@ describe('decodeImage variants', () => {
 
 describe('decodeImage failures', () => {
   it('truncated PNG, JPEG and WebP -> image_unreadable', async () => {
-    const noisy = sharp({ create: { width: 200, height: 200, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } });
+    const noisy = sharp({ create: { width: 200, height: 200, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 40 } } });
     for (const bytes of [await card().png().toBuffer(), await noisy.clone().jpeg().toBuffer(), await noisy.clone().webp().toBuffer()]) {
       const err = await rejects(decodeImage(bytes.subarray(0, bytes.length >> 1)));
       expect(err.code).toBe('image_unreadable');
