@@ -4,6 +4,7 @@ import type { RouteDef } from './define.js';
 import { fixRoute, scanRoute } from './scan-fix.js';
 import { upscaleHeldRoute, upscaleResultRoute, upscaleRoute } from './upscale.js';
 import { vectorizeRoute } from './vectorize.js';
+import { MOCKUP_ROUTES } from './mockup.js';
 import { healthRoute, removeBgStatusRoute, upscaleStatusRoute, vectorizeStatusRoute } from './status.js';
 
 export const ROUTES: readonly RouteDef[] = [
@@ -17,4 +18,5 @@ export const ROUTES: readonly RouteDef[] = [
   upscaleRoute,
   upscaleResultRoute,
   upscaleHeldRoute,
+  ...MOCKUP_ROUTES,
 ];

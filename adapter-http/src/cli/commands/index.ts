@@ -1,10 +1,11 @@
 // Every CLI verb. Adding a verb = one import and one entry here.
 import type { Command } from '../command.js';
 import { infoCommand } from './info.js';
+import { mockupCommand } from './mockup.js';
 import { scanCommand } from './scan.js';
 import { fixCommand } from './fix.js';
 import { serveCommand } from './serve.js';
 import { adminCommand } from './admin.js';
 import { vectorizeCommand } from './vectorize.js';
 
-export const COMMANDS: readonly Command[] = [infoCommand, scanCommand, fixCommand, serveCommand, adminCommand, vectorizeCommand];
+export const COMMANDS: readonly Command[] = [infoCommand, scanCommand, fixCommand, serveCommand, adminCommand, vectorizeCommand, mockupCommand];

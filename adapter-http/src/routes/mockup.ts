@@ -1,0 +1,141 @@
+// Garment catalog and mockup endpoints (spec 4.9-4.12): GET /mockup/templates, GET /garments,
+// GET /garments/style, POST /mockup, and GET /mockup/preview (the blank pictures that preview_url, thumb and
+// images point to; no key needed, like any product picture).
+import { invalidOption, type MockupResult } from '@inkprep/engine';
+import { listTemplates, resolveMockup } from '@inkprep/engine';
+import { sharedCatalog, type Catalog } from '../catalog/index.js';
+import { binary, json, type Reply } from '../http/reply.js';
+import { getRoute, postImageRoute, type RouteDef } from './define.js';
+
+export const PREVIEW_PATH = '/api/v1/mockup/preview';
+
+/** The catalog the routes use (replaceable in tests). */
+let catalogRef: () => Catalog = sharedCatalog;
+export function useCatalog(c: Catalog | null): void {
+  catalogRef = c ? () => c : sharedCatalog;
+}
+
+/** Absolute address when INKPREP_PUBLIC_URL is set, else the path. */
+function publicUrl(p: string): string {
+  const base = process.env.INKPREP_PUBLIC_URL?.trim().replace(/\/+$/, '');
+  return base && p.startsWith('/') ? `${base}${p}` : p;
+}
+
+/** GET /api/v1/mockup/templates (2.6). */
+export const mockupTemplatesRoute: RouteDef = getRoute({
+  path: '/api/v1/mockup/templates',
+  handle: () => json(listTemplates((id) => publicUrl(`${PREVIEW_PATH}?template=${encodeURIComponent(id)}`))),
+});
+
+function absolutize<T extends { thumb?: string | null }>(s: T): T {
+  return s.thumb ? { ...s, thumb: publicUrl(s.thumb) } : s;
+}
+
+/** GET /api/v1/garments?q=&supplier= (2.7, plus `warnings` when a supplier was unavailable). */
+export const garmentsRoute: RouteDef = getRoute({
+  path: '/api/v1/garments',
+  async handle({ query, ex }) {
+    const r = await catalogRef().search(query.get('q') ?? undefined, query.get('supplier') ?? undefined, ex.signal);
+    for (const w of r.warnings) ex.log.warn('garment supplier unavailable', { message: w.message });
+    return json({ styles: r.styles.map(absolutize), suppliers: r.suppliers, warnings: r.warnings });
+  },
+});
+
+/** GET /api/v1/garments/style?key= (2.8). */
+export const garmentStyleRoute: RouteDef = getRoute({
+  path: '/api/v1/garments/style',
+  async handle({ query, ex }) {
+    const key = query.get('key');
+    if (!key || key.trim() === '') throw invalidOption('key', 'a style key <supplier>:<style_id> (required)', key ?? '');
+    const d = await catalogRef().style(key, ex.signal);
+    return json({
+      ...d,
+      colors: d.colors.map((c) => ({ ...c, images: { front: c.images.front && publicUrl(c.images.front), back: c.images.back && publicUrl(c.images.back) } })),
+    });
+  },
+});
+
+/** The 2.9 JSON body, or the image with the X- headers. */
+export function mockupReply(r: MockupResult): Reply {
+  if (r.response === 'json') {
+    return json({
+      garment: r.garment,
+      view: r.view,
+      placement: r.placement,
+      print: r.print,
+      warnings: r.warnings,
+      image: { content_type: r.content_type, width: r.width, height: r.height, base64: Buffer.from(r.image.buffer, r.image.byteOffset, r.image.byteLength).toString('base64') },
+    });
+  }
+  return binary(r.image, r.content_type, {
+    'X-Garment': r.garment.key,
+    'X-Placement': r.placement,
+    'X-Print-Width-In': String(r.print.width_in),
+    'X-Print-Height-In': String(r.print.height_in),
+    'X-Effective-DPI': String(r.print.effective_dpi),
+    'X-Warnings': r.warnings.map((w) => w.code).join(','),
+  });
+}
+
+/** POST /api/v1/mockup (4.12). Supplier styles are resolved through the catalog before the engine runs. */
+export const mockupRoute: RouteDef = postImageRoute<Record<string, string>>({
+  path: '/api/v1/mockup',
+  validate(fields) {
+    const style = fields.style?.trim();
+    // Own styles and legacy mode validate fully here (400 before metering); supplier styles after the catalog answers.
+    if (!style || /^own:/i.test(style) || !style.includes(':')) resolveMockup(fields);
+    return fields;
+  },
+  async handle({ app, image, options, signal }) {
+    const style = options.style?.trim();
+    const supplier_style = style ? await catalogRef().garmentFor(style, signal) : undefined;
+    const result = await app.engine.mockup(image, { ...options, ...(supplier_style ? { supplier_style } : {}) }, { signal });
+    return mockupReply(result);
+  },
+});
+
+// A fully transparent 1x1 design: rendering it gives the bare blank through the pooled mockup op.
+function blankDesign() {
+  return { width: 1, height: 1, data: new Uint8ClampedArray(4) };
+}
+
+const previewCache = new Map<string, Uint8Array>();
+
+/**
+ * GET /api/v1/mockup/preview?template=<id>[&size=] or ?style=<key>&color=&view=front|back[&size=]: a JPEG
+ * of the blank (size = long side 400-2000, default 1200). Own blanks only; no key needed.
+ */
+export const mockupPreviewRoute: RouteDef = getRoute({
+  path: PREVIEW_PATH,
+  auth: false,
+  async handle({ app, query, ex }) {
+    const size = query.get('size') ?? '1200';
+    const n = Number(size);
+    if (!Number.isFinite(n) || n < 400 || n > 2000) throw invalidOption('size', 'a number from 400 to 2000', size);
+    const template = query.get('template');
+    const style = query.get('style');
+    let opts: Record<string, string>;
+    if (template) opts = { template_id: template };
+    else if (style) {
+      if (!/^own:/i.test(style)) throw invalidOption('style', 'an own style key (supplier pictures are served by the supplier)', style);
+      const view = query.get('view') ?? 'front';
+      if (view !== 'front' && view !== 'back') throw invalidOption('view', 'front or back', view);
+      opts = { style, color: query.get('color') ?? '', placement: view === 'front' ? 'full-front' : 'full-back' };
+    } else {
+      throw invalidOption('template', 'a template id, or style (+ color, view)', '');
+    }
+    const params = { ...opts, fabric: 'false', output_size: String(Math.round(n)), format: 'jpeg' };
+    const key = JSON.stringify(params);
+    let bytes = previewCache.get(key);
+    if (!bytes) {
+      const r = await app.engine.mockup(blankDesign(), params, { signal: ex.signal });
+      bytes = r.image;
+      if (previewCache.size >= 200) previewCache.delete(previewCache.keys().next().value as string);
+      previewCache.set(key, bytes);
+    }
+    return binary(bytes, 'image/jpeg', { 'Cache-Control': 'public, max-age=86400' });
+  },
+});
+
+export const MOCKUP_ROUTES: readonly RouteDef[] = [mockupTemplatesRoute, garmentsRoute, garmentStyleRoute, mockupRoute, mockupPreviewRoute];
+
