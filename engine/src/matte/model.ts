@@ -54,24 +54,24 @@ function parseTriple(field: string, v: unknown, dflt: readonly number[], positiv
  * Resolve model options (from the op or the environment) into a config; null when no path is given.
  * @throws InkprepError `invalid_option` naming the field (`model.input_size`, ...)
  */
-export function resolveModelConfig(o: SegmentationModelOptions | undefined, prefix = 'model.'): SegmentationModelConfig | null {
+export function resolveModelConfig(o: SegmentationModelOptions | undefined, field: (key: string) => string = (k) => `model.${k}`): SegmentationModelConfig | null {
   if (!o || !o.path) return null;
   let w: number = MODEL_DEFAULTS.inputSize, h: number = MODEL_DEFAULTS.inputSize;
   if (o.input_size !== undefined && o.input_size !== '') {
     const m = /^\s*(\d{1,5})(?:\s*[xX]\s*(\d{1,5}))?\s*$/.exec(String(o.input_size));
-    if (!m) throw invalidOption(prefix + 'input_size', 'a size like 1024 or 1024x768', o.input_size);
+    if (!m) throw invalidOption(field('input_size'), 'a size like 1024 or 1024x768', o.input_size);
     w = Number(m[1]);
     h = m[2] ? Number(m[2]) : w;
-    if (w < 8 || h < 8 || w > 4096 || h > 4096) throw invalidOption(prefix + 'input_size', 'a size from 8 to 4096', o.input_size);
+    if (w < 8 || h < 8 || w > 4096 || h > 4096) throw invalidOption(field('input_size'), 'a size from 8 to 4096', o.input_size);
   }
   const output = o.output ?? MODEL_DEFAULTS.output;
-  if (!['probability', 'logits', 'minmax'].includes(output)) throw invalidOption(prefix + 'output', 'one of probability, logits, minmax', output);
+  if (!['probability', 'logits', 'minmax'].includes(output)) throw invalidOption(field('output'), 'one of probability, logits, minmax', output);
   return Object.freeze({
     path: o.path,
     inputWidth: w,
     inputHeight: h,
-    mean: parseTriple(prefix + 'mean', o.mean, MODEL_DEFAULTS.mean, false),
-    std: parseTriple(prefix + 'std', o.std, MODEL_DEFAULTS.std, true),
+    mean: parseTriple(field('mean'), o.mean, MODEL_DEFAULTS.mean, false),
+    std: parseTriple(field('std'), o.std, MODEL_DEFAULTS.std, true),
     output,
   });
 }
@@ -88,7 +88,7 @@ export function segmentationModelFromEnv(env: NodeJS.ProcessEnv = process.env): 
     mean: env.INKPREP_SEGMENTATION_MEAN,
     std: env.INKPREP_SEGMENTATION_STD,
     output: env.INKPREP_SEGMENTATION_OUTPUT as MaskOutput | undefined,
-  }, 'INKPREP_SEGMENTATION_');
+  }, (k) => `INKPREP_SEGMENTATION_${k === 'input_size' ? 'SIZE' : k.toUpperCase()}`);
 }
 
 // Minimal structural types of the parts of onnxruntime-node used here (it is an optional dependency).

@@ -1,6 +1,7 @@
 // Edge refinement of a segmentation model's mask with the matting step, guided by the image.
 // Trimap from the mask: certain foreground (mask >= 0.95), certain background (mask <= 0.05), the rest
-// plus a 1-pixel ring on each side of every transition is the uncertain band. In the band, B is the colour
+// plus a 1-pixel ring on each side of every transition is the uncertain band; band pixels the model
+// is not sure of (mask < 0.75) are not used as foreground samples. In the band, B is the colour
 // of the nearest certain-background pixel (multi-source breadth-first propagation), F is sampled as in
 // alpha.ts, α comes from the mixing model; where F and B are too alike for the mixing model to be
 // reliable, the model's own mask value is blended in. Colours are then decontaminated the same way.
@@ -8,7 +9,7 @@ import type { Raster } from '../raster/types.js';
 import { estimateAlpha } from './alpha.js';
 import { decontaminate } from './decontaminate.js';
 import { despeckle } from './despeckle.js';
-import { BAND, BG, FG } from './types.js';
+import { BAND, BG, FG, NO_SAMPLE } from './types.js';
 
 export interface RefinedMatte {
   data: Uint8ClampedArray;
@@ -43,6 +44,7 @@ export function refineMask(src: Raster, mask: Uint8Array): RefinedMatte {
 
   // Nearest certain background colour for every band pixel (BFS from the background pixels next to the band).
   const bg = new Float32Array(band.length * 3);
+  const noise = new Float32Array(band.length).fill(6);
   const src0 = new Int32Array(band.length).fill(-1);
   const queue = new Int32Array(Math.max(band.length, 1));
   let head = 0, tail = 0;
@@ -65,10 +67,29 @@ export function refineMask(src: Raster, mask: Uint8Array): RefinedMatte {
       if (kk >= 0 && src0[kk]! < 0) { src0[kk] = src0[k]!; queue[tail++] = kk; }
     }
   }
+  // B = mean of the certain-background pixels in the 5x5 window around the nearest one (a textured
+  // background makes a single pixel a poor estimate of the colour mixed into the edge).
   for (let k = 0; k < band.length; k++) {
     const j = src0[k]!;
-    const i = j >= 0 ? j : band[k]!;
-    bg[k * 3] = data[i * 4]!; bg[k * 3 + 1] = data[i * 4 + 1]!; bg[k * 3 + 2] = data[i * 4 + 2]!;
+    if (j < 0) {
+      const i = band[k]!;
+      bg[k * 3] = data[i * 4]!; bg[k * 3 + 1] = data[i * 4 + 1]!; bg[k * 3 + 2] = data[i * 4 + 2]!;
+      continue;
+    }
+    const jx = j % width, jy = (j - jx) / width;
+    let r = 0, g = 0, b = 0, c = 0, sq = 0;
+    for (let y = Math.max(0, jy - 2); y <= Math.min(height - 1, jy + 2); y++) {
+      for (let x = Math.max(0, jx - 2); x <= Math.min(width - 1, jx + 2); x++) {
+        const q = y * width + x;
+        if (state[q] !== BG) continue;
+        const qr = data[q * 4]!, qg = data[q * 4 + 1]!, qb = data[q * 4 + 2]!;
+        r += qr; g += qg; b += qb; sq += qr * qr + qg * qg + qb * qb; c++;
+      }
+    }
+    bg[k * 3] = r / c; bg[k * 3 + 1] = g / c; bg[k * 3 + 2] = b / c;
+    // Texture of the background there: RMS deviation per channel.
+    const v = sq / c - (bg[k * 3]! ** 2 + bg[k * 3 + 1]! ** 2 + bg[k * 3 + 2]! ** 2);
+    noise[k] = Math.max(6, Math.sqrt(Math.max(0, v) / 3));
   }
 
   const out = data.slice();
@@ -77,11 +98,15 @@ export function refineMask(src: Raster, mask: Uint8Array): RefinedMatte {
     if (state[i] === FG) out[i * 4 + 3] = 255;
     else out32[i] = 0;
   }
-  const est = estimateAlpha(data, width, height, state, band, bg, 6);
+  // Band pixels the model is not sure of are never used as foreground colour samples.
+  for (let k = 0; k < band.length; k++) if (mask[band[k]!]! < 192) state[band[k]!] |= NO_SAMPLE;
+  const est = estimateAlpha(data, width, height, state, band, bg, noise, 4);
   for (let k = 0; k < band.length; k++) {
     const o = k * 3;
     const dist = Math.hypot(est.fg[o]! - bg[o]!, est.fg[o + 1]! - bg[o + 1]!, est.fg[o + 2]! - bg[o + 2]!);
-    const w = src0[k]! < 0 ? 0 : Math.min(1, Math.max(0, (dist - 20) / 40));
+    // Trust the mixing model when it found a sample well apart from B, or when every sample lies on the
+    // far side of B (the pixel is background); otherwise lean on the model's mask.
+    const w = src0[k]! < 0 || !est.sampled[k] ? 0 : est.alpha[k] === 0 ? 1 : Math.min(1, Math.max(0, (dist - 20) / 40));
     est.alpha[k] = w * est.alpha[k]! + (1 - w) * (mask[band[k]!]! / 255);
   }
   decontaminate(data, out, band, est.alpha, est.fg, bg);

@@ -27,6 +27,7 @@ export const CAND = 1; // colour matches the background model within tolerance
 export const BG = 2; // accepted background: connected to the border, or an enclosed matching region above noise size
 export const BAND = 4; // uncertain: not background, near it; alpha comes from the mixing model
 export const FG = 8; // certain foreground (alpha 1)
+export const NO_SAMPLE = 16; // band pixel never used as a foreground colour sample (model path: mask below 0.75)
 
 /** Tolerances derived from the background noise (stage `classify.ts`). */
 export interface Thresholds {
