@@ -1,10 +1,15 @@
 // `inkprep` CLI entry: dispatches to a verb from commands/index.ts.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { COMMANDS } from './commands/index.js';
+import type { Command } from './command.js';
 import { EXIT } from './command.js';
 
-function help(): string {
+// Operator verbs load only what they need (the admin CLI starts without the engine's image stack).
+const LIGHT: Record<string, () => Promise<Command>> = {
+  admin: async () => (await import('./commands/admin.js')).adminCommand,
+};
+
+function help(COMMANDS: readonly Command[]): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
     'usage: inkprep <command> [options]',
@@ -21,13 +26,16 @@ function help(): string {
 /** Run the CLI with argv (without node and script); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [verb, ...rest] = argv;
+  const light = verb ? LIGHT[verb] : undefined;
+  if (light) return (await light()).run(rest);
+  const { COMMANDS } = await import('./commands/index.js');
   if (!verb || verb === '--help' || verb === '-h' || verb === 'help') {
-    process.stdout.write(help() + '\n');
+    process.stdout.write(help(COMMANDS) + '\n');
     return verb ? EXIT.ok : EXIT.usage;
   }
   const cmd = COMMANDS.find((c) => c.name === verb);
   if (!cmd) {
-    process.stderr.write(`inkprep: unknown command ${JSON.stringify(verb)}\n\n${help()}\n`);
+    process.stderr.write(`inkprep: unknown command ${JSON.stringify(verb)}\n\n${help(COMMANDS)}\n`);
     return EXIT.usage;
   }
   return cmd.run(rest);

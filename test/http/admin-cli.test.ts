@@ -1,0 +1,136 @@
+// The admin CLI and `inkprep serve` as child processes against a temporary store: every admin command
+// in the issue's shape with --json and text output, then serve with INKPREP_BOOTSTRAP_KEY, the keys the
+// CLI made, and a graceful SIGTERM that finishes an in-flight request.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tinyPng } from './harness.js';
+
+const MAIN = fileURLToPath(new URL('../../adapter-http/dist/cli/main.js', import.meta.url));
+const dir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-admin-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function cli(args: string[], env: Record<string, string> = {}): { code: number; out: string; err: string; json: () => any } {
+  const r = spawnSync(process.execPath, [MAIN, ...args], { env: { ...process.env, INKPREP_DATA_DIR: dir, ...env }, encoding: 'utf8' });
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr, json: () => JSON.parse(r.stdout) };
+}
+
+describe('inkprep admin', () => {
+  let accountId = '';
+  let key = '';
+  let keyId = '';
+
+  it('account create prints the id (text) or the account (--json); lower plans too', () => {
+    const text = cli(['admin', 'account', 'create', '--name', 'Acme Prints', '--plan', 'business']);
+    expect(text.code).toBe(0);
+    accountId = text.out.trim();
+    expect(accountId).toMatch(/^acc_[0-9a-f]{16}$/);
+    const j = cli(['admin', 'account', 'create', '--name', 'Ops', '--plan', 'business', '--admin', '--json']);
+    expect(j.json()).toMatchObject({ name: 'Ops', plan: 'business', status: 'active', admin: true, daily_limit: 999999, remove_bg_cap: null, upscale_cap: null });
+    const pro = cli(['admin', 'account', 'create', '--name', 'Small', '--plan', 'pro', '--json']).json();
+    const refused = cli(['admin', 'key', 'create', pro.id, '--json']);
+    expect(refused.code).not.toBe(0);
+    expect(JSON.parse(refused.err)).toMatchObject({ code: 'plan_inactive', plan: 'pro' });
+    expect(cli(['admin', 'account', 'create', '--name', 'X', '--plan', 'gold']).code).toBe(2);
+  });
+
+  it('key create shows the key once; key list shows only prefixes', () => {
+    const created = cli(['admin', 'key', 'create', accountId, '--json']).json();
+    key = created.key;
+    keyId = created.id;
+    expect(key).toMatch(/^ink_live_[0-9A-Za-z]{40}$/);
+    const plain = cli(['admin', 'key', 'create', accountId]);
+    expect(plain.out.trim()).toMatch(/^ink_live_[0-9A-Za-z]{40}$/);
+    const list = cli(['admin', 'key', 'list', accountId, '--json']).json();
+    expect(list).toHaveLength(2);
+    expect(list[0]).toMatchObject({ id: keyId, prefix: key.slice(0, 13), active: true, revoked_at: null });
+    expect(JSON.stringify(list)).not.toContain(key.slice(13));
+  });
+
+  it('account set changes plan, status, limits and caps (none = uncapped)', () => {
+    const r = cli(['admin', 'account', 'set', accountId, '--daily-limit', '500', '--remove-bg-cap', '20', '--upscale-cap', '10', '--json']).json();
+    expect(r).toMatchObject({ daily_limit: 500, remove_bg_cap: 20, upscale_cap: 10, status: 'active' });
+    const r2 = cli(['admin', 'account', 'set', accountId, '--upscale-cap', 'none', '--status', 'lapsed', '--plan', 'business', '--json']).json();
+    expect(r2).toMatchObject({ upscale_cap: null, status: 'lapsed', remove_bg_cap: 20 });
+    expect(cli(['admin', 'account', 'set', accountId, '--status', 'active']).out).toContain('status=active');
+    expect(cli(['admin', 'account', 'set', accountId, '--daily-limit', 'lots']).code).toBe(2);
+    expect(cli(['admin', 'account', 'set', 'acc_0000000000000000', '--plan', 'pro']).code).not.toBe(0);
+  });
+
+  it('setting set/list; usage', () => {
+    expect(cli(['admin', 'setting', 'set', 'upscale.budget', '2000000', '--json']).json()).toEqual({ 'upscale.budget': 2000000 });
+    expect(cli(['admin', 'setting', 'list', '--json']).json()).toMatchObject({ 'upscale.budget': 2000000, 'upscale.budget4x': 1000000 });
+    expect(cli(['admin', 'setting', 'set', 'upscale.budget', '-5']).code).toBe(2);
+    const u = cli(['admin', 'usage', accountId, '--json']).json();
+    expect(u).toMatchObject({ account_id: accountId, window: 'rolling 24 hours', daily_limit_per_key: 500, per_key: [], fair_use: { remove_bg: { used: 0, cap: 20 }, upscale: { used: 0, cap: null } } });
+  });
+
+  it('serve: bootstrap key on an empty store, CLI-made keys work, revoke is live, SIGTERM finishes in-flight work', async () => {
+    const serveDir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-serve-'));
+    const boot = 'ink_live_bootstrapbootstrapbootstrap1';
+    const child = spawn(process.execPath, [MAIN, 'serve'], { env: { ...process.env, INKPREP_DATA_DIR: serveDir, PORT: '0', HOST: '127.0.0.1', INKPREP_BOOTSTRAP_KEY: boot, INKPREP_THREADS: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      const port = await new Promise<number>((resolve, reject) => {
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          const m = /"msg":"listening".*?"port":(\d+)/.exec(out);
+          if (m) resolve(Number(m[1]));
+        });
+        child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
+      });
+      const base = `http://127.0.0.1:${port}`;
+      expect((await fetch(base + '/api/v1/vectorize', { headers: { authorization: `Bearer ${boot}` } })).status).toBe(200);
+      // the CLI works on the running server's store; changes are live
+      const acc = cli(['admin', 'account', 'list', '--json'], { INKPREP_DATA_DIR: serveDir }).json();
+      expect(acc).toHaveLength(1);
+      const k2 = cli(['admin', 'key', 'create', acc[0].id], { INKPREP_DATA_DIR: serveDir }).out.trim();
+      expect((await fetch(base + '/api/v1/upscale', { headers: { 'x-api-key': k2 } })).status).toBe(200);
+      cli(['admin', 'key', 'revoke', k2], { INKPREP_DATA_DIR: serveDir });
+      expect((await fetch(base + '/api/v1/upscale', { headers: { 'x-api-key': k2 } })).status).toBe(401);
+      cli(['admin', 'account', 'set', acc[0].id, '--status', 'suspended'], { INKPREP_DATA_DIR: serveDir });
+      expect((await fetch(base + '/api/v1/upscale', { headers: { 'x-api-key': boot } })).status).toBe(403);
+      cli(['admin', 'account', 'set', acc[0].id, '--status', 'active'], { INKPREP_DATA_DIR: serveDir });
+      // an upload in progress when SIGTERM arrives still completes; the process then exits 0
+      const png = Buffer.from(await tinyPng());
+      const head = Buffer.from('--Z\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n');
+      const tail = Buffer.from('\r\n--Z--\r\n');
+      const body = Buffer.concat([head, png, tail]);
+      const req = http.request({ host: '127.0.0.1', port, path: '/api/v1/scan', method: 'POST', headers: { 'x-api-key': boot, 'content-type': 'multipart/form-data; boundary=Z', 'content-length': body.length } });
+      const response = new Promise<number>((resolve, reject) => {
+        req.on('response', (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+        });
+        req.on('error', reject);
+      });
+      req.write(body.subarray(0, 50));
+      await new Promise((r) => setTimeout(r, 300));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 300));
+      req.end(body.subarray(50));
+      expect(await response).toBe(200);
+      expect(await exited).toBe(0);
+      expect(out).toContain('"msg":"shutting down"');
+      expect(out).toContain('"msg":"stopped"');
+      expect(out).not.toContain(boot);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(serveDir, { recursive: true, force: true });
+    }
+  });
+
+  it('key revoke by id; usage text', () => {
+    const r = cli(['admin', 'key', 'revoke', keyId, '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({ id: keyId, account_id: accountId });
+    expect(cli(['admin', 'key', 'list', accountId, '--json']).json()[0].active).toBe(false);
+    expect(cli(['admin', 'key', 'revoke', 'key_ffffffffffffffff']).code).not.toBe(0);
+    expect(cli(['admin', 'usage', accountId]).out).toContain('remove-bg fair use: 0 of 20');
+  });
+});
