@@ -1,5 +1,6 @@
 // The per-path pipeline of potrace (Selinger 2003, sec. 2.2-2.4) in order: straight runs, optimal polygon,
-// vertex adjustment, smoothing with corner detection, curve optimisation; or the pixel-exact outline.
+// vertex adjustment, smoothing with corner detection, curve optimisation, then our area correction
+// (area.ts); or the pixel-exact outline.
 // Thin features: the straightness test lets one polygon edge hug both sides of a 1 px line, which collapses
 // it into a sliver. When the adjusted polygon of a closed path loses too much of the path's area, the path
 // is fitted again on the lattice refined by 2 (every unit step split in two), which halves the tolerance.
@@ -11,6 +12,7 @@ import { adjustVertices } from './adjust.js';
 import { smoothPolygon, splitLongEdges } from './smooth.js';
 import { optimizeCurve } from './opticurve.js';
 import { emitCurve, emitLattice } from './emit.js';
+import { correctArea } from './area.js';
 import type { LatticePath } from './path.js';
 
 /** Relative area loss of the polygon (vs the lattice path) that triggers the refined fit. */
@@ -72,6 +74,7 @@ export function fitPath(p: LatticePath, params: TraceParams): PathSegments {
     vy = fine.vy;
   }
   ({ vx, vy } = splitLongEdges(vx, vy, p.open));
-  const curve = smoothPolygon(vx, vy, p.open, params.alphaMax);
-  return emitCurve(optimizeCurve(curve, params.optTolerance));
+  const curve = optimizeCurve(smoothPolygon(vx, vy, p.open, params.alphaMax), params.optTolerance);
+  if (!p.open) correctArea(curve, p.area);
+  return emitCurve(curve);
 }

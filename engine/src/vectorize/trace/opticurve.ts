@@ -17,7 +17,7 @@ const NEW_SAMPLES = 12;
 const ORIG_SAMPLES = 4;
 
 /** Signed area term of a cubic (integral of (x dy - y dx) / 2). */
-function cubicArea(x0: number, y0: number, x1: number, y1: number, x2: number, y2: number, x3: number, y3: number): number {
+export function cubicArea(x0: number, y0: number, x1: number, y1: number, x2: number, y2: number, x3: number, y3: number): number {
   let a = 0;
   for (let g = 0; g < 3; g++) {
     const t = GT[g]!;
