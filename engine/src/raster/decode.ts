@@ -3,6 +3,7 @@
 import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
 import { InkprepError } from '../errors.js';
 import { sniffFormat, sniffOtherImage } from './sniff.js';
+import { statedDensity } from './density.js';
 import type { DecodedImage, DecodeInfo, ImageFormat } from './types.js';
 
 /** Default largest image the engine decodes, in pixels (100 MP). */
@@ -54,7 +55,7 @@ export async function probeImage(bytes: Uint8Array, opts: DecodeOptions = {}): P
     format,
     is_jpeg: format === 'jpeg',
     has_alpha: !!meta.hasAlpha,
-    density: statedDensity(bytes, format, meta.density),
+    density: statedDensity(bytes, format, meta.exif),
     space: meta.space ?? 'srgb',
     bits_per_sample: bits,
     channels: meta.channels ?? 0,
@@ -111,49 +112,6 @@ function depthBits(depth: string | undefined): number {
     default:
       return 8;
   }
-}
-
-// libvips reports 72 DPI for files that state nothing; only trust a density the file actually records.
-function statedDensity(b: Uint8Array, format: ImageFormat, vipsDensity: number | undefined): number | null {
-  if (format === 'png') return pngDensity(b);
-  if (!vipsDensity) return null;
-  const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-  let stated = false;
-  if (format === 'jpeg') {
-    // JFIF APP0 with units 1 (dpi) or 2 (dpcm), or an EXIF block (XResolution).
-    const jfif = buf.indexOf('JFIF\0', 0, 'latin1');
-    if (jfif > 0 && jfif < 64 && buf.length > jfif + 7 && buf[jfif + 7] !== 0) stated = true;
-    else {
-      const exif = buf.indexOf('Exif\0\0', 0, 'latin1');
-      stated = exif > 0 && exif < 65536;
-    }
-  } else {
-    stated = buf.indexOf('EXIF', 0, 'latin1') > 0;
-  }
-  return stated ? Math.round(vipsDensity * 100) / 100 : null;
-}
-
-/**
- * PNG pHYs density in DPI, read from the chunk list before the first IDAT (fix: a byte search for "pHYs"
- * could match inside compressed data, and a pHYs with unit 0 states only an aspect ratio, not a density).
- */
-function pngDensity(b: Uint8Array): number | null {
-  let p = 8;
-  while (p + 12 <= b.length) {
-    const len = ((b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!) >>> 0;
-    const type = String.fromCharCode(b[p + 4]!, b[p + 5]!, b[p + 6]!, b[p + 7]!);
-    if (type === 'IDAT' || type === 'IEND') return null;
-    if (type === 'pHYs' && len === 9 && p + 17 <= b.length) {
-      const ppmX = ((b[p + 8]! << 24) | (b[p + 9]! << 16) | (b[p + 10]! << 8) | b[p + 11]!) >>> 0;
-      const unit = b[p + 16];
-      if (unit !== 1 || ppmX === 0) return null;
-      // pHYs stores pixels per metre, so 300 DPI reads back as 299.9994: snap to the whole DPI when that close.
-      const dpi = ppmX * 0.0254;
-      return Math.abs(dpi - Math.round(dpi)) < 0.05 ? Math.round(dpi) : Math.round(dpi * 100) / 100;
-    }
-    p += 12 + len;
-  }
-  return null;
 }
 
 function cleanMessage(err: unknown): string {
