@@ -82,7 +82,8 @@ export function labelRuns(src: MaskSource, connectivity: 4 | 8 = 8): RunComponen
     return i;
   };
 
-  // Fast path: a byte plane (stride 1) skips 4 pixels at a time through all-off (0) and all-255 words.
+  // Fast path: a byte plane (stride 1) skips 4 pixels at a time through all-off (0) words and all-on words
+  // (all 255, or with min 1 all non-zero).
   const words = data instanceof Uint8Array && stride === 1 && !inv && min >= 1 && data.byteOffset % 4 === 0
     ? new Uint32Array(data.buffer, data.byteOffset, data.length >> 2)
     : null;
@@ -105,7 +106,15 @@ export function labelRuns(src: MaskSource, connectivity: 4 | 8 = 8): RunComponen
       const start = x;
       if (words) {
         while (x < w && (idx & 3) !== 0 && data[idx]! >= min) { x++; idx++; }
-        while (idx + 4 <= rowEnd && words[idx >> 2] === 0xffffffff) { x += 4; idx += 4; }
+        if (min === 1) {
+          // all four bytes non-zero (classic "has zero byte" bit test)
+          for (let W = 0; idx + 4 <= rowEnd; x += 4, idx += 4) {
+            W = words[idx >> 2]!;
+            if (((W - 0x01010101) & ~W & 0x80808080) !== 0) break;
+          }
+        } else {
+          while (idx + 4 <= rowEnd && words[idx >> 2] === 0xffffffff) { x += 4; idx += 4; }
+        }
       }
       while (x < w && ((data[idx]! >= min) !== inv)) {
         x++;
