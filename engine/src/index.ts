@@ -31,7 +31,7 @@ export { upscaleResample } from './upscale/resample.js';
 export { upscaleModel } from './upscale/sr.js';
 export { upscaleVector, renderSvg } from './upscale/vector.js';
 export { modelUnavailableReason } from './upscale/model.js';
-export type { UpscaleOptions, UpscaleResult } from './ops/upscale.js';
+export { runUpscale, type UpscaleOptions, type UpscaleResult, type ResolvedUpscale } from './ops/upscale.js';
 export { removeBackground, type RemoveBgBackend, type RemoveBgSettings } from './matte/pipeline.js';
 export { matteArtwork, type ArtworkMatte, type ArtworkMatteOptions } from './matte/matte.js';
 export { segmentationModelFromEnv, resolveModelConfig, runtimeAvailable, type SegmentationModelConfig, type SegmentationModelOptions, type MaskOutput } from './matte/model.js';

@@ -8,7 +8,7 @@ import { invalidOption } from '../errors.js';
 import { DEFAULT_BUDGET, DEFAULT_BUDGET_4X, maxPixelsFor, planSize } from '../upscale/budget.js';
 import { upscaleRaster, type UpscaleRoute } from '../upscale/upscale.js';
 import type { ArtClass } from '../upscale/classify.js';
-import { isRaster, type OpDef } from './types.js';
+import { isRaster, type OpContext, type OpDef, type OpInput } from './types.js';
 
 /** Caller options (text accepted, as HTTP form fields send it). */
 export interface UpscaleOptions {
@@ -64,7 +64,18 @@ export const upscaleOp: OpDef<UpscaleOptions, ResolvedUpscale, UpscaleResult> = 
       route: parseEnum('route', o.route, 'auto', ['auto', 'vector', 'model', 'resample'] as const),
     });
   },
-  async run(input, opts, ctx) {
+  run: (input, opts, ctx) => runUpscale(input, opts, ctx),
+  transfer(result) {
+    return [result.png.buffer as ArrayBuffer];
+  },
+};
+
+/**
+ * The body of op `upscale`, callable in-thread with a progress callback (the CLI uses it for long runs).
+ * @throws InkprepError `image_too_large` (maxPixels = budget x 4 for the scale, pixels), `unsupported_format`
+ *   (only PNG and JPEG), `image_unreadable`.
+ */
+export async function runUpscale(input: OpInput, opts: Readonly<ResolvedUpscale>, ctx: OpContext, onProgress?: (fraction: number, stage: string) => void): Promise<UpscaleResult> {
     const limit = Math.min(ctx.maxPixels, maxPixelsFor(opts.scale, opts));
     let src: Raster;
     let density: number | null = null;
@@ -79,7 +90,7 @@ export const upscaleOp: OpDef<UpscaleOptions, ResolvedUpscale, UpscaleResult> = 
       src = dec.raster;
       density = dec.info.density;
     }
-    const out = await upscaleRaster(src, { scale: opts.scale, budget: opts.budget, budget4x: opts.budget4x, route: opts.route });
+    const out = await upscaleRaster(src, { scale: opts.scale, budget: opts.budget, budget4x: opts.budget4x, route: opts.route, onProgress });
     const png = await encodePng(out.raster, density ? { dpi: (density * out.raster.width) / src.width } : {});
     return {
       png,
@@ -95,8 +106,4 @@ export const upscaleOp: OpDef<UpscaleOptions, ResolvedUpscale, UpscaleResult> = 
       to: out.plan.to,
       ms: out.ms,
     };
-  },
-  transfer(result) {
-    return [result.png.buffer as ArrayBuffer];
-  },
-};
+}

@@ -5,6 +5,7 @@
 import sharp from 'sharp';
 import { InkprepError } from '../errors.js';
 import type { Raster } from '../raster/types.js';
+import { resolveVectorize, vectorizeRaster } from '../ops/vectorize.js';
 
 /** Render an SVG whose user units are source pixels (viewBox 0 0 w h) at exactly width x height pixels. */
 export async function renderSvg(svg: string, srcWidth: number, srcHeight: number, width: number, height: number): Promise<Raster> {
@@ -33,6 +34,12 @@ export async function upscaleVector(src: Raster, scale: number): Promise<Raster>
   return renderSvg(svg, src.width, src.height, src.width * scale, src.height * scale);
 }
 
-async function traceToSvg(_src: Raster): Promise<string> {
-  throw new InkprepError('processing_failed', 'the vectorizer is not part of this build yet');
+/**
+ * Vectorizer settings for upscaling: every ink kept (`colors: unlimited` merges only inks closer than a JND),
+ * potrace's default corner rule (`detail: balanced`), and only 1 px specks merged so small details survive.
+ */
+export const TRACE_OPTIONS = Object.freeze({ colors: 'unlimited', detail: 'balanced', speck_size: 1, edge_cleanup: true } as const);
+
+async function traceToSvg(src: Raster): Promise<string> {
+  return vectorizeRaster(src, resolveVectorize(TRACE_OPTIONS)).svg;
 }

@@ -1,6 +1,7 @@
 // Every CLI verb. Adding a verb = one import and one entry here.
 import type { Command } from '../command.js';
 import { infoCommand } from './info.js';
+import { upscaleCommand } from './upscale.js';
 import { removeBgCommand } from './remove-bg.js';
 import { mockupCommand } from './mockup.js';
 import { scanCommand } from './scan.js';
@@ -9,4 +10,4 @@ import { serveCommand } from './serve.js';
 import { adminCommand } from './admin.js';
 import { vectorizeCommand } from './vectorize.js';
 
-export const COMMANDS: readonly Command[] = [infoCommand, removeBgCommand, scanCommand, fixCommand, serveCommand, adminCommand, vectorizeCommand, mockupCommand];
+export const COMMANDS: readonly Command[] = [infoCommand, removeBgCommand, scanCommand, fixCommand, serveCommand, adminCommand, vectorizeCommand, mockupCommand, upscaleCommand];
