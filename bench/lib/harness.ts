@@ -74,7 +74,7 @@ export interface BenchContext {
    * Add a ratio column to rows measured in the same run: `x <baselineName>` = row[key] / baseline row[key]
    * (default key `mean ms`). Returns new rows; does not record them (pass them to `table`).
    */
-  ratio<R extends Row>(rows: R[], baselineName: string, key?: string, nameKey?: string): (R & Row)[];
+  ratio<R extends Row>(rows: R[], baselineName: string, key?: string, nameKey?: string): R[];
   /** Print a line (also kept in the JSON `log`). */
   log(msg: string): void;
 }
@@ -83,12 +83,12 @@ const SHORT_SIZING: Required<BenchSizing> = { time: 100, iterations: 3, warmupIt
 const FULL_SIZING: Required<BenchSizing> = { time: 1000, iterations: 10, warmupIterations: 2 };
 
 /** Mean time / baseline mean time as a ratio column. */
-export function withRatio<R extends Row>(rows: R[], baselineName: string, key = 'mean ms', nameKey = 'name'): (R & Row)[] {
+export function withRatio<R extends Row>(rows: R[], baselineName: string, key = 'mean ms', nameKey = 'name'): R[] {
   const base = rows.find((r) => r[nameKey] === baselineName);
   if (!base) throw new Error(`ratio: no row named ${JSON.stringify(baselineName)} (rows: ${rows.map((r) => String(r[nameKey])).join(', ')})`);
   const b = Number(base[key]);
   const col = key === 'mean ms' ? 'x baseline' : `x ${baselineName}`;
-  return rows.map((r) => ({ ...r, [col]: b > 0 ? Number(r[key]) / b : null }));
+  return rows.map((r) => ({ ...r, [col]: b > 0 ? Number(r[key]) / b : null }) as R);
 }
 
 function fmtNumber(v: number): string {
