@@ -2,6 +2,7 @@
 // getRoute() or postImageRoute() (routes/define.ts); see README "Adding an endpoint".
 import type { RouteDef } from './define.js';
 import { fixRoute, scanRoute } from './scan-fix.js';
+import { removeBgRoute } from './remove-bg.js';
 import { upscaleHeldRoute, upscaleResultRoute, upscaleRoute } from './upscale.js';
 import { vectorizeRoute } from './vectorize.js';
 import { MOCKUP_ROUTES } from './mockup.js';
@@ -14,6 +15,7 @@ export const ROUTES: readonly RouteDef[] = [
   upscaleStatusRoute,
   scanRoute,
   fixRoute,
+  removeBgRoute,
   vectorizeRoute,
   upscaleRoute,
   upscaleResultRoute,
