@@ -1,5 +1,6 @@
 // Result storage entry: the ResultStorage interface, the local-disk implementation, the temporary holder
 // used when a storage write fails, and the per-process defaults the upscale routes use.
+import os from 'node:os';
 import path from 'node:path';
 import { LocalDiskStorage } from './local-disk.js';
 import { TemporaryHolder } from './holder.js';
@@ -20,10 +21,11 @@ const byDataDir = new Map<string, ResultHosting>();
 
 /**
  * The hosting of one data directory (created on first use, then shared): local disk under
- * `<dataDir>/results`, retention from env `INKPREP_RESULT_RETENTION_DAYS` (unset = keep forever).
+ * `<dataDir>/results` (a per-process temporary folder for `:memory:`), retention from env `INKPREP_RESULT_RETENTION_DAYS` (unset = keep forever).
  */
 export function hostingFor(dataDir: string): ResultHosting {
-  const key = path.resolve(dataDir);
+  // An in-memory store (tests) has no data folder: results go to a per-process temporary one.
+  const key = dataDir === ':memory:' ? path.join(os.tmpdir(), `inkprep-results-${process.pid}`) : path.resolve(dataDir);
   let h = byDataDir.get(key);
   if (!h) {
     const days = Number(process.env.INKPREP_RESULT_RETENTION_DAYS ?? '');
@@ -38,5 +40,5 @@ export function hostingFor(dataDir: string): ResultHosting {
 
 /** Replace the hosting of a data directory (tests: a storage that fails; another backend). */
 export function setHosting(dataDir: string, hosting: ResultHosting): void {
-  byDataDir.set(path.resolve(dataDir), hosting);
+  byDataDir.set(dataDir === ':memory:' ? path.join(os.tmpdir(), `inkprep-results-${process.pid}`) : path.resolve(dataDir), hosting);
 }
