@@ -1,13 +1,17 @@
 // Despeckle: removes isolated noise by size, in alpha and in colour, without touching details larger
 // than a speck (1/100 in at the print size, see scan/specks.ts):
-//  1. alpha specks: visible components (alpha >= 1, 8-connected) smaller than the limit are erased;
+//  1. alpha specks: visible components (alpha >= 1, 8-connected) smaller than the limit are erased; on an
+//     opaque image with a solid background, components that differ from the background colour are used
+//     instead and painted over with the background colour (with their 1-px halo of compression noise);
 //  2. pinholes: fully transparent components inside the art (not touching the border) smaller than the
 //     limit are filled from the pixel to their left;
 //  3. colour specks: a single opaque pixel whose colour differs from all 8 opaque neighbours (RGB distance
 //     > 64) while those neighbours agree with each other (within 24 of their mean) takes their mean.
 import { forEachRunOf, labelRuns } from '../raster/components.js';
 import type { Raster } from '../raster/types.js';
-import { findSpecks, speckAreaLimit } from '../scan/specks.js';
+import { findSpecks, foregroundPlane, speckAreaLimit } from '../scan/specks.js';
+import { detectBackground } from '../scan/background.js';
+import { alphaPlane } from '../raster/alpha-plane.js';
 
 export interface DespeckleResult {
   specksRemoved: number;
@@ -23,9 +27,36 @@ const COLOUR_AGREE = 24;
  * @example despeckle(raster, 300).specksRemoved
  */
 export function despeckle(r: Raster, dpi: number): DespeckleResult {
-  const { data } = r;
-  const specks = findSpecks(r, dpi);
-  forEachRunOf(specks.components, (c) => specks.isSpeck[c] === 1, (s, e) => data.fill(0, s * 4, e * 4));
+  const { data, width: w, height: h } = r;
+  const plane = alphaPlane(r);
+  let transparent = 0;
+  for (let p = 0; p < plane.length; p++) if (plane[p] === 0) transparent++;
+  const bg = transparent / plane.length < 0.01 ? detectBackground(r, transparent / plane.length) : null;
+  let specksRemoved: number;
+  if (bg && bg.kind === 'solid' && bg.rgb) {
+    const fg = foregroundPlane(r, bg.rgb);
+    const specks = findSpecks(r, dpi, fg);
+    const [br, bgc, bb] = bg.rgb;
+    const cc = specks.components;
+    for (let i = 0; i < cc.runCount; i++) {
+      if (!specks.isSpeck[cc.runLabel[i]!]) continue;
+      const y = cc.y[i]!;
+      for (let yy = Math.max(0, y - 1); yy <= Math.min(h - 1, y + 1); yy++) {
+        for (let x = Math.max(0, cc.x0[i]! - 1); x <= Math.min(w - 1, cc.x1[i]!); x++) {
+          const p = yy * w + x;
+          if (yy !== y && fg[p] === 255) continue; // another component's pixel (never this speck's ring)
+          data[p * 4] = br;
+          data[p * 4 + 1] = bgc;
+          data[p * 4 + 2] = bb;
+        }
+      }
+    }
+    specksRemoved = specks.count;
+  } else {
+    const specks = findSpecks(r, dpi, plane);
+    forEachRunOf(specks.components, (c) => specks.isSpeck[c] === 1, (s, e) => data.fill(0, s * 4, e * 4));
+    specksRemoved = specks.count;
+  }
 
   const limit = speckAreaLimit(dpi);
   const holes = labelRuns({ data, width: r.width, height: r.height, stride: 4, offset: 3, min: 1, invert: true }, 4);
@@ -38,7 +69,7 @@ export function despeckle(r: Raster, dpi: number): DespeckleResult {
     for (let p = s; p < e; p++) data.copyWithin(p * 4, src, src + 4);
   });
 
-  return { specksRemoved: specks.count, pinholesFilled: pinholes, colourSpecksFixed: fixColourSpecks(r) };
+  return { specksRemoved, pinholesFilled: pinholes, colourSpecksFixed: fixColourSpecks(r) };
 }
 
 function fixColourSpecks(r: Raster): number {

@@ -12,6 +12,8 @@ export interface BackgroundReport {
   kind: BackgroundKind;
   /** `#rrggbb` for a solid background, else null. */
   color: string | null;
+  /** The solid background colour as [r, g, b], else null. */
+  rgb: [number, number, number] | null;
   /** Share of border pixels that are transparent (alpha < 16), 0..1. */
   borderTransparentShare: number;
   /** Share of opaque border pixels matching the dominant border colour, 0..1. */
@@ -53,7 +55,7 @@ export function detectBackground(r: Raster, canvasTransparentShare: number): Bac
   }
   const borderTransparentShare = idx.length ? transparent / idx.length : 1;
   if (borderTransparentShare >= 0.5 || rs.length === 0) {
-    return { kind: 'transparent', color: null, borderTransparentShare, borderUniformShare: 0 };
+    return { kind: 'transparent', color: null, rgb: null, borderTransparentShare, borderUniformShare: 0 };
   }
   const mr = median(rs);
   const mg = median(gs);
@@ -76,13 +78,14 @@ export function detectBackground(r: Raster, canvasTransparentShare: number): Bac
   const borderUniformShare = agree / rs.length;
   // an opaque border that is not uniform while a large part of the canvas is transparent: art touching the edges
   if (borderUniformShare < 0.85 && canvasTransparentShare >= 0.1) {
-    return { kind: 'transparent', color: null, borderTransparentShare, borderUniformShare };
+    return { kind: 'transparent', color: null, rgb: null, borderTransparentShare, borderUniformShare };
   }
   const opaqueShare = rs.length / idx.length;
   if (borderUniformShare >= 0.85 && opaqueShare >= 0.5) {
-    return { kind: 'solid', color: toHex(Math.round(sr / agree), Math.round(sg / agree), Math.round(sb / agree)), borderTransparentShare, borderUniformShare };
+    const rgb: [number, number, number] = [Math.round(sr / agree), Math.round(sg / agree), Math.round(sb / agree)];
+    return { kind: 'solid', color: toHex(rgb[0], rgb[1], rgb[2]), rgb, borderTransparentShare, borderUniformShare };
   }
-  return { kind: 'complex', color: null, borderTransparentShare, borderUniformShare };
+  return { kind: 'complex', color: null, rgb: null, borderTransparentShare, borderUniformShare };
 }
 
 function median(v: number[]): number {

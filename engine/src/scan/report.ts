@@ -6,7 +6,7 @@ import { detectFringe } from '../alpha/fringe.js';
 import { alphaPlane } from '../raster/alpha-plane.js';
 import type { DecodeInfo, Raster } from '../raster/types.js';
 import { detectBackground } from './background.js';
-import { findSpecks } from './specks.js';
+import { findSpecks, foregroundPlane } from './specks.js';
 import type { RunComponents } from '../raster/components.js';
 import { thinLines } from './thin.js';
 import { rateEdges, recommend, RIM_WIDE_PX } from './recommend.js';
@@ -42,8 +42,12 @@ export function scanRaster({ raster, info, printWidthInches }: ScanInput): ScanR
   const s = alphaStats(raster, plane);
   const fringe = s.semi > 0 ? detectFringe(raster, plane) : { edgePixels: 0, offPixels: 0, offShare: 0, matteSpread: 0, hasHalo: false, matte: null };
   const bg = detectBackground(raster, s.transparent / s.pixels);
-  const specks = findSpecks(raster, dpi, plane);
-  const thin = thinLines(raster, dpi, plane);
+  // An opaque image on a solid background: specks, strokes and the content box are judged against the
+  // background colour instead of the (uniformly opaque) alpha channel.
+  const onSolid = bg.kind === 'solid' && bg.rgb !== null && s.transparent / s.pixels < 0.01;
+  const shapePlane = onSolid ? foregroundPlane(raster, bg.rgb!) : plane;
+  const specks = findSpecks(raster, dpi, shapePlane);
+  const thin = thinLines(raster, dpi, shapePlane);
   const box = contentBox(specks.components);
   const fix = recommend(s, fringe);
   const edge = rateEdges(s, fringe);

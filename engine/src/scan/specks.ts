@@ -1,7 +1,27 @@
 // Specks: isolated components of visible pixels (alpha >= 1, 8-connected) too small to print, i.e.
 // smaller than a disc 1/100 inch across at the print resolution, and never fewer than 2 px (so at low
-// resolution only single stray pixels count). Shared by scan (counting) and fix (removing).
+// resolution only single stray pixels count). On an opaque image with a solid background (e.g. a JPEG on
+// white) the components are those of the pixels that differ from the background colour (RGB distance
+// >= 40, well above JPEG noise). Shared by scan (counting) and fix (removing).
 import { labelRuns, type RunComponents } from '../raster/components.js';
+
+/** RGB distance from a solid background colour that makes a pixel foreground. */
+export const FOREGROUND_DISTANCE = 40;
+
+/** 255 where a pixel differs from the background colour by >= FOREGROUND_DISTANCE, else 0. */
+export function foregroundPlane(r: Raster, bg: readonly [number, number, number]): Uint8Array {
+  const n = r.width * r.height;
+  const out = new Uint8Array(n);
+  const d = r.data;
+  const t2 = FOREGROUND_DISTANCE * FOREGROUND_DISTANCE;
+  for (let p = 0, i = 0; p < n; p++, i += 4) {
+    const er = d[i]! - bg[0];
+    const eg = d[i + 1]! - bg[1];
+    const eb = d[i + 2]! - bg[2];
+    if (er * er + eg * eg + eb * eb >= t2) out[p] = 255;
+  }
+  return out;
+}
 import type { Raster } from '../raster/types.js';
 
 /** Largest speck area in pixels (exclusive) at a print resolution: max(2, pi/4 * (dpi/100)^2). */

@@ -164,6 +164,29 @@ describe('scan op (engine, encoded input)', () => {
     }
   });
 
+  it('an opaque JPEG on white: specks and the content box are judged against the background', async () => {
+    const r = disc(600, 400, { r: 120, rgb: [30, 90, 160] });
+    const jpeg = await sharp(Buffer.from(r.data.buffer), { raw: { width: 600, height: 400, channels: 4 } })
+      .flatten({ background: '#ffffff' })
+      .composite([10, 40, 70].map((x) => ({ input: { create: { width: 2, height: 2, channels: 3 as const, background: '#000000' } }, left: x, top: 20 })))
+      .jpeg({ quality: 85 }).toBuffer();
+    const engine = createEngine({ threads: 0 });
+    try {
+      const s = await engine.scan(new Uint8Array(jpeg), { print_width_inches: '2' });
+      expect(s.background).toBe('solid');
+      expect(s.speck_count).toBe(3);
+      expect(s.suggestions).toContainEqual(expect.objectContaining({ field: 'fix_despeckle', value: 'true' }));
+      expect(s.content_box!.x).toBe(10);
+      const fixed = await engine.fix(new Uint8Array(jpeg), { fix_despeckle: 'true', print_width_inches: '2' });
+      expect(fixed.stats.specks_removed).toBe(3);
+      const again = await engine.scan(fixed.png, { print_width_inches: '2' });
+      expect(again.speck_count).toBe(0);
+      expect(again.content_box!.x).toBeGreaterThan(150);
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('defaults print_width_inches to 12 and rejects bad values naming the field', async () => {
     const engine = createEngine({ threads: 0 });
     try {
