@@ -4,6 +4,7 @@
 // new hard edge shows the art's own colour and no light or dark halo.
 import type { Raster } from '../raster/types.js';
 import { detectFringe } from './fringe.js';
+import { alphaPlane } from '../raster/alpha-plane.js';
 
 export interface ThresholdResult {
   /** Pixels made fully transparent. */
@@ -22,17 +23,13 @@ export interface ThresholdResult {
  */
 export function thresholdAlpha(r: Raster, threshold: number): ThresholdResult {
   const { width: w, height: h, data } = r;
-  const matte = detectFringe(r).matte;
   // Original alpha: decontamination looks at the opaque art as it was.
-  const alpha = new Uint8Array(w * h);
+  const alpha = alphaPlane(r);
   let anySemi = false;
-  for (let p = 0, i = 3; p < alpha.length; p++, i += 4) {
-    const a = data[i]!;
-    alpha[p] = a;
-    if (a !== 0 && a !== 255) anySemi = true;
-  }
+  for (let p = 0; p < alpha.length && !anySemi; p++) if (alpha[p] !== 0 && alpha[p] !== 255) anySemi = true;
+  if (!anySemi) return { removed: 0, kept: 0, recoloured: 0, matte: null };
+  const matte = detectFringe(r, alpha).matte;
   const out: ThresholdResult = { removed: 0, kept: 0, recoloured: 0, matte };
-  if (!anySemi) return out;
   const f: [number, number, number] = [0, 0, 0];
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
