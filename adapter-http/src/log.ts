@@ -1,5 +1,31 @@
 // Structured JSON logs, one object per line on stdout (or a custom sink). Never log API keys.
+// Lines to stdout are batched: one write per event-loop turn (and a final flush at exit).
+import { writeSync } from 'node:fs';
 import type { LogLevel } from './config.js';
+
+let pending: string[] = [];
+let scheduled = false;
+function flushStdout(): void {
+  scheduled = false;
+  if (pending.length === 0) return;
+  const text = pending.join('');
+  pending = [];
+  try {
+    writeSync(1, text);
+  } catch {
+    // stdout closed or full: drop log lines rather than fail requests
+  }
+}
+process.once('exit', flushStdout);
+
+/** The default sink: stdout, batched per event-loop turn. */
+export function stdoutSink(line: string): void {
+  pending.push(line);
+  if (!scheduled) {
+    scheduled = true;
+    setImmediate(flushStdout);
+  }
+}
 
 export type LogFields = Record<string, unknown>;
 
@@ -15,7 +41,7 @@ export interface Logger {
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
 /** Create a logger writing JSON lines `{ time, level, msg, ...fields }` to `sink` (default stdout). */
-export function createLogger(level: LogLevel, sink: (line: string) => void = (l) => process.stdout.write(l), base: LogFields = {}): Logger {
+export function createLogger(level: LogLevel, sink: (line: string) => void = stdoutSink, base: LogFields = {}): Logger {
   const min = RANK[level];
   const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: LogFields): void => {
     if (RANK[lvl] < min) return;

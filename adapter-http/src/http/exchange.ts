@@ -40,7 +40,7 @@ export class Exchange {
   readonly contentLength: number | null;
   readonly apiKeyHeader: string;
   readonly authorizationHeader: string;
-  readonly log: Logger;
+  private childLog: Logger | null = null;
   status = 0;
   code: string | undefined;
   bytesIn = 0;
@@ -64,7 +64,6 @@ export class Exchange {
     this.apiKeyHeader = req.getHeader('x-api-key');
     this.authorizationHeader = req.getHeader('authorization');
     this.id = requestId(req.getHeader('x-request-id'));
-    this.log = hooks.log.child({ req: this.id });
     res.onAborted(() => {
       this.abortedFlag = true;
       this.controller?.abort();
@@ -76,6 +75,11 @@ export class Exchange {
       this.maybeEnd();
     });
     hooks.onStart(this);
+  }
+
+  /** Logger whose lines carry this request's id. */
+  get log(): Logger {
+    return (this.childLog ??= this.hooks.log.child({ req: this.id }));
   }
 
   /** The client disconnected (the response must not be touched). */
@@ -174,8 +178,8 @@ export class Exchange {
     this.ended = true;
     const ms = Math.round((performance.now() - this.startedAt) * 10) / 10;
     if (this.hooks.logRequests) {
-      this.log.info('request', {
-        method: this.method, path: this.path, status: this.status, ms,
+      this.hooks.log.info('request', {
+        req: this.id, method: this.method, path: this.path, status: this.status, ms,
         ...(this.code ? { code: this.code } : {}), ...(this.accountId ? { account: this.accountId, key: this.keyId } : {}),
         ...(this.bytesIn ? { bytes_in: this.bytesIn } : {}),
       });

@@ -55,7 +55,14 @@ export function getRoute(spec: { path: string; auth?: boolean; handle(call: GetC
     handle(ex, app) {
       const run = async (): Promise<void> => {
         const caller = auth ? await authenticateExchange(ex, app) : null;
-        const reply = await spec.handle({ ex, app, caller, query: new URLSearchParams(ex.query), now: app.clock() });
+        let query: URLSearchParams | null = null;
+        const call: GetCall = {
+          ex, app, caller, now: app.clock(),
+          get query() {
+            return (query ??= new URLSearchParams(ex.query));
+          },
+        };
+        const reply = await spec.handle(call);
         ex.send(reply);
       };
       run().catch((err) => ex.fail(err)).finally(() => ex.settle());

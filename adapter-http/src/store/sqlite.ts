@@ -101,7 +101,16 @@ export function openSqliteStore(dataDir: string): Store {
     setSetting: db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value'),
     deleteSetting: db.prepare('DELETE FROM settings WHERE name = ?'),
     listSettings: db.prepare<[], { name: string; value: string }>('SELECT name, value FROM settings ORDER BY name'),
+    dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
   };
+
+  // Key lookups are cached (the hot path of every request) but never stale: the cache is dropped whenever
+  // this connection changes accounts or keys, and whenever PRAGMA data_version says another connection
+  // (e.g. the admin CLI) committed anything. Only found keys are cached, at most KEY_CACHE_MAX of them.
+  const KEY_CACHE_MAX = 10_000;
+  const keyCache = new Map<string, { key: ApiKey; account: Account; hash: string }>();
+  let cacheVersion = -1;
+  const invalidate = (): void => keyCache.clear();
 
   const reserveTx = db.transaction((r: ReserveRequest): ReserveResult => {
     const since = r.now - WINDOW_MS;
@@ -131,6 +140,7 @@ export function openSqliteStore(dataDir: string): Store {
     async createAccount({ name, plan, admin = false, now }) {
       const id = 'acc_' + randomBytes(8).toString('hex');
       q.insertAccount.run({ id, name, plan, admin: admin ? 1 : 0, daily_limit: DEFAULT_DAILY_LIMIT, created_at: now });
+      invalidate();
       return toAccount(q.getAccount.get(id)!);
     },
     async getAccount(id) {
@@ -156,6 +166,7 @@ export function openSqliteStore(dataDir: string): Store {
         vals.push(typeof v === 'boolean' ? (v ? 1 : 0) : v);
       }
       if (sets.length) db.prepare(`UPDATE accounts SET ${sets.join(', ')} WHERE id = ?`).run(...vals, id);
+      invalidate();
       const r = q.getAccount.get(id);
       if (!r) throw new InkprepError('not_found', `No account ${id}`);
       return toAccount(r);
@@ -163,13 +174,25 @@ export function openSqliteStore(dataDir: string): Store {
     async insertKey({ accountId, hash, prefix, now }) {
       const id = 'key_' + randomBytes(8).toString('hex');
       q.insertKey.run(id, accountId, hash, prefix, now);
+      invalidate();
       return toKey(q.keyById.get(id)!);
     },
     async findKeyByHash(hash) {
+      const version = q.dataVersion.get()!;
+      if (version !== cacheVersion) {
+        keyCache.clear();
+        cacheVersion = version;
+      }
+      const hit = keyCache.get(hash);
+      if (hit) return hit;
       const k = q.keyByHash.get(hash);
       if (!k) return null;
       const a = q.getAccount.get(k.account_id);
-      return a ? { key: toKey(k), account: toAccount(a), hash: k.hash } : null;
+      if (!a) return null;
+      const found = Object.freeze({ key: Object.freeze(toKey(k)), account: Object.freeze(toAccount(a)), hash: k.hash });
+      if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
+      keyCache.set(hash, found);
+      return found;
     },
     async listKeys(accountId) {
       return q.keysOf.all(accountId).map(toKey);
@@ -180,6 +203,7 @@ export function openSqliteStore(dataDir: string): Store {
     },
     async revokeKey(id, now) {
       q.revoke.run(now, id);
+      invalidate();
       const r = q.keyById.get(id);
       return r ? toKey(r) : null;
     },

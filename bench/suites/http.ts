@@ -1,0 +1,177 @@
+// HTTP throughput through the full stack, beside a bare uWS hello-world measured in the same run.
+// - targets run in their own child process (this file re-run with `--target bare|inkprep`), so the load
+//   generator (autocannon, in this process) and the server do not share an event loop;
+// - bare: uWS `GET /` answering "ok"; inkprep: the real server (SQLite store in a temp dir, info logs to
+//   /dev/null, one engine thread) with a Business key;
+// - loads: authenticated GET /api/v1/vectorize (key check against the store + live queue snapshot) and a
+//   small POST /api/v1/scan (32x32 PNG, multipart, metered, engine op on the pool);
+// - reports requests/s, p50/p99 latency and the ratio to bare (target: authenticated GET >= 0.60).
+// Short mode (BENCH_SHORT=1): 2 s per load instead of 8 s.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import sharp from 'sharp';
+import type { BenchContext, Row } from '../lib/harness.js';
+
+const SELF = fileURLToPath(import.meta.url);
+const KEY = 'ink_live_benchbenchbenchbenchbenchbenchbe';
+
+interface Target {
+  port: number;
+  child: ChildProcess;
+}
+
+/** Start a target server in a child process; resolves with its port. */
+function startTarget(kind: 'bare' | 'inkprep', dataDir: string): Promise<Target> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--target', kind], {
+      env: { ...process.env, INKPREP_DATA_DIR: dataDir, INKPREP_BOOTSTRAP_KEY: KEY, INKPREP_THREADS: '1' },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    let err = '';
+    child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+    child.once('message', (m) => resolve({ port: (m as { port: number }).port, child }));
+    child.once('exit', (code) => reject(new Error(`target ${kind} exited ${code}: ${err}`)));
+  });
+}
+
+async function stopTarget(t: Target): Promise<void> {
+  const done = new Promise((r) => t.child.once('exit', r));
+  t.child.kill('SIGTERM');
+  await done;
+}
+
+interface Load {
+  name: string;
+  method?: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: Buffer;
+}
+
+interface Sample {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function measure(port: number, load: Load, seconds: number): Promise<Sample> {
+  const r = await autocannon({
+    url: `http://127.0.0.1:${port}${load.path}`,
+    method: load.method ?? 'GET',
+    headers: load.headers ?? {},
+    ...(load.body ? { body: load.body } : {}),
+    connections: 32,
+    pipelining: 1,
+    duration: seconds,
+  });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+}
+
+function median(v: number[]): number {
+  const s = [...v].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}
+
+async function multipartScanBody(): Promise<{ body: Buffer; type: string }> {
+  const png = await sharp({ create: { width: 32, height: 32, channels: 4, background: { r: 200, g: 30, b: 30, alpha: 1 } } }).png().toBuffer();
+  const b = 'inkprepbench';
+  const body = Buffer.concat([
+    Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`),
+    png,
+    Buffer.from(`\r\n--${b}\r\nContent-Disposition: form-data; name="print_width_inches"\r\n\r\n10\r\n--${b}--\r\n`),
+  ]);
+  return { body, type: `multipart/form-data; boundary=${b}` };
+}
+
+export default async function httpSuite(ctx: BenchContext): Promise<void> {
+  // The machine is shared and noisy: both servers run side by side and the loads alternate in short
+  // windows over several rounds, so drifting background load hits the baseline and inkprep alike.
+  const rounds = ctx.short ? 2 : 5;
+  const seconds = ctx.short ? 1 : 2;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-bench-http-'));
+  const samples = new Map<string, Sample[]>();
+  try {
+    const bare = await startTarget('bare', dir);
+    const ink = await startTarget('inkprep', dir);
+    try {
+      const scan = await multipartScanBody();
+      const auth = { 'x-api-key': KEY };
+      const loads: [Target, Load][] = [
+        [bare, { name: BASE, path: '/' }],
+        [ink, { name: 'inkprep GET /healthz (no auth)', path: '/healthz' }],
+        [ink, { name: AUTH_GET, path: '/api/v1/vectorize', headers: auth }],
+        [ink, { name: 'inkprep GET /api/v1/upscale (Bearer, settings)', path: '/api/v1/upscale', headers: { authorization: `Bearer ${KEY}` } }],
+        [ink, { name: 'inkprep POST /api/v1/scan 32x32 PNG', method: 'POST', path: '/api/v1/scan', headers: { ...auth, 'content-type': scan.type }, body: scan.body }],
+      ];
+      for (const [t, load] of loads) await measure(t.port, load, 1); // warm up JIT, pool, store
+      for (let r = 0; r < rounds; r++) {
+        for (const [t, load] of loads) {
+          const s = await measure(t.port, load, seconds);
+          samples.set(load.name, [...(samples.get(load.name) ?? []), s]);
+        }
+      }
+    } finally {
+      await stopTarget(ink);
+      await stopTarget(bare);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const rows: Row[] = [...samples].map(([name, ss]) => ({
+    name,
+    'req/s': ss.reduce((a, s) => a + s.requests, 0) / (ss.length * seconds),
+    'p50 ms': median(ss.map((s) => s.p50)),
+    'p99 ms': median(ss.map((s) => s.p99)),
+    requests: ss.reduce((a, s) => a + s.requests, 0),
+    'non-2xx': ss.reduce((a, s) => a + s.non2xx, 0),
+    errors: ss.reduce((a, s) => a + s.errors, 0),
+  }));
+  const bareRate = Number(rows.find((r) => r.name === BASE)!['req/s']);
+  const shown = rows.map((r) => ({ ...r, 'x bare rate': Number(r['req/s']) / bareRate }));
+  ctx.table(`HTTP requests/s: ${rounds} alternating rounds x ${seconds} s per load, 32 connections (autocannon in the parent, servers in children)`, shown);
+  const authGet = shown.find((r) => r.name === AUTH_GET)!;
+  ctx.log(`authenticated GET /api/v1/vectorize = ${(authGet['x bare rate'] * 100).toFixed(0)}% of the bare uWS rate (target >= 60%)`);
+  for (const r of shown) if (Number(r.errors) > 0 || Number(r['non-2xx']) > 0) throw new Error(`${r.name}: ${r.errors} errors, ${r['non-2xx']} non-2xx responses`);
+}
+
+const BASE = 'bare uWS GET / (baseline)';
+const AUTH_GET = 'inkprep GET /api/v1/vectorize (x-api-key)';
+
+// ---- child-process targets -------------------------------------------------------------------------
+async function runTarget(kind: string): Promise<void> {
+  if (kind === 'bare') {
+    const { default: uWS } = await import('uWebSockets.js');
+    const app = uWS.App().get('/', (res) => {
+      res.end('ok');
+    });
+    app.listen('127.0.0.1', 0, (s) => {
+      if (!s) process.exit(1);
+      process.send!({ port: uWS.us_socket_local_port(s) });
+      process.once('SIGTERM', () => {
+        uWS.us_listen_socket_close(s);
+        process.exit(0);
+      });
+    });
+    return;
+  }
+  const http = await import('../../adapter-http/dist/index.js');
+  const config = { ...http.configFromEnv(), host: '127.0.0.1', port: 0, threads: 1 };
+  const store = http.openStore({ dataDir: config.dataDir });
+  await http.bootstrapStore(store, KEY, Date.now());
+  const log = http.createLogger('info', (line) => devNull.write(line));
+  const server = await http.startServer({ config, store, log });
+  process.send!({ port: server.port });
+  process.once('SIGTERM', () => void server.close(2000).then(() => process.exit(0)));
+}
+
+const { createWriteStream } = await import('node:fs');
+const devNull = createWriteStream('/dev/null');
+const targetArg = process.argv.indexOf('--target');
+if (targetArg > 0 && process.argv[1] && path.resolve(process.argv[1]) === SELF) await runTarget(process.argv[targetArg + 1]!);
