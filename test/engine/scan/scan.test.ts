@@ -2,6 +2,7 @@
 // thin lines, backgrounds, DPI) and corpus art (intricate clean art must read `none`).
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import { readdirSync } from 'node:fs';
 import { createEngine, scanRaster, InkprepError, type Raster, type ScanReport } from '@inkprep/engine';
 import { canvas, corpusRaster, disc, png } from './fixtures.js';
 
@@ -228,6 +229,18 @@ describe('scan: corpus art', () => {
     expect(s.alpha.soft_rim_px).toBeLessThan(1.6);
     expect(['clean', 'jagged']).toContain(s.edge_quality);
     expect(s.speck_count).toBe(0);
+  });
+
+  it('every corpus artwork at 512 px reads none, except the sunrise whose water edge carries an orange underlayer', async () => {
+    const files = readdirSync('/work/shared/corpus/open').filter((f) => f.endsWith('.svg'));
+    expect(files.length).toBeGreaterThanOrEqual(40);
+    const notNone: string[] = [];
+    for (const f of files) {
+      const s = scan(await corpusRaster(f, 512), 1.7);
+      if (s.transparency_fix.recommended !== 'none') notNone.push(`${f}:${s.transparency_fix.recommended}:${s.alpha.fringe_color}`);
+    }
+    // the sunrise's teal water is drawn over the orange sky, whose colour shows in the water's edge pixels
+    expect(notNone).toEqual([expect.stringMatching(/^noto-1f305-sunrise\.svg:remove:#/)]);
   });
 
   it('intricate lettering has a high semi-transparent share but a ~1 px rim', async () => {
