@@ -7,11 +7,13 @@ import { InkprepError } from '../errors.js';
 export const SHRINK_ALLOWANCE = 4;
 
 /**
- * Default budgets in input pixels. Chosen on the 2-core reference machine so the slowest path (the
- * super-resolution model) finishes a 4x in under ~10 s: the model runs at ≈0.16 µs... see README "Upscale".
+ * Default budgets in input pixels, chosen so the slowest path (the super-resolution model, tiled, plus
+ * PNG encoding of the result) stays around 10 s on the 2-core reference machine when it is otherwise idle:
+ * the model costs about 8 µs per input pixel at 4x and 5 µs at 2x (tiles included), encoding about 2 µs
+ * per input pixel at 4x (16 output pixels) and 0.5 µs at 2x. See README "Upscale" and bench/suites/upscale.ts.
  */
-export const DEFAULT_BUDGET = 1_000_000;
-export const DEFAULT_BUDGET_4X = 250_000;
+export const DEFAULT_BUDGET = 1_750_000;
+export const DEFAULT_BUDGET_4X = 1_000_000;
 
 export interface Budgets {
   /** Input pixels the 2x upscaler runs at. */
