@@ -2,13 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { RESULTS_DIR, createContext, formatTable, withRatio } from '../../bench/lib/harness.js';
+import { RESULTS_DIR, createContext, formatTable, withRatio, type Row } from '../../bench/lib/harness.js';
 
 describe('bench harness', () => {
   it('withRatio divides by the named baseline row', () => {
-    const rows = withRatio([{ name: 'base', 'mean ms': 4 }, { name: 'mine', 'mean ms': 10 }], 'base');
+    const rows = withRatio<Row>([{ name: 'base', 'mean ms': 4 }, { name: 'mine', 'mean ms': 10 }], 'base');
     expect(rows.map((r) => r['x baseline'])).toEqual([1, 2.5]);
-    const rate = withRatio([{ name: 'a', 'req/s': 100 }, { name: 'b', 'req/s': 60 }], 'a', 'req/s');
+    const rate = withRatio<Row>([{ name: 'a', 'req/s': 100 }, { name: 'b', 'req/s': 60 }], 'a', 'req/s');
     expect(rate[1]!['x a']).toBe(0.6);
     expect(() => withRatio([{ name: 'a', 'mean ms': 1 }], 'missing')).toThrow(/no row named/);
   });
