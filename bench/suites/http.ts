@@ -2,7 +2,7 @@
 // - targets run in their own child process (this file re-run with `--target bare|inkprep`), so the load
 //   generator (autocannon, in this process) and the server do not share an event loop;
 // - bare: uWS `GET /` answering "ok"; inkprep: the real server (SQLite store in a temp dir, info logs to
-//   /dev/null, one engine thread) with a Business key;
+//   stdout = /dev/null, one engine thread) with a Business key;
 // - loads: authenticated GET /api/v1/vectorize (key check against the store + live queue snapshot) and a
 //   small POST /api/v1/scan (32x32 PNG, multipart, metered, engine op on the pool);
 // - reports requests/s, p50/p99 latency and the ratio to bare (target: authenticated GET >= 0.60).
@@ -165,13 +165,11 @@ async function runTarget(kind: string): Promise<void> {
   const config = { ...http.configFromEnv(), host: '127.0.0.1', port: 0, threads: 1 };
   const store = http.openStore({ dataDir: config.dataDir });
   await http.bootstrapStore(store, KEY, Date.now());
-  const log = http.createLogger('info', (line) => devNull.write(line));
-  const server = await http.startServer({ config, store, log });
+  // Default logger: JSON request lines on stdout (batched), which the parent sends to /dev/null.
+  const server = await http.startServer({ config, store, log: http.createLogger('info') });
   process.send!({ port: server.port });
   process.once('SIGTERM', () => void server.close(2000).then(() => process.exit(0)));
 }
 
-const { createWriteStream } = await import('node:fs');
-const devNull = createWriteStream('/dev/null');
 const targetArg = process.argv.indexOf('--target');
 if (targetArg > 0 && process.argv[1] && path.resolve(process.argv[1]) === SELF) await runTarget(process.argv[targetArg + 1]!);

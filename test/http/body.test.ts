@@ -171,6 +171,15 @@ describe('clients that leave', () => {
 });
 
 describe('routing', () => {
+  it('GET /metrics serves Prometheus text without a key', async () => {
+    await get(t, '/api/v1/vectorize');
+    const res = await fetch(t.url + '/metrics');
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toMatch(/inkprep_requests_total\{route="\/api\/v1\/vectorize",status="200"\} \d+/);
+    expect(text).toContain('inkprep_vectorize_waiting 0');
+  });
+
   it('404 not_found for unknown paths, 405 method_not_allowed with Allow for known ones', async () => {
     const nf = await get(t, '/api/v1/nothing-here');
     expect(nf.status).toBe(404);

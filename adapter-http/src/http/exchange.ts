@@ -57,10 +57,16 @@ export class Exchange {
     this.method = req.getMethod();
     this.path = req.getUrl();
     this.route = route;
-    this.contentType = req.getHeader('content-type');
-    this.query = req.getQuery() ?? '';
-    const cl = req.getHeader('content-length');
-    this.contentLength = cl && /^\d+$/.test(cl) ? Number(cl) : null;
+    if (this.method === 'get') {
+      this.contentType = '';
+      this.contentLength = null;
+      this.query = req.getQuery() ?? '';
+    } else {
+      this.contentType = req.getHeader('content-type');
+      this.query = '';
+      const cl = req.getHeader('content-length');
+      this.contentLength = cl && /^\d+$/.test(cl) ? Number(cl) : null;
+    }
     this.apiKeyHeader = req.getHeader('x-api-key');
     this.authorizationHeader = req.getHeader('authorization');
     this.id = requestId(req.getHeader('x-request-id'));
