@@ -55,7 +55,7 @@ export function colorize(n: NeutralRender, color: ColorSpec): Uint8ClampedArray 
       if (m > 0) {
         const yarnT = n.yarn[i]! / 255;
         // Heather: the second yarn where the streak field is high, in proportion to its share.
-        const t = share > 0 ? Math.min(1, Math.max(0, (yarnT - (1 - share)) / 0.3)) : 0;
+        const t = share > 0 ? Math.min(1, Math.max(0, (yarnT - (1 - share)) / 0.45)) : 0;
         const slub = share > 0 ? 1 : 1 + 0.03 * (yarnT - 0.5);
         a0[0] = (c1[0] + (c2[0] - c1[0]) * t) * slub;
         a0[1] = (c1[1] + (c2[1] - c1[1]) * t) * slub;

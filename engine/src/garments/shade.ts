@@ -210,7 +210,7 @@ export async function renderNeutral(style: OwnStyle, view: View, longPx: number)
   const fleck = whiteNoise(W, H, seed + 37);
   const slub = fbm(W, H, 2.5 * ppi, 0.8 * ppi, 2, seed + 41);
   const yarn = new Uint8Array(N);
-  for (let i = 0; i < N; i++) yarn[i] = Math.round(255 * smoothstep(-0.6, 0.6, 0.75 * streak[i]! + 0.45 * fleck[i]! + 0.12 * slub[i]!));
+  for (let i = 0; i < N; i++) yarn[i] = Math.round(255 * smoothstep(-0.6, 0.6, 0.8 * streak[i]! + 0.22 * fleck[i]! + 0.15 * slub[i]!));
 
   // Backdrop shadow: the silhouette, offset down and right, blurred.
   const off = new Float32Array(N);

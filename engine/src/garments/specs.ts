@@ -94,7 +94,7 @@ export const OWN_COLORS: readonly GarmentColor[] = Object.freeze([
   { id: 'black', name: 'Black', hex: '#1b1b1d' },
   { id: 'white', name: 'White', hex: '#f6f6f3' },
   { id: 'navy', name: 'Navy', hex: '#1e2840' },
-  { id: 'heather-grey', name: 'Heather Grey', hex: '#acacaa', heather: { hex2: '#7a7a79', share: 0.45 } },
+  { id: 'heather-grey', name: 'Heather Grey', hex: '#aaaaa8', heather: { hex2: '#858584', share: 0.42 } },
   { id: 'red', name: 'Red', hex: '#b01c28' },
   { id: 'royal', name: 'Royal', hex: '#1d4aa3' },
   { id: 'forest', name: 'Forest Green', hex: '#1f3b2a' },
