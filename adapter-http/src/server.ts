@@ -14,6 +14,9 @@ import { ROUTES } from './routes/index.js';
 import type { AppServices } from './services.js';
 import type { Store } from './store/types.js';
 
+/** Usage events are kept this long (40 days: covers the rolling 24 h window and the calendar-month allowance). */
+export const USAGE_RETENTION_MS = 40 * 24 * 3_600_000;
+
 export interface ServerOptions {
   config: ServerConfig;
   store: Store;
@@ -114,6 +117,17 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
     ex.settle();
   });
 
+  // Usage events older than the longest window that reads them (the calendar month) are pruned hourly.
+  const prune = (): void => {
+    store.pruneUsage(services.clock() - USAGE_RETENTION_MS).then(
+      (n) => n > 0 && log.info('pruned usage events', { deleted: n }),
+      (err) => log.warn('pruning usage events failed', { err: String(err) }),
+    );
+  };
+  prune();
+  const pruneTimer = setInterval(prune, 3_600_000);
+  pruneTimer.unref();
+
   const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
     app.listen(config.host, config.port, (s) => (s ? resolve(s) : reject(new Error(`Cannot listen on ${config.host}:${config.port}`))));
   });
@@ -129,6 +143,7 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
       if (closing) return closing;
       closing = (async () => {
         draining = true;
+        clearInterval(pruneTimer);
         uWS.us_listen_socket_close(listenSocket);
         log.info('shutting down', { in_flight: active.size });
         if (active.size > 0) {
