@@ -2,7 +2,7 @@
 // (injected clock), Retry-After / retry_after_seconds, unmetered status reads, what counts, the race for
 // the last unit (50 concurrent requests), the remove-bg monthly allowance, live settings.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES, createApiKey, json, postImageRoute, type RouteDef } from '@inkprep/http';
+import { ROUTES, createApiKey, getRoute, json, postImageRoute, type RouteDef } from '@inkprep/http';
 import { form, get, post, startTestServer, tinyPng, type TestServer } from './harness.js';
 
 const HOUR = 3_600_000;
@@ -12,6 +12,7 @@ const extra: RouteDef[] = [
   postImageRoute({ path: '/test/remove-bg', endpoint: 'remove-bg', op: 'info', meter: { fairUse: 'remove_bg' }, respond: (r) => json(r) }),
   postImageRoute({ path: '/test/upscale', endpoint: 'upscale', op: 'info', meter: { fairUse: 'upscale' }, respond: (r) => json(r) }),
   postImageRoute({ path: '/test/daily', endpoint: 'daily', op: 'info', respond: (r) => json(r) }),
+  getRoute({ path: '/test/listing', meter: 'daily', handle: () => json({ ok: true }) }),
   postImageRoute({ path: '/test/fails', endpoint: 'fails', validate: () => ({}), handle: async () => { throw new Error('secret internal detail'); } }),
 ];
 
@@ -51,6 +52,18 @@ describe('per-key daily limit (rolling 24 h)', () => {
     expect((await hit('/test/daily', key)).status).toBe(429);
     t.clock.t = start + 25 * HOUR;
     expect((await hit('/test/daily', key)).status).toBe(200);
+  });
+
+  it('metered GET routes count against the daily limit; status reads never do', async () => {
+    const { account, key } = await t.newAccount('get-meter');
+    await t.store.updateAccount(account.id, { dailyLimit: 2 });
+    expect((await get(t, '/test/listing', key)).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await get(t, '/api/v1/remove-bg', key)).status).toBe(200);
+    expect((await get(t, '/test/listing', key)).status).toBe(200);
+    const r = await get(t, '/test/listing', key);
+    expect(r.status).toBe(429);
+    expect(r.json).toMatchObject({ code: 'daily_limit_exceeded', limit: 2, used: 2 });
+    expect((await get(t, '/api/v1/upscale', key)).status).toBe(200);
   });
 
   it('each key has its own daily count', async () => {

@@ -47,14 +47,31 @@ export interface GetCall {
  * A GET route. Authenticated by default (status reads too); unmetered.
  * @example getRoute({ path: '/api/v1/vectorize', handle: ({ app }) => json(app.vectorizeQueue.snapshot()) })
  */
-export function getRoute(spec: { path: string; auth?: boolean; handle(call: GetCall): Reply | Promise<Reply> }): RouteDef {
+export function getRoute(spec: {
+  path: string;
+  /** Require a key (default true; only /healthz-style routes turn it off). */
+  auth?: boolean;
+  /**
+   * What a call counts against. Default `'none'`: right for the status reads (GET vectorize, remove-bg,
+   * upscale), which spec 8 leaves unmetered. Other GET endpoints (listings, searches) count against the
+   * per-key daily limit: pass `'daily'` (the unit is kept only for a 2xx reply).
+   */
+  meter?: Meter;
+  /** Name recorded in usage events; default the path's last segment. */
+  endpoint?: string;
+  handle(call: GetCall): Reply | Promise<Reply>;
+}): RouteDef {
   const auth = spec.auth ?? true;
+  const meter = spec.meter ?? 'none';
+  const endpoint = spec.endpoint ?? spec.path.slice(spec.path.lastIndexOf('/') + 1);
   return {
     method: 'get',
     path: spec.path,
     handle(ex, app) {
+      let reservation: Reservation | null = null;
       const run = async (): Promise<void> => {
         const caller = auth ? await authenticateExchange(ex, app) : null;
+        if (caller && meter !== 'none') reservation = await reserveUse(app.store, caller, endpoint, meter, app.clock());
         let query: URLSearchParams | null = null;
         const call: GetCall = {
           ex, app, caller, now: app.clock(),
@@ -63,9 +80,20 @@ export function getRoute(spec: { path: string; auth?: boolean; handle(call: GetC
           },
         };
         const reply = await spec.handle(call);
+        if (ex.aborted) return;
+        if (reply.status >= 200 && reply.status < 300) (reservation as Reservation | null)?.keep();
         ex.send(reply);
       };
-      run().catch((err) => ex.fail(err)).finally(() => ex.settle());
+      run()
+        .catch((err) => ex.fail(err))
+        .finally(async () => {
+          try {
+            await (reservation as Reservation | null)?.release();
+          } catch (err) {
+            ex.log.error('releasing a usage reservation failed', { err: String(err) });
+          }
+          ex.settle();
+        });
     },
   };
 }
