@@ -4,6 +4,9 @@
 // A(d) is the area of the disc of radius d clipped to the unit cell. Thresholding a round spot function
 // by its own area makes dot area proportional to alpha (exact in the continuous limit): dots are round
 // discs up to 78.5 % coverage, then merge at the cell corners. Output alpha is only ever 0 or 255.
+// The anti-aliasing ring of solid art (semi-transparent pixels with a fully opaque 8-neighbour) is
+// thresholded at 50 % instead of screened, so the outline of solid shapes stays smooth, not dotted.
+import { alphaPlane } from '../raster/alpha-plane.js';
 import type { Raster } from '../raster/types.js';
 
 export interface HalftoneParams {
@@ -13,6 +16,8 @@ export interface HalftoneParams {
   dpi: number;
   /** Screen angle in degrees; default 45 (the least visible angle for a single screen). */
   angle?: number;
+  /** Threshold at 50 % (not screen) the 1-px anti-aliased rim touching opaque pixels; default true. */
+  keepEdges?: boolean;
 }
 
 export interface HalftoneResult {
@@ -23,6 +28,8 @@ export interface HalftoneResult {
   converted: number;
   /** Of those, how many became dot pixels (opaque). */
   dotPixels: number;
+  /** Rim pixels next to opaque art that were thresholded at 50 % instead of screened. */
+  edgePixels: number;
 }
 
 /** Default screen angle in degrees. */
@@ -63,6 +70,9 @@ export function halftoneRaster(r: Raster, p: HalftoneParams): HalftoneResult {
   const scale = LUT_SIZE / 0.5;
   let converted = 0;
   let dots = 0;
+  let edges = 0;
+  // original alpha: pixels already turned into dots must not count as opaque art
+  const A = p.keepEdges === false ? null : alphaPlane(r);
   for (let y = 0; y < h; y++) {
     const py = y + 0.5;
     // screen coordinates of the pixel centre: u = (x c + y s), v = (-x s + y c), in cells
@@ -73,10 +83,17 @@ export function halftoneRaster(r: Raster, p: HalftoneParams): HalftoneResult {
       const a = data[i + 3]!;
       if (a === 0 || a === 255) continue;
       converted++;
-      const fu = u - Math.floor(u) - 0.5;
-      const fv = v - Math.floor(v) - 0.5;
-      const d2 = fu * fu + fv * fv;
-      const t = AREA_LUT[Math.min(LUT_SIZE, Math.round(d2 * scale))]!;
+      let t: number;
+      const q = y * w + x;
+      if (A && touchesOpaque(A, w, h, x, y, q)) {
+        t = 127;
+        edges++;
+      } else {
+        const fu = u - Math.floor(u) - 0.5;
+        const fv = v - Math.floor(v) - 0.5;
+        const d2 = fu * fu + fv * fv;
+        t = AREA_LUT[Math.min(LUT_SIZE, Math.round(d2 * scale))]!;
+      }
       if (a > t) {
         data[i + 3] = 255;
         dots++;
@@ -88,7 +105,18 @@ export function halftoneRaster(r: Raster, p: HalftoneParams): HalftoneResult {
       }
     }
   }
-  return { cellPx: cell, angle, converted, dotPixels: dots };
+  return { cellPx: cell, angle, converted, dotPixels: dots, edgePixels: edges };
+}
+
+/** Does pixel q = (x, y) have a fully opaque 8-neighbour? */
+function touchesOpaque(A: Uint8Array, w: number, h: number, x: number, y: number, q: number): boolean {
+  const x0 = x > 0 ? -1 : 0;
+  const x1 = x < w - 1 ? 1 : 0;
+  for (let dy = y > 0 ? -1 : 0, y1 = y < h - 1 ? 1 : 0; dy <= y1; dy++) {
+    const row = q + dy * w;
+    for (let dx = x0; dx <= x1; dx++) if (A[row + dx] === 255) return true;
+  }
+  return false;
 }
 
 /** Output DPI used for halftone cells: width px / print width, or 300 when no print width is given. */

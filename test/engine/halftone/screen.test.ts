@@ -63,6 +63,21 @@ describe('halftone screen', () => {
     expect(dots).toBeGreaterThan(1000);
   });
 
+  it('the anti-aliased outline of solid art is thresholded at 50 %, not dotted (unless keepEdges is false)', () => {
+    const src = disc(200, 200, { r: 70 });
+    const kept = { ...src, data: src.data.slice() };
+    const res = halftoneRaster(kept, { lpi: 35, dpi: 300 });
+    expect(res.edgePixels).toBeGreaterThan(300);
+    let mismatch = 0;
+    for (let i = 3; i < src.data.length; i += 4) if ((kept.data[i] === 255) !== (src.data[i]! >= 128)) mismatch++;
+    expect(mismatch).toBe(0);
+    const dotted = { ...src, data: src.data.slice() };
+    expect(halftoneRaster(dotted, { lpi: 35, dpi: 300, keepEdges: false }).edgePixels).toBe(0);
+    let diff = 0;
+    for (let i = 3; i < src.data.length; i += 4) if (dotted.data[i] !== kept.data[i]) diff++;
+    expect(diff).toBeGreaterThan(20);
+  });
+
   it('a uniform 50 % alpha patch comes out 45-55 % covered; coverage follows alpha', () => {
     const half = patch(600, 600, 128);
     halftoneRaster(half, { lpi: 35, dpi: 300 });
