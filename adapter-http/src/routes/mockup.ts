@@ -24,6 +24,7 @@ function publicUrl(p: string): string {
 /** GET /api/v1/mockup/templates (2.6). */
 export const mockupTemplatesRoute: RouteDef = getRoute({
   path: '/api/v1/mockup/templates',
+  meter: 'daily', // spec 8: only the three status reads are unmetered
   handle: () => json(listTemplates((id) => publicUrl(`${PREVIEW_PATH}?template=${encodeURIComponent(id)}`))),
 });
 
@@ -34,6 +35,7 @@ function absolutize<T extends { thumb?: string | null }>(s: T): T {
 /** GET /api/v1/garments?q=&supplier= (2.7, plus `warnings` when a supplier was unavailable). */
 export const garmentsRoute: RouteDef = getRoute({
   path: '/api/v1/garments',
+  meter: 'daily', // spec 8: only the three status reads are unmetered
   async handle({ query, ex }) {
     const r = await catalogRef().search(query.get('q') ?? undefined, query.get('supplier') ?? undefined, ex.signal);
     for (const w of r.warnings) ex.log.warn('garment supplier unavailable', { message: w.message });
@@ -44,6 +46,7 @@ export const garmentsRoute: RouteDef = getRoute({
 /** GET /api/v1/garments/style?key= (2.8). */
 export const garmentStyleRoute: RouteDef = getRoute({
   path: '/api/v1/garments/style',
+  meter: 'daily', // spec 8: only the three status reads are unmetered
   async handle({ query, ex }) {
     const key = query.get('key');
     if (!key || key.trim() === '') throw invalidOption('key', 'a style key <supplier>:<style_id> (required)', key ?? '');
