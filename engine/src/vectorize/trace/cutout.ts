@@ -49,7 +49,7 @@ function junctions(rank: Int32Array, w: number, h: number): Uint8Array {
 
 export function traceCutout(map: LabelMap, params: TraceParams): TraceResult {
   const { width: w, height: h } = map;
-  const order = orderLayers(map);
+  const order = orderLayers(map, false);
   const layers = order.labels.length;
   if (layers === 0 || w === 0 || h === 0) return { shapes: [] };
   const { rank } = order;
