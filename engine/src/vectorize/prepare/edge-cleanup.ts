@@ -31,54 +31,59 @@ export function prepareImage(src: Raster, edgeCleanup: boolean): PreparedImage {
   const { width: w, height: h } = src;
   const n = w * h;
   const data = src.data;
-  const rgba = new Uint8ClampedArray(data);
+  const rgba = new Uint8ClampedArray(n * 4);
+  const out32 = new Uint32Array(rgba.buffer, 0, n);
   const mask = new Uint8Array(n);
   const threshold = edgeCleanup ? ALPHA_SPLIT : 1;
   let opaqueCount = 0;
   let fullyOpaque = true;
+  let edges = 0;
   for (let i = 0; i < n; i++) {
-    const a = data[i * 4 + 3]!;
-    if (a < 255) fullyOpaque = false;
-    if (a >= threshold) {
-      mask[i] = 1;
-      opaqueCount++;
+    const o = i * 4;
+    const a = data[o + 3]!;
+    if (a < threshold) {
+      if (a < 255) fullyOpaque = false;
+      continue;
+    }
+    mask[i] = 1;
+    opaqueCount++;
+    // Little-endian RGBA with alpha forced to 255.
+    out32[i] = (data[o]! | (data[o + 1]! << 8) | (data[o + 2]! << 16) | 0xff000000) >>> 0;
+    if (a < 255) {
+      fullyOpaque = false;
+      edges++;
     }
   }
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
-      const o = i * 4;
-      if (!mask[i]) {
-        rgba[o] = 0; rgba[o + 1] = 0; rgba[o + 2] = 0; rgba[o + 3] = 0;
-        continue;
-      }
-      rgba[o + 3] = 255;
-      if (!edgeCleanup || data[o + 3] === 255) continue;
-      // Decontaminate: nearest-colour fully opaque neighbour, radius 1 then 2.
-      const r = data[o]!, g = data[o + 1]!, b = data[o + 2]!;
-      let best = -1;
-      let bestD = Infinity;
-      for (let rad = 1; rad <= 2 && best < 0; rad++) {
-        for (let dy = -rad; dy <= rad; dy++) {
-          const yy = y + dy;
-          if (yy < 0 || yy >= h) continue;
-          for (let dx = -rad; dx <= rad; dx++) {
-            if (Math.max(Math.abs(dx), Math.abs(dy)) !== rad) continue;
-            const xx = x + dx;
-            if (xx < 0 || xx >= w) continue;
-            const q = (yy * w + xx) * 4;
-            if (data[q + 3] !== 255) continue;
-            const dr = data[q]! - r, dg = data[q + 1]! - g, db = data[q + 2]! - b;
-            const d = 2 * dr * dr + 4 * dg * dg + 3 * db * db;
-            if (d < bestD) {
-              bestD = d;
-              best = q;
+  if (edgeCleanup && edges > 0) {
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const i = y * w + x;
+        const o = i * 4;
+        if (!mask[i] || data[o + 3] === 255) continue;
+        // Decontaminate: nearest-colour fully opaque neighbour, radius 1 then 2.
+        const r = data[o]!, g = data[o + 1]!, b = data[o + 2]!;
+        let best = -1;
+        let bestD = Infinity;
+        for (let rad = 1; rad <= 2 && best < 0; rad++) {
+          for (let dy = -rad; dy <= rad; dy++) {
+            const yy = y + dy;
+            if (yy < 0 || yy >= h) continue;
+            for (let dx = -rad; dx <= rad; dx++) {
+              if (Math.max(Math.abs(dx), Math.abs(dy)) !== rad) continue;
+              const xx = x + dx;
+              if (xx < 0 || xx >= w) continue;
+              const q = (yy * w + xx) * 4;
+              if (data[q + 3] !== 255) continue;
+              const dr = data[q]! - r, dg = data[q + 1]! - g, db = data[q + 2]! - b;
+              const d = 2 * dr * dr + 4 * dg * dg + 3 * db * db;
+              if (d < bestD) {
+                bestD = d;
+                best = q;
+              }
             }
           }
         }
-      }
-      if (best >= 0) {
-        rgba[o] = data[best]!; rgba[o + 1] = data[best + 1]!; rgba[o + 2] = data[best + 2]!;
+        if (best >= 0) out32[i] = (data[best]! | (data[best + 1]! << 8) | (data[best + 2]! << 16) | 0xff000000) >>> 0;
       }
     }
   }

@@ -8,7 +8,7 @@ import { TRANSPARENT, type LabelMap } from '../types.js';
 import type { PreparedImage } from '../prepare/edge-cleanup.js';
 import { bilateralLab, noiseScore, toLab } from './smooth.js';
 import { detectBlends, NOT_BLEND } from './blend.js';
-import { buildSamples, kmeans, mergeClusters, nearest, seedCentroids, type Clusters, type MergeRules } from './palette.js';
+import { buildSamples, kmeans, mergeClusters, nearest, seedCentroids, type Clusters, type MergeRules, type Samples } from './palette.js';
 import { majorityCleanup } from './cleanup.js';
 import { dissolveEdgeClusters } from './dissolve.js';
 
@@ -39,15 +39,19 @@ export interface QuantizeResult {
 }
 
 /**
- * Quantize prepared pixels into a label map. Deterministic. `timings` (optional) collects ms per step.
+ * Quantize prepared pixels into a label map. Deterministic. `timings` (optional) collects CPU ms per step.
  * `jpegSource`: the pixels came from a JPEG (smooth before clustering); omitted, the noise score decides.
  */
 export function quantize(prep: PreparedImage, colors: ColorsOption, timings?: Record<string, number>, jpegSource?: boolean): QuantizeResult {
   const { width: w, height: h, mask } = prep;
-  let tick = timings ? performance.now() : 0;
+  const cpuMs = (): number => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  let tick = timings ? cpuMs() : 0;
   const lap = (name: string): void => {
     if (!timings) return;
-    const now = performance.now();
+    const now = cpuMs();
     timings[name] = (timings[name] ?? 0) + (now - tick);
     tick = now;
   };
@@ -112,7 +116,7 @@ export function quantize(prep: PreparedImage, colors: ColorsOption, timings?: Re
     majorityCleanup(labels, w, h, 2);
     lap('majority');
   }
-  const map = finishPalette(prep, labels, blends, cl, w, h);
+  const map = finishPalette(prep, labels, blends, cl, w, h, noisy ? samples : null);
   lap('finish');
   return { map, lab, noisy };
 }
@@ -133,6 +137,7 @@ function assignLabels(prep: PreparedImage, lab: Float32Array, blends: Int32Array
   const n = mask.length;
   const px = new Uint32Array(rgba.buffer, rgba.byteOffset, n);
   const cache = new Map<number, number>();
+  let prevKey = -1, prevLabel = 0;
   for (let i = 0; i < n; i++) {
     if (!mask[i] || blends[i] !== NOT_BLEND) continue;
     if (noisy) {
@@ -140,12 +145,18 @@ function assignLabels(prep: PreparedImage, lab: Float32Array, blends: Int32Array
       continue;
     }
     const key = px[i]!;
+    if (key === prevKey) {
+      labels[i] = prevLabel;
+      continue;
+    }
     let l = cache.get(key);
     if (l === undefined) {
       l = nearest(cl.centroids, cl.k, lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!);
       cache.set(key, l);
     }
     labels[i] = l;
+    prevKey = key;
+    prevLabel = l;
   }
   // Blends take the ink of the side they lean to; chains of blends fall back to the nearest ink.
   for (let i = 0; i < n; i++) {
@@ -157,10 +168,11 @@ function assignLabels(prep: PreparedImage, lab: Float32Array, blends: Int32Array
 
 /**
  * Drop unused clusters, order inks by pixel count (largest first) and fix each ink's exact colour: the source
- * RGB held by the majority of its ink pixels when there is one (flat art keeps its exact colours), else the
- * cluster's Lab mean.
+ * RGB held by the majority of its ink pixels when there is one (flat art keeps its exact colours); on noisy
+ * (JPEG) art the mean of the cluster's heaviest Lab bucket when it holds >= 20 % of the cluster (the ink as
+ * printed, not pulled by ringing or by noise clipped at black/white); else the cluster's Lab mean.
  */
-function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: Int32Array, cl: Clusters, w: number, h: number): LabelMap {
+function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: Int32Array, cl: Clusters, w: number, h: number, samples: Samples | null): LabelMap {
   const n = w * h;
   const k = cl.k;
   const counts = new Float64Array(k);
@@ -194,10 +206,25 @@ function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: Int32Ar
       // Little-endian RGBA packed in a Uint32.
       palette[m * 3] = v & 255; palette[m * 3 + 1] = (v >>> 8) & 255; palette[m * 3 + 2] = (v >>> 16) & 255;
     } else {
-      labToRgb(cl.centroids[j * 3]!, cl.centroids[j * 3 + 1]!, cl.centroids[j * 3 + 2]!, rgb);
+      const c = modeColour(samples, cl, j) ?? cl.centroids.subarray(j * 3, j * 3 + 3);
+      labToRgb(c[0]!, c[1]!, c[2]!, rgb);
       palette[m * 3] = rgb[0]; palette[m * 3 + 1] = rgb[1]; palette[m * 3 + 2] = rgb[2];
     }
   });
   for (let i = 0; i < n; i++) if (labels[i] !== TRANSPARENT) labels[i] = remap[labels[i]!]!;
   return { width: w, height: h, labels, palette };
+}
+
+/** Lab of the heaviest sample bucket of cluster j, when it holds >= 20 % of the cluster's weight. */
+function modeColour(samples: Samples | null, cl: Clusters, j: number): Float64Array | null {
+  if (!samples) return null;
+  let best = -1, bestW = 0, total = 0;
+  for (let i = 0; i < samples.count; i++) {
+    if (nearest(cl.centroids, cl.k, samples.lab[i * 3]!, samples.lab[i * 3 + 1]!, samples.lab[i * 3 + 2]!) !== j) continue;
+    const wt = samples.weight[i]!;
+    total += wt;
+    if (wt > bestW) { bestW = wt; best = i; }
+  }
+  if (best < 0 || bestW < 0.2 * total) return null;
+  return samples.lab.subarray(best * 3, best * 3 + 3);
 }

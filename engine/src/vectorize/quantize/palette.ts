@@ -18,10 +18,12 @@ export interface Samples {
 
 const LB = 64, AB = 64;
 
-/** Bucket the weighted pixels (weight 0 skipped). `weights` may be null (all weight 1). */
+/** Bucket the pixels flagged in `use` (one sample per non-empty Lab bucket, at the exact mean of its pixels). */
 export function buildSamples(lab: Float32Array, use: Uint8Array): Samples {
   const nb = LB * AB * AB;
-  const sums = new Float64Array(nb * 4);
+  sumsBuf ??= new Float64Array(nb * 4);
+  const sums = sumsBuf;
+  const touched: number[] = [];
   const n = use.length;
   for (let i = 0; i < n; i++) {
     if (!use[i]) continue;
@@ -33,24 +35,28 @@ export function buildSamples(lab: Float32Array, use: Uint8Array): Samples {
     if (ai < 0) ai = 0; else if (ai >= AB) ai = AB - 1;
     if (bi < 0) bi = 0; else if (bi >= AB) bi = AB - 1;
     const k = ((li * AB + ai) * AB + bi) * 4;
+    if (sums[k] === 0) touched.push(k);
     sums[k] += 1; sums[k + 1] += L; sums[k + 2] += a; sums[k + 3] += b;
   }
-  let count = 0;
-  for (let k = 0; k < nb; k++) if (sums[k * 4]! > 0) count++;
+  // Bucket order (not discovery order) keeps the result independent of pixel order.
+  touched.sort((p, q) => p - q);
+  const count = touched.length;
   const out: Samples = { lab: new Float64Array(count * 3), weight: new Float64Array(count), count, total: 0 };
-  let j = 0;
-  for (let k = 0; k < nb; k++) {
-    const wt = sums[k * 4]!;
-    if (wt <= 0) continue;
+  for (let j = 0; j < count; j++) {
+    const k = touched[j]!;
+    const wt = sums[k]!;
     out.weight[j] = wt;
-    out.lab[j * 3] = sums[k * 4 + 1]! / wt;
-    out.lab[j * 3 + 1] = sums[k * 4 + 2]! / wt;
-    out.lab[j * 3 + 2] = sums[k * 4 + 3]! / wt;
+    out.lab[j * 3] = sums[k + 1]! / wt;
+    out.lab[j * 3 + 1] = sums[k + 2]! / wt;
+    out.lab[j * 3 + 2] = sums[k + 3]! / wt;
     out.total += wt;
-    j++;
+    sums[k] = 0; sums[k + 1] = 0; sums[k + 2] = 0; sums[k + 3] = 0;
   }
   return out;
 }
+
+/** Reused bucket sums (one per thread); every touched entry is zeroed after use. */
+let sumsBuf: Float64Array | null = null;
 
 interface Box { idx: Int32Array; sse: number }
 

@@ -1,11 +1,42 @@
 // Edge-aware smoothing before clustering: a 3x3 bilateral filter in CIELAB (Tomasi & Manduchi 1998),
 // run only when the art is noisy (JPEG ringing, chroma noise). Flat regions collapse to their ink and
 // real edges stay sharp because neighbours across an edge get ~zero range weight.
-import { rgbaToLabArray } from '../../colour/convert.js';
+import { rgbToLab, type Vec3 } from '../../colour/convert.js';
 
-/** CIELAB of every pixel (3 floats per pixel; masked-out pixels are left as computed from their RGB). */
+/**
+ * CIELAB of every pixel (3 floats per pixel). Art repeats colours in runs, so a pixel equal to its left
+ * neighbour copies its Lab; other colours go through a small open-addressing cache.
+ */
 export function toLab(rgba: Uint8ClampedArray): Float32Array {
-  return rgbaToLabArray(rgba);
+  const n = rgba.length >> 2;
+  const out = new Float32Array(n * 3);
+  const px = new Uint32Array(rgba.buffer, rgba.byteOffset, n);
+  const SIZE = 1 << 16;
+  const keys = new Uint32Array(SIZE);
+  const used = new Uint8Array(SIZE);
+  const vals = new Float32Array(SIZE * 3);
+  const tmp: Vec3 = [0, 0, 0];
+  let prev = -1;
+  for (let i = 0; i < n; i++) {
+    const v = px[i]!;
+    const o = i * 3;
+    if (v === prev) {
+      out[o] = out[o - 3]!; out[o + 1] = out[o - 2]!; out[o + 2] = out[o - 1]!;
+      continue;
+    }
+    prev = v;
+    const rgb = v & 0xffffff;
+    const slot = (Math.imul(rgb, 0x9e3779b1) >>> 16) & (SIZE - 1);
+    if (used[slot] && keys[slot] === rgb) {
+      out[o] = vals[slot * 3]!; out[o + 1] = vals[slot * 3 + 1]!; out[o + 2] = vals[slot * 3 + 2]!;
+      continue;
+    }
+    rgbToLab(rgb & 255, (rgb >>> 8) & 255, (rgb >>> 16) & 255, tmp);
+    out[o] = tmp[0]; out[o + 1] = tmp[1]; out[o + 2] = tmp[2];
+    used[slot] = 1; keys[slot] = rgb;
+    vals[slot * 3] = tmp[0]; vals[slot * 3 + 1] = tmp[1]; vals[slot * 3 + 2] = tmp[2];
+  }
+  return out;
 }
 
 /**
