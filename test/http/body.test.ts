@@ -3,7 +3,10 @@
 // (server stays healthy, the task's signal fires, nothing leaks), 404/405.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES, json, postImageRoute, type RouteDef } from '@inkprep/http';
+import { ROUTES, binary, getRoute, json, postImageRoute, type RouteDef } from '@inkprep/http';
+
+const bigReply = new Uint8Array(6 * 1024 * 1024);
+for (let i = 0; i < bigReply.length; i++) bigReply[i] = (i * 31 + (i >> 12)) & 255;
 import { form, get, post, startTestServer, tinyPng, until, type TestServer } from './harness.js';
 
 let signalFired = 0;
@@ -19,6 +22,7 @@ const extra: RouteDef[] = [
       });
     }),
   }),
+  getRoute({ path: '/test/big-reply', auth: false, handle: () => binary(bigReply, 'application/octet-stream') }),
   postImageRoute({ path: '/test/small', endpoint: 'small', op: 'info', maxBytes: 1024 * 1024, respond: (r) => json(r) }),
 ];
 
@@ -167,6 +171,17 @@ describe('clients that leave', () => {
     const u = await t.store.usage(account.id, t.clock.now(), 0);
     expect(u.perKey).toEqual([]);
     expect((await get(t, '/healthz', null)).status).toBe(200);
+  });
+});
+
+describe('large replies', () => {
+  it('a 6 MB body is streamed with backpressure and arrives intact', async () => {
+    const res = await fetch(t.url + '/test/big-reply');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBe(String(bigReply.length));
+    const got = new Uint8Array(await res.arrayBuffer());
+    expect(got.length).toBe(bigReply.length);
+    expect(Buffer.compare(Buffer.from(got), Buffer.from(bigReply))).toBe(0);
   });
 });
 

@@ -110,6 +110,9 @@ describe('the vectorize line', () => {
     const results = await Promise.all(burst);
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
+    // the two that waited in line report their wait (X-Queue-Ms comes from the same measure)
+    const waited = results.filter((r) => r.status === 200).map((r) => Number(r.json!.queueMs));
+    expect(waited.filter((ms) => ms > 0)).toHaveLength(2);
     for (const r of results.filter((x) => x.status === 429)) {
       expect(r.json).toMatchObject({ code: 'queue_full', queue: { converting: true, waiting: 2, max_waiting: 2 } });
     }

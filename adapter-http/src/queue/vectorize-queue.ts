@@ -54,7 +54,7 @@ export class ConversionQueue {
     const start = this.now();
     if (!this.converting) {
       this.converting = true;
-      return Promise.resolve(this.turn(start));
+      return Promise.resolve(this.turn(null));
     }
     if (this.waiters.length >= this.maxWaiting) {
       const snap = this.snapshot();
@@ -74,10 +74,10 @@ export class ConversionQueue {
     });
   }
 
-  private turn(enqueuedAt: number): QueueTurn {
+  private turn(enqueuedAt: number | null): QueueTurn {
     let released = false;
     return {
-      waitedMs: Math.max(0, this.now() - enqueuedAt),
+      waitedMs: enqueuedAt === null ? 0 : Math.max(0, this.now() - enqueuedAt),
       release: () => {
         if (released) return;
         released = true;
