@@ -8,7 +8,7 @@ import { resizeDimensions, resizeRaster } from '../raster/resize.js';
 import { trimTransparent } from '../raster/trim.js';
 import type { Raster } from '../raster/types.js';
 import { despeckle } from './despeckle.js';
-import { MAX_RESIZE_PIXELS, type ResolvedFix } from './options.js';
+import { MAX_RESIZE_PIXELS, MAX_RESIZE_SIDE, type ResolvedFix } from './options.js';
 
 /** Steps that ran, in order. */
 export type FixStep = 'despeckle' | 'trim' | 'resize' | 'alpha_threshold' | 'halftone';
@@ -47,9 +47,9 @@ export async function fixRaster(input: Raster, o: Readonly<ResolvedFix>): Promis
   }
   if (o.resize_width_px || o.resize_height_px) {
     const size = resizeDimensions(r.width, r.height, { width: o.resize_width_px, height: o.resize_height_px });
-    if (size.width * size.height > MAX_RESIZE_PIXELS || size.width > 20_000 || size.height > 20_000) {
+    if (size.width * size.height > MAX_RESIZE_PIXELS || size.width > MAX_RESIZE_SIDE || size.height > MAX_RESIZE_SIDE) {
       const field = o.resize_width_px ? 'resize_width_px' : 'resize_height_px';
-      throw invalidOption(field, `a size that keeps the output within 20000 px per side and ${MAX_RESIZE_PIXELS} pixels (would be ${size.width}x${size.height})`, o[field]);
+      throw invalidOption(field, `a size that keeps the output within ${MAX_RESIZE_SIDE} px per side and ${MAX_RESIZE_PIXELS} pixels (would be ${size.width}x${size.height})`, o[field]);
     }
     r = await resizeRaster(r, size);
     applied.push('resize');

@@ -9,7 +9,7 @@ import { detectBackground } from './background.js';
 import { findSpecks, foregroundPlane } from './specks.js';
 import type { RunComponents } from '../raster/components.js';
 import { thinLines } from './thin.js';
-import { rateEdges, recommend, RIM_WIDE_PX } from './recommend.js';
+import { rateEdges, recommend, RIM_AA_PX, RIM_WIDE_PX } from './recommend.js';
 import type { ScanIssue, ScanReport, ScanSuggestion } from './types.js';
 
 /** Default print width in inches when none is given. */
@@ -52,7 +52,7 @@ export function scanRaster({ raster, info, printWidthInches }: ScanInput): ScanR
   const fix = recommend(s, fringe);
   const edge = rateEdges(s, fringe);
   const visible = s.pixels - s.transparent;
-  const hasFringe = fringe.hasHalo || (s.semi > 0 && s.softRimPx > 1.6);
+  const hasFringe = fringe.hasHalo || (s.semi > 0 && s.softRimPx > RIM_AA_PX);
 
   const issues: ScanIssue[] = [];
   const suggestions: ScanSuggestion[] = [];
