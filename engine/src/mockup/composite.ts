@@ -4,6 +4,9 @@
 // brightened by a light screen on highlights, edge-feathered by a ~0.7 px blur of its alpha, and masked
 // to the garment. Flat mode is a plain alpha paste. All work is confined to the print rectangle.
 import { srgbToLinear8 } from '../colour/convert.js';
+
+const TO_LIN = new Float32Array(256);
+for (let i = 0; i < 256; i++) TO_LIN[i] = srgbToLinear8(i);
 import { smooth121 } from '../garments/field.js';
 import { linearToSrgb8 } from '../garments/colorize.js';
 import type { GarmentAsset } from '../garments/cache.js';
@@ -72,9 +75,9 @@ export function compositeDesign(out: Uint8ClampedArray, g: GarmentAsset, design:
   for (let i = 0; i < n; i++) {
     const a = dd[i * 4 + 3]! / 255;
     pa[i] = a;
-    pr[i] = srgbToLinear8(dd[i * 4]!) * a;
-    pg[i] = srgbToLinear8(dd[i * 4 + 1]!) * a;
-    pb[i] = srgbToLinear8(dd[i * 4 + 2]!) * a;
+    pr[i] = TO_LIN[dd[i * 4]!]! * a;
+    pg[i] = TO_LIN[dd[i * 4 + 1]!]! * a;
+    pb[i] = TO_LIN[dd[i * 4 + 2]!]! * a;
   }
   // Edge feather: soften alpha by a [1 2 1] blur (sigma ~0.7 px), keeping colour consistent (scale premultiplied planes).
   const soft = smooth121(pa, dw, dh);
@@ -88,7 +91,7 @@ export function compositeDesign(out: Uint8ClampedArray, g: GarmentAsset, design:
   }
   pa = soft;
   const med = medianLuma(g, rect);
-  const medLin = srgbToLinear8(med);
+  const medLin = TO_LIN[med]!;
   // Displacement: inches of offset per unit slope, scaled by fabric; the field is in inches.
   const disp = 0.14 * fabric * ppi;
   const hgt = g.height_in;
@@ -108,19 +111,32 @@ export function compositeDesign(out: Uint8ClampedArray, g: GarmentAsset, design:
       if (sx < -1 || sy < -1 || sx > dw || sy > dh) continue;
       const fx = Math.floor(sx), fy = Math.floor(sy);
       const tx = sx - fx, ty = sy - fy;
-      let a = 0, r = 0, gg = 0, b = 0;
-      for (let k = 0; k < 4; k++) {
-        const cx = fx + (k & 1), cy = fy + (k >> 1);
-        if (cx < 0 || cy < 0 || cx >= dw || cy >= dh) continue;
-        const wgt = (k & 1 ? tx : 1 - tx) * (k >> 1 ? ty : 1 - ty);
-        const j = cy * dw + cx;
-        a += pa[j]! * wgt; r += pr[j]! * wgt; gg += pg[j]! * wgt; b += pb[j]! * wgt;
+      let a: number, r: number, gg: number, b: number;
+      if (fx >= 0 && fy >= 0 && fx < dw - 1 && fy < dh - 1) {
+        // Fast path: all four taps inside the design.
+        const j = fy * dw + fx;
+        const w00 = (1 - tx) * (1 - ty), w10 = tx * (1 - ty), w01 = (1 - tx) * ty, w11 = tx * ty;
+        a = pa[j]! * w00 + pa[j + 1]! * w10 + pa[j + dw]! * w01 + pa[j + dw + 1]! * w11;
+        if (a <= 1e-4) continue;
+        r = pr[j]! * w00 + pr[j + 1]! * w10 + pr[j + dw]! * w01 + pr[j + dw + 1]! * w11;
+        gg = pg[j]! * w00 + pg[j + 1]! * w10 + pg[j + dw]! * w01 + pg[j + dw + 1]! * w11;
+        b = pb[j]! * w00 + pb[j + 1]! * w10 + pb[j + dw]! * w01 + pb[j + dw + 1]! * w11;
+      } else {
+        a = 0; r = 0; gg = 0; b = 0;
+        for (let k = 0; k < 4; k++) {
+          const cx = fx + (k & 1), cy = fy + (k >> 1);
+          if (cx < 0 || cy < 0 || cx >= dw || cy >= dh) continue;
+          const wgt = (k & 1 ? tx : 1 - tx) * (k >> 1 ? ty : 1 - ty);
+          const j = cy * dw + cx;
+          a += pa[j]! * wgt; r += pr[j]! * wgt; gg += pg[j]! * wgt; b += pb[j]! * wgt;
+        }
       }
       if (a <= 1e-4) continue;
       r /= a; gg /= a; b /= a;
       // Light on the ink: normalised luminance multiply in shadows, a light screen in highlights.
       const o = i * 4;
-      const L = srgbToLinear8((out[o]! * 54 + out[o + 1]! * 183 + out[o + 2]! * 19) >> 8);
+      const o0 = out[o]!, o1 = out[o + 1]!, o2 = out[o + 2]!;
+      const L = TO_LIN[(o0 * 54 + o1 * 183 + o2 * 19) >> 8]!;
       const ratio = L / medLin;
       if (ratio < 1) {
         const k = 1 - fabric * 0.92 * (1 - Math.max(0.15, ratio));
@@ -130,9 +146,9 @@ export function compositeDesign(out: Uint8ClampedArray, g: GarmentAsset, design:
         r = 1 - (1 - r) * (1 - s); gg = 1 - (1 - gg) * (1 - s); b = 1 - (1 - b) * (1 - s);
       }
       const al = Math.min(1, a) * m;
-      out[o] = linearToSrgb8(r * al + srgbToLinear8(out[o]!) * (1 - al));
-      out[o + 1] = linearToSrgb8(gg * al + srgbToLinear8(out[o + 1]!) * (1 - al));
-      out[o + 2] = linearToSrgb8(b * al + srgbToLinear8(out[o + 2]!) * (1 - al));
+      out[o] = linearToSrgb8(r * al + TO_LIN[o0]! * (1 - al));
+      out[o + 1] = linearToSrgb8(gg * al + TO_LIN[o1]! * (1 - al));
+      out[o + 2] = linearToSrgb8(b * al + TO_LIN[o2]! * (1 - al));
     }
   }
 }

@@ -16,7 +16,7 @@ import {
   backgroundWarning, chestWarning, clampWarning, detectBackgroundBox, dpiWarning, offGarmentWarning, type MockupWarning,
 } from '../mockup/warnings.js';
 import { asRecord, parseEnum, parseNumber, type RawValue } from '../options/validate.js';
-import { decodeImage } from '../raster/decode.js';
+import { decodeImage, probeImage } from '../raster/decode.js';
 import type { Raster } from '../raster/types.js';
 import { isRaster, type OpDef } from './types.js';
 
@@ -300,8 +300,51 @@ function offGarmentPct(mask: Uint8Array, W: number, H: number, d: Raster, rect: 
   return inside + outside === 0 ? 0 : (100 * outside) / (inside + outside);
 }
 
+/** The artwork as the renderer needs it: its size, and a way to get it resampled to the print size. */
+export interface DesignSource {
+  width: number;
+  height: number;
+  resized(w: number, h: number): Promise<Raster>;
+}
+
+function rasterSource(r: Raster): DesignSource {
+  return { width: r.width, height: r.height, resized: (w, h) => resizeDesign(r, w, h) };
+}
+
+/**
+ * Encoded artwork: the header is probed (format, pixel limit, orientation) and the pixels are decoded and
+ * resampled to the print size in one libvips pipeline (no full-size copy), converted to 8-bit sRGB RGBA.
+ * Sources that libvips cannot shrink that way (e.g. 16-bit or CMYK) go through decodeImage.
+ */
+async function bytesSource(bytes: Uint8Array, maxPixels: number): Promise<DesignSource> {
+  const info = await probeImage(bytes, { maxPixels });
+  const simple = info.bits_per_sample === 8 && (info.space === 'srgb' || info.space === 'b-w') && !info.icc;
+  if (!simple) return rasterSource((await decodeImage(bytes, { maxPixels })).raster);
+  return {
+    width: info.width,
+    height: info.height,
+    async resized(w, h) {
+      let buf: Buffer;
+      try {
+        buf = await sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', pages: 1 })
+          .autoOrient()
+          .toColourspace('srgb')
+          .ensureAlpha()
+          .resize(w, h, { kernel: 'lanczos3', fit: 'fill' })
+          .raw()
+          .toBuffer();
+      } catch {
+        return resizeDesign((await decodeImage(bytes, { maxPixels })).raster, w, h);
+      }
+      if (buf.length !== w * h * 4) return resizeDesign((await decodeImage(bytes, { maxPixels })).raster, w, h);
+      return { width: w, height: h, data: new Uint8ClampedArray(buf.buffer, buf.byteOffset, buf.byteLength) };
+    },
+  };
+}
+
 /** Render a mockup (see MockupOptions). Pure function of its inputs apart from the blank cache. */
-export async function renderMockup(design: Raster, o: Readonly<ResolvedMockup>): Promise<MockupResult> {
+export async function renderMockup(input: Raster | DesignSource, o: Readonly<ResolvedMockup>): Promise<MockupResult> {
+  const design: DesignSource = 'resized' in input ? input : rasterSource(input);
   const style = findOwnStyle(o.base)!;
   const color: ColorSpec = { hex: o.color.hex, ...(o.color.heather ? { heather: o.color.heather } : {}) };
   const g = await getGarmentAt(style, o.view, color, o.output_size);
@@ -329,10 +372,9 @@ export async function renderMockup(design: Raster, o: Readonly<ResolvedMockup>):
   const dpi = design.width / widthIn;
   const dw = dpiWarning(dpi, widthIn, design.width);
   if (dw) warnings.push(dw);
-  const box = detectBackgroundBox(design);
+  const sized = await design.resized(wPx, hPx);
+  const box = detectBackgroundBox(sized);
   if (box) warnings.push(backgroundWarning(box));
-
-  const sized = await resizeDesign(design, wPx, hPx);
   const off = offGarmentPct(g.mask, g.width, g.height, sized, rect);
   if (off >= 2) warnings.push(offGarmentWarning(off));
   const out = new Uint8ClampedArray(g.rgba);
@@ -382,8 +424,7 @@ export async function renderMockup(design: Raster, o: Readonly<ResolvedMockup>):
 export const mockupOp: OpDef<MockupOptions, ResolvedMockup, MockupResult> = {
   resolve: resolveMockup,
   async run(input, opts, ctx) {
-    const design = isRaster(input) ? input : (await decodeImage(input, { maxPixels: ctx.maxPixels })).raster;
-    return renderMockup(design, opts);
+    return renderMockup(isRaster(input) ? input : await bytesSource(input, ctx.maxPixels), opts);
   },
   transfer(result) {
     return [result.image.buffer as ArrayBuffer];

@@ -216,7 +216,7 @@ describe('warnings', () => {
     const wide = await renderMockup(solid(4000, 1000, [230, 20, 20], 0), resolveMockup({ style: 'own:classic-tee', print_width_in: '14', output_size: OUT, fabric: 'false' }));
     expect(wide.print.width_in).toBe(12);
     expect(wide.warnings.map((w) => w.code)).toEqual(['width_clamped']);
-    const boxed = await renderMockup(solid(4000, 3000, [255, 255, 255]), resolveMockup({ style: 'own:classic-tee', output_size: OUT, fabric: 'false' }));
+    const boxed = await renderMockup(solid(3700, 500, [255, 255, 255]), resolveMockup({ style: 'own:classic-tee', output_size: OUT, fabric: 'false' }));
     expect(boxed.warnings.map((w) => w.code)).toContain('opaque_background');
     expect(boxed.warnings.find((w) => w.code === 'opaque_background')!.message).toMatch(/#ffffff/);
   });
