@@ -14,7 +14,9 @@ export function thresholdsFor(model: BackgroundModel, width: number, height: num
   const slack = model.kind === 'quadratic' ? 1 : 0;
   return {
     bgDeltaE: Math.min(14, Math.max(2.5, 3.5 * model.noiseDeltaE) + slack),
-    minHoleArea: Math.max(12, Math.round(n * 1.5e-5)),
+    // Clean sources: enclosed background-coloured regions from 5 px (tight counters and gaps of script
+    // lettering); noisy ones (JPEG) from 8 px so noise pinholes in pale art are not punched out.
+    minHoleArea: model.noiseDeltaE >= 1.5 ? Math.max(8, Math.round(n * 8e-6)) : Math.max(5, Math.round(n * 5e-6)),
     bandRadius: 2,
     speckArea: Math.max(4, Math.round(n * 4e-6)),
   };
