@@ -108,6 +108,16 @@ describe('vectorize pipeline', () => {
     expect(mg.meanDeltaEOpaque).toBeLessThan(mp.meanDeltaEOpaque);
   });
 
+  it('colors=unlimited keeps many bands; smooth_bands=false keeps their pixel staircase', async () => {
+    const r = await art(120, 60, `<defs><radialGradient id="g"><stop offset="0" stop-color="#fff"/><stop offset="1" stop-color="#a03"/></radialGradient></defs><circle cx="60" cy="30" r="28" fill="url(#g)"/>`);
+    const smooth = vectorizeRaster(r, resolveVectorize({ colors: 'unlimited' }));
+    const stairs = vectorizeRaster(r, resolveVectorize({ colors: 'unlimited', smooth_bands: 'false' }));
+    expect(smooth.colorsUsed).toBeGreaterThan(4);
+    const data = (svg: string): string[] => [...svg.matchAll(/ d="([^"]*)"/g)].map((m) => m[1]!);
+    expect(data(smooth.svg).some((d) => /[cCsS]/.test(d))).toBe(true);
+    for (const d of data(stairs.svg)) expect(d).toMatch(/^[MmHhVvLlZz0-9.\s,-]+$/);
+  });
+
   it('runs as engine.vectorize on encoded bytes', async () => {
     const r = await art(200, 120, LOGO);
     const png = await sharp(Buffer.from(r.data.buffer), { raw: { width: 200, height: 120, channels: 4 } }).png().toBuffer();

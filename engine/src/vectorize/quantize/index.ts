@@ -67,7 +67,7 @@ export function quantize(prep: PreparedImage, colors: ColorsOption, timings?: Re
   let inkCount = 0;
   for (let i = 0; i < n; i++) if (mask[i] && blends[i] === NOT_BLEND) { use[i] = 1; inkCount++; }
   if (inkCount === 0) use.set(mask);
-  const samples = buildSamples(lab, use);
+  const samples = buildSamples(lab, use, noisy ? undefined : prep.rgba);
   lap('samples');
   const labels = new Uint16Array(n).fill(TRANSPARENT);
   if (samples.count === 0) return { map: { width: w, height: h, labels, palette: new Uint8Array(0) }, lab, noisy };
@@ -189,18 +189,20 @@ function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: Int32Ar
     const v = px[i]!;
     if (votes[l] === 0) { cand[l] = v; votes[l] = 1; } else if (cand[l] === v) votes[l]!++; else votes[l]!--;
   }
+  const order = Array.from({ length: k }, (_, j) => j).filter((j) => counts[j]! > 0).sort((a, b) => counts[b]! - counts[a]! || a - b);
+  const remap = new Uint16Array(k).fill(TRANSPARENT);
+  order.forEach((j, m) => { remap[j] = m; });
+  // One pass: relabel in palette order and count each cluster's majority candidate.
   const candCount = new Float64Array(k);
   for (let i = 0; i < n; i++) {
     const l = labels[i]!;
-    if (l === TRANSPARENT || blends[i] !== NOT_BLEND) continue;
-    if (px[i] === cand[l]) candCount[l]! += 1;
+    if (l === TRANSPARENT) continue;
+    labels[i] = remap[l]!;
+    if (blends[i] === NOT_BLEND && px[i] === cand[l]) candCount[l]! += 1;
   }
-  const order = Array.from({ length: k }, (_, j) => j).filter((j) => counts[j]! > 0).sort((a, b) => counts[b]! - counts[a]! || a - b);
-  const remap = new Uint16Array(k).fill(TRANSPARENT);
   const palette = new Uint8Array(order.length * 3);
   const rgb: [number, number, number] = [0, 0, 0];
   order.forEach((j, m) => {
-    remap[j] = m;
     if (inkPx[j]! > 0 && candCount[j]! >= 0.5 * inkPx[j]!) {
       const v = cand[j]!;
       // Little-endian RGBA packed in a Uint32.
@@ -211,7 +213,6 @@ function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: Int32Ar
       palette[m * 3] = rgb[0]; palette[m * 3 + 1] = rgb[1]; palette[m * 3 + 2] = rgb[2];
     }
   });
-  for (let i = 0; i < n; i++) if (labels[i] !== TRANSPARENT) labels[i] = remap[labels[i]!]!;
   return { width: w, height: h, labels, palette };
 }
 

@@ -18,15 +18,25 @@ export interface Samples {
 
 const LB = 64, AB = 64;
 
-/** Bucket the pixels flagged in `use` (one sample per non-empty Lab bucket, at the exact mean of its pixels). */
-export function buildSamples(lab: Float32Array, use: Uint8Array): Samples {
+/**
+ * Bucket the pixels flagged in `use` (one sample per non-empty Lab bucket, at the exact mean of its pixels).
+ * `rgba`: the unsmoothed source colours `lab` was computed from (enables the run shortcut).
+ */
+export function buildSamples(lab: Float32Array, use: Uint8Array, rgba?: Uint8ClampedArray): Samples {
   const nb = LB * AB * AB;
   sumsBuf ??= new Float64Array(nb * 4);
   const sums = sumsBuf;
   const touched: number[] = [];
   const n = use.length;
+  // Unsmoothed colours repeat in runs: a pixel equal to the previous one used lands in the same bucket.
+  const px = rgba ? new Uint32Array(rgba.buffer, rgba.byteOffset, n) : null;
+  let prevPx = -1, prevK = -1;
   for (let i = 0; i < n; i++) {
     if (!use[i]) continue;
+    if (px && px[i] === prevPx) {
+      sums[prevK] += 1; sums[prevK + 1] += lab[i * 3]!; sums[prevK + 2] += lab[i * 3 + 1]!; sums[prevK + 3] += lab[i * 3 + 2]!;
+      continue;
+    }
     const L = lab[i * 3]!, a = lab[i * 3 + 1]!, b = lab[i * 3 + 2]!;
     let li = (L * (LB / 100.5)) | 0;
     let ai = ((a + 128) * (AB / 256)) | 0;
@@ -37,6 +47,7 @@ export function buildSamples(lab: Float32Array, use: Uint8Array): Samples {
     const k = ((li * AB + ai) * AB + bi) * 4;
     if (sums[k] === 0) touched.push(k);
     sums[k] += 1; sums[k + 1] += L; sums[k + 2] += a; sums[k + 3] += b;
+    if (px) { prevPx = px[i]!; prevK = k; }
   }
   // Bucket order (not discovery order) keeps the result independent of pixel order.
   touched.sort((p, q) => p - q);
