@@ -5,18 +5,32 @@
 //   stdout = /dev/null, one engine thread) with a Business key;
 // - loads: authenticated GET /api/v1/vectorize (key check against the store + live queue snapshot) and a
 //   small POST /api/v1/scan (32x32 PNG, multipart, metered, engine op on the pool);
+// - baselines in the same run: the bare uWS rate, and for the POST the same scans called on a one-thread
+//   engine pool directly (32 in flight, no HTTP), since the POST is bound by the engine, not the server;
 // - reports requests/s, p50/p99 latency and the ratio to bare (target: authenticated GET >= 0.60).
 // Short mode (BENCH_SHORT=1): 2 s per load instead of 8 s.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import sharp from 'sharp';
+import { createEngine, type Engine } from '@inkprep/engine';
 import type { BenchContext, Row } from '../lib/harness.js';
 
 const SELF = fileURLToPath(import.meta.url);
+
+/** The part of autocannon's API used here (the package ships no types). */
+interface CannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+type Cannon = (opts: { url: string; method: string; headers: Record<string, string>; body?: Buffer; connections: number; pipelining: number; duration: number }) => Promise<CannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
 const KEY = 'ink_live_benchbenchbenchbenchbenchbenchbe';
 
 interface Target {
@@ -74,12 +88,32 @@ async function measure(port: number, load: Load, seconds: number): Promise<Sampl
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, non2xx: r.non2xx, errors: r.errors + r.timeouts };
 }
 
+/** The same scan on a one-thread engine pool, 32 calls in flight, no HTTP: what the POST row is bounded by. */
+async function measureEngineDirect(engine: Engine, png: Uint8Array, seconds: number): Promise<Sample> {
+  const end = performance.now() + seconds * 1000;
+  const lat: number[] = [];
+  let errors = 0;
+  await Promise.all(Array.from({ length: 32 }, async () => {
+    while (performance.now() < end) {
+      const t0 = performance.now();
+      try {
+        await engine.scan(png.slice(), { print_width_inches: '10' });
+      } catch {
+        errors++;
+      }
+      lat.push(performance.now() - t0);
+    }
+  }));
+  lat.sort((a, b) => a - b);
+  return { rps: lat.length / seconds, p50: lat[Math.floor(lat.length * 0.5)] ?? 0, p99: lat[Math.floor(lat.length * 0.99)] ?? 0, requests: lat.length, non2xx: 0, errors };
+}
+
 function median(v: number[]): number {
   const s = [...v].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
-async function multipartScanBody(): Promise<{ body: Buffer; type: string }> {
+async function multipartScanBody(): Promise<{ body: Buffer; type: string; png: Uint8Array }> {
   const png = await sharp({ create: { width: 32, height: 32, channels: 4, background: { r: 200, g: 30, b: 30, alpha: 1 } } }).png().toBuffer();
   const b = 'inkprepbench';
   const body = Buffer.concat([
@@ -87,7 +121,7 @@ async function multipartScanBody(): Promise<{ body: Buffer; type: string }> {
     png,
     Buffer.from(`\r\n--${b}\r\nContent-Disposition: form-data; name="print_width_inches"\r\n\r\n10\r\n--${b}--\r\n`),
   ]);
-  return { body, type: `multipart/form-data; boundary=${b}` };
+  return { body, type: `multipart/form-data; boundary=${b}`, png: new Uint8Array(png) };
 }
 
 export default async function httpSuite(ctx: BenchContext): Promise<void> {
@@ -100,6 +134,7 @@ export default async function httpSuite(ctx: BenchContext): Promise<void> {
   try {
     const bare = await startTarget('bare', dir);
     const ink = await startTarget('inkprep', dir);
+    const engine = createEngine({ threads: 1 });
     try {
       const scan = await multipartScanBody();
       const auth = { 'x-api-key': KEY };
@@ -108,16 +143,19 @@ export default async function httpSuite(ctx: BenchContext): Promise<void> {
         [ink, { name: 'inkprep GET /healthz (no auth)', path: '/healthz' }],
         [ink, { name: AUTH_GET, path: '/api/v1/vectorize', headers: auth }],
         [ink, { name: 'inkprep GET /api/v1/upscale (Bearer, settings)', path: '/api/v1/upscale', headers: { authorization: `Bearer ${KEY}` } }],
-        [ink, { name: 'inkprep POST /api/v1/scan 32x32 PNG', method: 'POST', path: '/api/v1/scan', headers: { ...auth, 'content-type': scan.type }, body: scan.body }],
+        [ink, { name: POST_SCAN, method: 'POST', path: '/api/v1/scan', headers: { ...auth, 'content-type': scan.type }, body: scan.body }],
       ];
       for (const [t, load] of loads) await measure(t.port, load, 1); // warm up JIT, pool, store
+      await measureEngineDirect(engine, scan.png, 1);
       for (let r = 0; r < rounds; r++) {
         for (const [t, load] of loads) {
           const s = await measure(t.port, load, seconds);
           samples.set(load.name, [...(samples.get(load.name) ?? []), s]);
         }
+        samples.set(ENGINE_DIRECT, [...(samples.get(ENGINE_DIRECT) ?? []), await measureEngineDirect(engine, scan.png, seconds)]);
       }
     } finally {
+      await engine.close();
       await stopTarget(ink);
       await stopTarget(bare);
     }
@@ -134,15 +172,20 @@ export default async function httpSuite(ctx: BenchContext): Promise<void> {
     errors: ss.reduce((a, s) => a + s.errors, 0),
   }));
   const bareRate = Number(rows.find((r) => r.name === BASE)!['req/s']);
-  const shown = rows.map((r) => ({ ...r, 'x bare rate': Number(r['req/s']) / bareRate }));
+  const shown: Row[] = rows.map((r) => ({ ...r, 'x bare rate': Number(r['req/s']) / bareRate }));
   ctx.table(`HTTP requests/s: ${rounds} alternating rounds x ${seconds} s per load, 32 connections (autocannon in the parent, servers in children)`, shown);
   const authGet = shown.find((r) => r.name === AUTH_GET)!;
-  ctx.log(`authenticated GET /api/v1/vectorize = ${(authGet['x bare rate'] * 100).toFixed(0)}% of the bare uWS rate (target >= 60%)`);
+  const post = shown.find((r) => r.name === POST_SCAN)!;
+  const direct = shown.find((r) => r.name === ENGINE_DIRECT)!;
+  ctx.log(`POST /api/v1/scan = ${((Number(post['req/s']) / Number(direct['req/s'])) * 100).toFixed(0)}% of the same scans on the engine pool without HTTP`);
+  ctx.log(`authenticated GET /api/v1/vectorize = ${(Number(authGet['x bare rate']) * 100).toFixed(0)}% of the bare uWS rate (target >= 60%)`);
   for (const r of shown) if (Number(r.errors) > 0 || Number(r['non-2xx']) > 0) throw new Error(`${r.name}: ${r.errors} errors, ${r['non-2xx']} non-2xx responses`);
 }
 
 const BASE = 'bare uWS GET / (baseline)';
 const AUTH_GET = 'inkprep GET /api/v1/vectorize (x-api-key)';
+const POST_SCAN = 'inkprep POST /api/v1/scan 32x32 PNG';
+const ENGINE_DIRECT = 'engine.scan same PNG, 1-thread pool, no HTTP (POST baseline)';
 
 // ---- child-process targets -------------------------------------------------------------------------
 async function runTarget(kind: string): Promise<void> {
