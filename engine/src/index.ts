@@ -29,7 +29,7 @@ export { planSize, maxPixelsFor, SHRINK_ALLOWANCE, DEFAULT_BUDGET, DEFAULT_BUDGE
 export { classifyArt, type ArtClass, type ArtStats } from './upscale/classify.js';
 export { upscaleResample } from './upscale/resample.js';
 export { upscaleModel } from './upscale/sr.js';
-export { upscaleVector, renderSvg } from './upscale/vector.js';
+export { upscaleVector, renderSvg, roundTripError, VECTOR_MAX_ROUNDTRIP } from './upscale/vector.js';
 export { modelUnavailableReason } from './upscale/model.js';
 export { runUpscale, type UpscaleOptions, type UpscaleResult, type ResolvedUpscale } from './ops/upscale.js';
 export { removeBackground, type RemoveBgBackend, type RemoveBgSettings } from './matte/pipeline.js';
@@ -42,3 +42,8 @@ export { OWN_STYLES, OWN_COLORS, PLACEMENTS, PLACEMENT_IDS, findOwnStyle, findCo
 export { getGarmentAt, getColored, getNeutral, garmentPreview, garmentCacheDir, clearGarmentMemory, renderSizeFor, type GarmentAsset } from './garments/cache.js';
 export { TEMPLATES, listTemplates, templateSize, findTemplatePlacement, type TemplateDef } from './mockup/templates.js';
 export type { MockupWarning } from './mockup/warnings.js';
+export { resolveVectorize, vectorizeRaster, DETAIL_PARAMS, type VectorizeOptions, type ResolvedVectorize, type VectorizeResult, type Detail } from './ops/vectorize.js';
+export { prepareImage, ALPHA_SPLIT, type PreparedImage } from './vectorize/prepare/edge-cleanup.js';
+export { quantize, AUTO_RULES, UNLIMITED_MAX, type ColorsOption, type QuantizeResult } from './vectorize/quantize/index.js';
+export { mergeSpecks, DEFAULT_SPECK_SIZE } from './vectorize/clean/specks.js';
+export { fitGradientFills, solidFills } from './vectorize/gradients/fit.js';
