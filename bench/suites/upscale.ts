@@ -1,6 +1,7 @@
 // Bench: art-aware upscaling on corpus/open. Each SVG is rendered with resvg at 256 px and 512 px on the
 // long side (inputs) and at 4x / 2x of that size (truth, ≈1024 px). Every input is upscaled by our router
-// (`auto`: the image of the path it picks, timed as classification + that path), by each path alone (vector, model, resample = Lanczos-3 + halo-free sharpen) and by the baseline
+// (`auto`: the image of the path it picks after the vector round-trip guard, timed as classification +
+// the paths it ran), by each path alone (vector, model, resample = Lanczos-3 + halo-free sharpen) and by the baseline
 // sharp lanczos3 (premultiplied RGBA) in the same run, then compared to the truth:
 //  - PSNR (dB) of the RGB composites over mid-grey (higher is better),
 //  - SSIM and mean ΔE (CIE76, all pixels) from golden/lib/metrics.ts,
@@ -13,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { classifyArt, DEFAULT_BUDGET, DEFAULT_BUDGET_4X, OPS, routeFor, runUpscale, upscaleRaster, type Raster, type UpscaleRoute } from '@inkprep/engine';
+import { classifyArt, DEFAULT_BUDGET, DEFAULT_BUDGET_4X, OPS, roundTripError, routeFor, runUpscale, upscaleRaster, VECTOR_MAX_ROUNDTRIP, type Raster, type UpscaleRoute } from '@inkprep/engine';
 import { compareRasters, rasteriseSvg, rasterToPng } from '../../golden/lib/metrics.js';
 import { corpusDir } from '../../golden/lib/corpus.js';
 import type { BenchContext, Row } from '../lib/harness.js';
@@ -149,10 +150,17 @@ export default async function upscaleSuite(ctx: BenchContext): Promise<void> {
       const picked = routeFor(classifyArt(input));
       const classifyMs = performance.now() - cls;
       const byMethod = new Map<Method, Result>();
+      let vectorError = 0;
       for (const m of METHODS.filter((x) => x !== 'auto')) {
         const t = performance.now();
         const out = await runMethod(m, input, c.scale);
-        const ms = performance.now() - t;
+        let ms = performance.now() - t;
+        if (m === 'vector') {
+          // The router's round-trip guard (timed into the vector path's cost, which auto pays).
+          const g = performance.now();
+          vectorError = await roundTripError(input, out.raster);
+          ms += performance.now() - g;
+        }
         const o = crop(out.raster, W, H);
         const oRgb = greyComposite(o);
         const cm = compareRasters(o, truth);
@@ -166,7 +174,8 @@ export default async function upscaleSuite(ctx: BenchContext): Promise<void> {
           await sharp(await rasterToPng(o)).toFile(path.join(process.env.UPSCALE_BENCH_DUMP, `${it.id}_${m}.png`));
         }
       }
-      const chosen = byMethod.get(picked)!;
+      const declined = picked === 'vector' && vectorError > VECTOR_MAX_ROUNDTRIP;
+      const chosen = declined ? { ...byMethod.get('resample')!, ms: byMethod.get('resample')!.ms + byMethod.get('vector')!.ms } : byMethod.get(picked)!;
       results.push({ ...chosen, method: 'auto', route: chosen.route, ms: chosen.ms + classifyMs });
     }
   }

@@ -64,7 +64,8 @@ export async function upscaleRaster(src: Raster, p: UpscaleParams): Promise<Upsc
   p.onProgress?.(0, chosen);
   if (chosen === 'vector') {
     try {
-      raster = await upscaleVector(input, p.scale);
+      // The round-trip guard applies to the router's own choice; a forced `vector` renders the trace as it is.
+      raster = await upscaleVector(input, p.scale, { guard: p.route === 'auto' });
     } catch (err) {
       fallback = `vector path failed: ${err instanceof Error ? err.message : String(err)}`;
     }

@@ -28,10 +28,52 @@ export async function renderSvg(svg: string, srcWidth: number, srcHeight: number
   return { width, height, data };
 }
 
-/** Trace `src` and render it at `scale` times its size. */
-export async function upscaleVector(src: Raster, scale: number): Promise<Raster> {
+/**
+ * Round-trip guard: the largest accepted mean per-pixel error (max over RGB of the grey composites, 0..255,
+ * over pixels visible in either image) between the input and the vector render shrunk back to the input
+ * size. Above it the trace lost detail the input has (thin strokes, small lettering) and the vector path
+ * declines, so the router falls back to resampling.
+ */
+export const VECTOR_MAX_ROUNDTRIP = 6;
+
+/** Mean round-trip error of `big` (a render at scale x) against `src`, as defined for VECTOR_MAX_ROUNDTRIP. */
+export async function roundTripError(src: Raster, big: Raster): Promise<number> {
+  const back = await sharp(Buffer.from(big.data.buffer, big.data.byteOffset, big.data.byteLength), { raw: { width: big.width, height: big.height, channels: 4 }, limitInputPixels: false })
+    .resize(src.width, src.height, { kernel: 'cubic', fit: 'fill' })
+    .raw()
+    .toBuffer();
+  const a = src.data;
+  let sum = 0, n = 0;
+  for (let i = 0; i < a.length; i += 4) {
+    const aa = a[i + 3]!, ab = back[i + 3]!;
+    if (aa === 0 && ab === 0) continue;
+    let d = 0;
+    for (let c = 0; c < 3; c++) {
+      const va = (a[i + c]! * aa + 128 * (255 - aa)) / 255;
+      const vb = (back[i + c]! * ab + 128 * (255 - ab)) / 255;
+      const e = Math.abs(va - vb);
+      if (e > d) d = e;
+    }
+    sum += d;
+    n++;
+  }
+  return n ? sum / n : 0;
+}
+
+/**
+ * Trace `src` and render it at `scale` times its size.
+ * @throws InkprepError `processing_failed` when the render fails the round-trip guard (VECTOR_MAX_ROUNDTRIP).
+ */
+export async function upscaleVector(src: Raster, scale: number, opts: { guard?: boolean } = {}): Promise<Raster> {
   const svg = await traceToSvg(src);
-  return renderSvg(svg, src.width, src.height, src.width * scale, src.height * scale);
+  const out = await renderSvg(svg, src.width, src.height, src.width * scale, src.height * scale);
+  if (opts.guard !== false) {
+    const err = await roundTripError(src, out);
+    if (err > VECTOR_MAX_ROUNDTRIP) {
+      throw new InkprepError('processing_failed', `the trace loses detail of this image (round-trip error ${err.toFixed(1)} > ${VECTOR_MAX_ROUNDTRIP})`);
+    }
+  }
+  return out;
 }
 
 /**

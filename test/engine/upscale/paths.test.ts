@@ -1,7 +1,7 @@
 // The three upscale paths on small synthetic art: output size, no halos, no dark/light fringe at alpha
 // edges, exact inks from the vector path, and the model path's ONNX conversion.
 import { describe, expect, it } from 'vitest';
-import { modelUnavailableReason, upscaleModel, upscaleRaster, upscaleResample, upscaleVector, type Raster } from '@inkprep/engine';
+import { modelUnavailableReason, roundTripError, upscaleModel, upscaleRaster, upscaleResample, upscaleVector, VECTOR_MAX_ROUNDTRIP, type Raster } from '@inkprep/engine';
 import { convertLayersModel, findModelDir } from '../../../engine/src/upscale/model.js';
 
 /** A red disc (anti-aliased) on transparency whose transparent pixels hold black RGB. */
@@ -58,6 +58,16 @@ describe('vector path', () => {
     expect(Array.from(out.data.subarray(centre, centre + 4))).toEqual([230, 20, 20, 255]);
     expect(out.data[3]).toBe(0);
     expect(minRedVisible(out)).toBeGreaterThanOrEqual(220);
+  });
+
+  it('round-trip guard: a faithful render passes, a render that lost a feature fails', async () => {
+    const src = redDisc(48);
+    const good = await upscaleVector(src, 4);
+    expect(await roundTripError(src, good)).toBeLessThan(VECTOR_MAX_ROUNDTRIP / 2);
+    // Erase the right half of the disc in the render: the shrunk-back image no longer matches the input.
+    const lost = { ...good, data: new Uint8ClampedArray(good.data) };
+    for (let y = 0; y < lost.height; y++) for (let x = lost.width / 2; x < lost.width; x++) lost.data[(y * lost.width + x) * 4 + 3] = 0;
+    expect(await roundTripError(src, lost)).toBeGreaterThan(VECTOR_MAX_ROUNDTRIP);
   });
 
   it('is what the router picks for flat art', async () => {
