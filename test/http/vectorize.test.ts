@@ -141,6 +141,17 @@ describe('the vectorize line', () => {
     expect(t.server.services.vectorizeQueue.snapshot().queue).toEqual({ converting: false, waiting: 0, max_waiting: 2 });
   });
 
+  it('a conversion that outlasts uWS idle timer (10 s) still gets its reply (no server timeout < 120 s)', async () => {
+    gate = makeGate();
+    const started = Date.now();
+    const p = post(t, '/test/held-conversion', form(await tinyPng()));
+    await until(() => converting === 1, 10_000, 'the conversion');
+    setTimeout(() => gate.open(), 11_500);
+    const r = await p;
+    expect(r.status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(11_000);
+  }, 30_000);
+
   it('the converting client disconnecting frees the line for the next one', async () => {
     gate = makeGate();
     const { body, boundary } = await multipartBody();
