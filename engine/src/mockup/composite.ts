@@ -1,5 +1,5 @@
 // Putting ink on cloth. Fabric mode: the design is displaced along the gradient of the blurred garment
-// height field (ink follows the folds), multiplied by the garment luminance normalised by its median in
+// height field (ink follows the folds), multiplied by the (low-passed) garment luminance normalised by its median in
 // the print area (L / median L, so dark blanks do not crush the ink and DTF film stays its true colour),
 // brightened by a light screen on highlights, edge-feathered by a ~0.7 px blur of its alpha, and masked
 // to the garment. Flat mode is a plain alpha paste. All work is confined to the print rectangle.
@@ -7,7 +7,7 @@ import { srgbToLinear8 } from '../colour/convert.js';
 
 const TO_LIN = new Float32Array(256);
 for (let i = 0; i < 256; i++) TO_LIN[i] = srgbToLinear8(i);
-import { smooth121 } from '../garments/field.js';
+import { blur, smooth121 } from '../garments/field.js';
 import { linearToSrgb8 } from '../garments/colorize.js';
 import type { GarmentAsset } from '../garments/cache.js';
 import type { Raster } from '../raster/types.js';
@@ -91,6 +91,18 @@ export function compositeDesign(out: Uint8ClampedArray, g: GarmentAsset, design:
   }
   pa = soft;
   const med = medianLuma(g, rect);
+  // Garment light under the print, low-passed: folds shade the film, knit grain and heather specks do not
+  // (DTF film is a smooth opaque layer).
+  const rw = x1 - x0, rh = y1 - y0;
+  if (rw <= 0 || rh <= 0) return;
+  const lum = new Float32Array(rw * rh);
+  for (let y = 0; y < rh; y++) {
+    for (let x = 0; x < rw; x++) {
+      const o = ((y + y0) * W + x + x0) * 4;
+      lum[y * rw + x] = TO_LIN[(out[o]! * 54 + out[o + 1]! * 183 + out[o + 2]! * 19) >> 8]!;
+    }
+  }
+  const lumSoft = blur(lum, rw, rh, Math.max(1, 0.06 * ppi));
   const medLin = TO_LIN[med]!;
   // Displacement: inches of offset per unit slope, scaled by fabric; the field is in inches.
   const disp = 0.14 * fabric * ppi;
@@ -136,7 +148,7 @@ export function compositeDesign(out: Uint8ClampedArray, g: GarmentAsset, design:
       // Light on the ink: normalised luminance multiply in shadows, a light screen in highlights.
       const o = i * 4;
       const o0 = out[o]!, o1 = out[o + 1]!, o2 = out[o + 2]!;
-      const L = TO_LIN[(o0 * 54 + o1 * 183 + o2 * 19) >> 8]!;
+      const L = lumSoft[(y - y0) * rw + (x - x0)]!;
       const ratio = L / medLin;
       if (ratio < 1) {
         const k = 1 - fabric * 0.92 * (1 - Math.max(0.15, ratio));
