@@ -75,7 +75,7 @@ describe('GET /api/v1/garments and /garments/style', () => {
 
 describe('POST /api/v1/mockup', () => {
   it('image response with X- headers', async () => {
-    const res = await post(t, '/api/v1/mockup', form(design, { style: 'own:classic-tee', color: 'navy', placement: 'left-chest', output_size: '600', fabric: '0.8' }));
+    const res = await post(t, '/api/v1/mockup', form(design, { style: 'own:classic-tee', color: 'navy', placement: 'left-chest', output_size: '512', fabric: '0.8' }));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
     expect(res.headers.get('x-garment')).toBe('own:classic-tee');
@@ -85,7 +85,7 @@ describe('POST /api/v1/mockup', () => {
     expect(res.headers.get('x-effective-dpi')).toBe('342.9');
     expect(res.headers.get('x-warnings')).toBe('');
     const meta = await sharp(res.bytes).metadata();
-    expect(Math.max(meta.width!, meta.height!)).toBe(600);
+    expect(Math.max(meta.width!, meta.height!)).toBe(512);
   });
 
   it('json response (2.9) with base64 image and warnings; legacy mode; 400 naming the field', async () => {
