@@ -62,6 +62,14 @@ describe('matteArtwork', () => {
     expect(m.haloMean).toBeLessThan(4);
   });
 
+  it('ignores art that touches the border when fitting the background', async () => {
+    const art = await renderSvg('<svg xmlns="http://www.w3.org/2000/svg" width="160" height="120"><rect x="0" y="30" width="90" height="40" fill="#202020"/><rect x="100" y="0" width="30" height="120" fill="#e07020"/></svg>');
+    const r = matteArtwork(composite(art, () => [235, 240, 250]));
+    expect(r.stats.backgroundColor).toBe('#ebf0fa');
+    expect(r.separability.separable).toBe(true);
+    expect(measure({ width: 160, height: 120, data: r.data }, art).iou).toBeGreaterThan(0.99);
+  });
+
   it('removes enclosed counters (ring, letter O) but keeps background-coloured specks smaller than noise', async () => {
     const art = await renderSvg(`<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200">
       <circle cx="60" cy="100" r="36" fill="none" stroke="#000" stroke-width="14"/>
