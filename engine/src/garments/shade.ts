@@ -105,7 +105,7 @@ export async function renderNeutral(style: OwnStyle, view: View, longPx: number)
   const L = s.length;
   const hemTop = L - (s.hem_rib > 0 ? s.hem_rib : 0);
   const aSleeve = (s.sleeve_angle * Math.PI) / 180;
-  const ribPeriod = 0.13;
+  const ribPeriod = 0.1;
   for (let y = 0; y < H; y++) {
     const yi = y / ppi + oy;
     for (let x = 0; x < W; x++) {
@@ -137,7 +137,7 @@ export async function renderNeutral(style: OwnStyle, view: View, longPx: number)
       const r = ribs[i]!;
       if (r > 0) {
         const ph = s.hem_rib > 0 || s.cuff_rib > 0 ? xi : Math.atan2(yi, xi) * 2.5;
-        h += r * 0.018 * Math.sin((ph / ribPeriod) * 2 * Math.PI) + r * 0.05;
+        h += r * 0.011 * Math.sin((ph / ribPeriod) * 2 * Math.PI) + r * 0.05;
       }
       h -= 0.05 * seams[i]!;
       hgt[i] = h * Math.max(sil[i]!, strings[i]!);
@@ -196,7 +196,7 @@ export async function renderNeutral(style: OwnStyle, view: View, longPx: number)
       // Seams: a fine dark crease; stitches: raised thread with a shadow below.
       v *= 1 - 0.18 * seams[i]!;
       const below = y >= 1 ? stitches[i - W]! : 0;
-      v *= 1 + 0.1 * stitches[i]! - 0.14 * below * (1 - stitches[i]!);
+      v *= 1 + 0.16 * stitches[i]! - 0.22 * below * (1 - stitches[i]!);
       // Knit grain.
       v *= 1 + 0.035 * grain[i]! * (1 - 0.5 * stitches[i]!);
       shade[i] = Math.min(65535, Math.round(v * ao * SHADE_SCALE));
