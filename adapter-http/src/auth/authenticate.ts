@@ -30,10 +30,27 @@ export function assertAccountActive(account: Account): void {
  * @throws InkprepError `unauthorized` | `account_suspended` | `plan_inactive`
  */
 export async function authenticate(store: Store, secret: string | null): Promise<Caller> {
+  const hash = presentedHash(secret);
+  return check(await store.findKeyByHash(hash), hash);
+}
+
+/**
+ * The same check answered synchronously, for stores that offer `findKeyByHashSync` (SQLite); returns
+ * undefined when the store has no synchronous lookup (the caller then uses `authenticate`).
+ */
+export function authenticateSync(store: Store, secret: string | null): Caller | undefined {
+  if (!store.findKeyByHashSync) return undefined;
+  const hash = presentedHash(secret);
+  return check(store.findKeyByHashSync(hash), hash);
+}
+
+function presentedHash(secret: string | null): string {
   if (!secret) throw new InkprepError('unauthorized', 'API key missing: send x-api-key or Authorization: Bearer');
   if (secret.length > 256) throw new InkprepError('unauthorized', 'API key invalid');
-  const hash = hashKey(secret);
-  const found = await store.findKeyByHash(hash);
+  return hashKey(secret);
+}
+
+function check(found: { key: ApiKey; account: Account; hash: string } | null, hash: string): Caller {
   // The index lookup finds the row; the stored hash is compared again in constant time before trusting it.
   if (!found || !sameHash(found.hash, hash)) throw new InkprepError('unauthorized', 'API key invalid');
   if (found.key.revokedAt !== null) throw new InkprepError('unauthorized', 'API key revoked');

@@ -5,7 +5,7 @@
 //   reservation) -> vectorize line (optional) -> engine (aborted with the client) -> reply; any error goes
 //   through the one error map (http/errors.ts). A reservation is kept only when the reply is 2xx.
 import { InkprepError, OPS, probeImage, type DecodeInfo, type ImageFormat, type OpName, type OptionsOf, type ResolvedOf, type ResultOf } from '@inkprep/engine';
-import { authenticate, type Caller } from '../auth/authenticate.js';
+import { authenticate, authenticateSync, type Caller } from '../auth/authenticate.js';
 import { extractKey } from '../auth/keys.js';
 import type { Exchange } from '../http/exchange.js';
 import { readForm } from '../http/multipart.js';
@@ -29,6 +29,20 @@ export async function authenticateExchange(ex: Exchange, app: AppServices): Prom
   ex.accountId = caller.account.id;
   ex.keyId = caller.key.id;
   return caller;
+}
+
+/** Synchronous authentication when the store allows it (undefined otherwise); notes the caller for the log. */
+function authenticateExchangeSync(ex: Exchange, app: AppServices): Caller | undefined {
+  const caller = authenticateSync(app.store, extractKey(ex.apiKeyHeader, ex.authorizationHeader));
+  if (caller) {
+    ex.accountId = caller.account.id;
+    ex.keyId = caller.key.id;
+  }
+  return caller;
+}
+
+function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
+  return typeof (v as { then?: unknown } | null)?.then === 'function';
 }
 
 /** What a GET handler receives. */
@@ -68,18 +82,42 @@ export function getRoute(spec: {
     method: 'get',
     path: spec.path,
     handle(ex, app) {
-      let reservation: Reservation | null = null;
-      const run = async (): Promise<void> => {
-        const caller = auth ? await authenticateExchange(ex, app) : null;
-        if (caller && meter !== 'none') reservation = await reserveUse(app.store, caller, endpoint, meter, app.clock());
+      const makeCall = (caller: Caller | null): GetCall => {
         let query: URLSearchParams | null = null;
-        const call: GetCall = {
+        return {
           ex, app, caller, now: app.clock(),
           get query() {
             return (query ??= new URLSearchParams(ex.query));
           },
         };
-        const reply = await spec.handle(call);
+      };
+      // Fast path (unmetered routes on a store with a synchronous key lookup, e.g. the status reads on
+      // SQLite): authenticate and answer inside the uWS callback, with no promise hop.
+      if (meter === 'none') {
+        let out: Reply | Promise<Reply>;
+        try {
+          const caller = auth ? authenticateExchangeSync(ex, app) : null;
+          if (caller !== undefined) {
+            out = spec.handle(makeCall(caller));
+            if (!isPromise(out)) {
+              ex.send(out);
+              ex.settle();
+              return;
+            }
+            out.then((r) => ex.send(r), (err: unknown) => ex.fail(err)).finally(() => ex.settle());
+            return;
+          }
+        } catch (err) {
+          ex.fail(err);
+          ex.settle();
+          return;
+        }
+      }
+      let reservation: Reservation | null = null;
+      const run = async (): Promise<void> => {
+        const caller = auth ? await authenticateExchange(ex, app) : null;
+        if (caller && meter !== 'none') reservation = await reserveUse(app.store, caller, endpoint, meter, app.clock());
+        const reply = await spec.handle(makeCall(caller));
         if (ex.aborted) return;
         if (reply.status >= 200 && reply.status < 300) (reservation as Reservation | null)?.keep();
         ex.send(reply);

@@ -135,6 +135,24 @@ export function openSqliteStore(dataDir: string): Store {
     return { ok: true, eventId: Number(info.lastInsertRowid) };
   });
 
+  const findKey = (hash: string): { key: ApiKey; account: Account; hash: string } | null => {
+    const version = q.dataVersion.get()!;
+    if (version !== cacheVersion) {
+      keyCache.clear();
+      cacheVersion = version;
+    }
+    const hit = keyCache.get(hash);
+    if (hit) return hit;
+    const k = q.keyByHash.get(hash);
+    if (!k) return null;
+    const a = q.getAccount.get(k.account_id);
+    if (!a) return null;
+    const found = Object.freeze({ key: Object.freeze(toKey(k)), account: Object.freeze(toAccount(a)), hash: k.hash });
+    if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
+    keyCache.set(hash, found);
+    return found;
+  };
+
   let closed = false;
   const store: Store = {
     async createAccount({ name, plan, admin = false, now }) {
@@ -178,21 +196,10 @@ export function openSqliteStore(dataDir: string): Store {
       return toKey(q.keyById.get(id)!);
     },
     async findKeyByHash(hash) {
-      const version = q.dataVersion.get()!;
-      if (version !== cacheVersion) {
-        keyCache.clear();
-        cacheVersion = version;
-      }
-      const hit = keyCache.get(hash);
-      if (hit) return hit;
-      const k = q.keyByHash.get(hash);
-      if (!k) return null;
-      const a = q.getAccount.get(k.account_id);
-      if (!a) return null;
-      const found = Object.freeze({ key: Object.freeze(toKey(k)), account: Object.freeze(toAccount(a)), hash: k.hash });
-      if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
-      keyCache.set(hash, found);
-      return found;
+      return findKey(hash);
+    },
+    findKeyByHashSync(hash) {
+      return findKey(hash);
     },
     async listKeys(accountId) {
       return q.keysOf.all(accountId).map(toKey);
