@@ -102,3 +102,25 @@ describe('API keys', () => {
     expect(t.logs.some((l) => l.msg === 'request' && l.account === t.account.id && typeof l.req === 'string')).toBe(true);
   });
 });
+
+describe('stores without a synchronous key lookup (e.g. PostgreSQL)', () => {
+  it('authenticate the status reads through the async path with the same results', async () => {
+    const { startServer, defaultConfig, openStore, createApiKey: mk } = await import('@inkprep/http');
+    const full = openStore({ dataDir: ':memory:' });
+    const { findKeyByHashSync: _sync, ...asyncOnly } = full;
+    const account = await asyncOnly.createAccount({ name: 'pg-like', plan: 'business', now: Date.now() });
+    const { secret } = await mk(asyncOnly, account.id, Date.now());
+    const server = await startServer({ config: defaultConfig({ dataDir: ':memory:', threads: 1 }), store: asyncOnly, engine: t.engine });
+    try {
+      const base = `http://127.0.0.1:${server.port}`;
+      expect((await fetch(base + '/api/v1/vectorize', { headers: { 'x-api-key': secret } })).status).toBe(200);
+      expect((await fetch(base + '/api/v1/vectorize')).status).toBe(401);
+      await asyncOnly.updateAccount(account.id, { status: 'lapsed' });
+      const r = await fetch(base + '/api/v1/upscale', { headers: { authorization: `Bearer ${secret}` } });
+      expect(r.status).toBe(402);
+      expect(await r.json()).toMatchObject({ code: 'plan_inactive', plan: 'business' });
+    } finally {
+      await server.close(2000);
+    }
+  });
+});
