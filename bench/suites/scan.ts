@@ -74,6 +74,23 @@ export default async function scanSuite(ctx: BenchContext): Promise<void> {
   });
   await ctx.runBench(b, { baseline: 'baseline: decodeImage' });
 
+  // CPU time (process.cpuUsage, all threads incl. libvips) is steadier than wall time on a busy machine.
+  const cpuMs = async (f: () => Promise<unknown> | unknown, n: number): Promise<number> => {
+    const u0 = process.cpuUsage();
+    for (let k = 0; k < n; k++) await f();
+    const u = process.cpuUsage(u0);
+    return (u.user + u.system) / 1000 / n;
+  };
+  const n = ctx.short ? 2 : 5;
+  const cpuDecode = await cpuMs(() => decodeImage(bytes), n);
+  const cpuScan = await cpuMs(() => engine.scan(bytes), n);
+  const cpuAnalysis = await cpuMs(() => scanRaster({ raster, info, printWidthInches: 12 }), n);
+  ctx.table(`scan ${size}x${size} PNG, CPU time`, [
+    { name: 'baseline: decodeImage', 'cpu ms': cpuDecode, 'x baseline': 1 },
+    { name: 'engine.scan (decode + analysis)', 'cpu ms': cpuScan, 'x baseline': cpuScan / cpuDecode },
+    { name: 'scanRaster (analysis only)', 'cpu ms': cpuAnalysis, 'x baseline': cpuAnalysis / cpuDecode },
+  ]);
+
   const fb = ctx.bench(`fix ${size}x${size} PNG`, { iterations: 3, time: 3000 });
   fb.add('baseline: decode + encodePng', async () => {
     const d = await decodeImage(bytes);

@@ -4,7 +4,7 @@
 // a crisp anti-aliased edge it equals the edge length. soft_rim_px = semi-transparent pixels per unit of
 // boundary length: ~1 for anti-aliasing, the band width for glows and fades. Semi-transparent 1-px seams
 // between opaque pixels (where two shapes abut) are counted apart: they are not a rim around the art.
-import { alphaPlane } from '../raster/alpha-plane.js';
+import { extractAlphaRow } from '../raster/alpha-plane.js';
 import type { Raster } from '../raster/types.js';
 
 /** hypot(x, y) for 0 <= x, y < 32, indexed (x << 5) | y. */
@@ -31,15 +31,24 @@ export interface AlphaStats {
   /** Binary steps (|d alpha| >= 128 in x or y) and how many of them are staircase corners (both at once). */
   hardSteps: number;
   stairCorners: number;
+  /** Pixel indices of the edge: semi-transparent pixels (alpha 16..239) with a fully opaque 4-neighbour. */
+  edgeSemi: Int32Array;
+  /** The alpha plane (one byte per pixel) the statistics were computed from. */
+  plane: Uint8Array;
 }
 
 /**
  * Measure the alpha channel (pass the alpha plane when you already have it).
  * @example const s = alphaStats(raster); s.softRimPx // 1.0 for crisp anti-aliased art
  */
-export function alphaStats(r: Raster, plane: Uint8Array = alphaPlane(r)): AlphaStats {
+export function alphaStats(r: Raster, plane?: Uint8Array): AlphaStats {
   const { width: w, height: h } = r;
-  const A = plane;
+  // Without a plane, it is extracted one row ahead of the row being measured (one pass over the RGBA).
+  const fill = !plane;
+  const A = plane ?? new Uint8Array(w * h);
+  if (fill && h > 0) extractAlphaRow(r, A, 0);
+  let edge = new Int32Array(1024);
+  let edgeN = 0;
   let transparent = 0;
   let opaque = 0;
   let semiInkSum = 0;
@@ -55,6 +64,7 @@ export function alphaStats(r: Raster, plane: Uint8Array = alphaPlane(r)): AlphaS
     const base = y * w;
     const lastRow = y === h - 1;
     const end = base + w - 1;
+    if (fill && !lastRow) extractAlphaRow(r, A, y + 1);
     for (let i = base; i <= end; i++) {
       if (words && (i & 3) === 0 && !lastRow && i + 4 <= end) {
         const W = words[i >> 2]!;
@@ -76,7 +86,17 @@ export function alphaStats(r: Raster, plane: Uint8Array = alphaPlane(r)): AlphaS
         if (right === 255 && below === 255) continue;
       } else {
         semiInkSum += a;
-        if ((i > base && i < end && A[i - 1] === 255 && right === 255) || (y > 0 && !lastRow && A[i - w] === 255 && below === 255)) seam++;
+        const left = i > base ? A[i - 1]! : 0;
+        const up = y > 0 ? A[i - w]! : 0;
+        if ((i > base && i < end && left === 255 && right === 255) || (y > 0 && !lastRow && up === 255 && below === 255)) seam++;
+        if (a >= 16 && a <= 239 && (left === 255 || up === 255 || (i < end && right === 255) || (!lastRow && below === 255))) {
+          if (edgeN === edge.length) {
+            const bigger = new Int32Array(edge.length * 2);
+            bigger.set(edge);
+            edge = bigger;
+          }
+          edge[edgeN++] = i;
+        }
       }
       const dx = right - a;
       const dy = below - a;
@@ -105,5 +125,7 @@ export function alphaStats(r: Raster, plane: Uint8Array = alphaPlane(r)): AlphaS
     edgeLength,
     softRimPx: edgeLength > 0 ? (semi - seam) / edgeLength : 0,
     hardSteps, stairCorners,
+    edgeSemi: edge.subarray(0, edgeN),
+    plane: A,
   };
 }

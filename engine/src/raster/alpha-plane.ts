@@ -21,3 +21,16 @@ export function alphaPlane(r: Raster): Uint8Array {
   }
   return out;
 }
+
+/** Fill row y of an alpha plane from the raster (used to extract the plane while it is being measured). */
+export function extractAlphaRow(r: Raster, out: Uint8Array, y: number): void {
+  const w = r.width;
+  const d = r.data;
+  const start = y * w;
+  if (LITTLE_ENDIAN && d.byteOffset % 4 === 0) {
+    const px = new Uint32Array(d.buffer, d.byteOffset + start * 4, w);
+    for (let x = 0; x < w; x++) out[start + x] = px[x]! >>> 24;
+  } else {
+    for (let x = 0, i = start * 4 + 3; x < w; x++, i += 4) out[start + x] = d[i]!;
+  }
+}

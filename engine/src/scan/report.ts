@@ -3,7 +3,6 @@
 // rating, the issues and the POST /fix suggestions that repair them.
 import { alphaStats } from '../alpha/stats.js';
 import { detectFringe } from '../alpha/fringe.js';
-import { alphaPlane } from '../raster/alpha-plane.js';
 import type { DecodeInfo, Raster } from '../raster/types.js';
 import { detectBackground } from './background.js';
 import { findSpecks, foregroundPlane } from './specks.js';
@@ -38,9 +37,9 @@ export interface ScanInput {
 export function scanRaster({ raster, info, printWidthInches }: ScanInput): ScanReport {
   const { width, height } = raster;
   const dpi = width / printWidthInches;
-  const plane = alphaPlane(raster);
-  const s = alphaStats(raster, plane);
-  const fringe = s.semi > 0 ? detectFringe(raster, plane) : { edgePixels: 0, offPixels: 0, offShare: 0, matteSpread: 0, hasHalo: false, matte: null };
+  const s = alphaStats(raster);
+  const plane = s.plane;
+  const fringe = s.semi > 0 ? detectFringe(raster, plane, s.edgeSemi) : { edgePixels: 0, offPixels: 0, offShare: 0, matteSpread: 0, hasHalo: false, matte: null };
   const bg = detectBackground(raster, s.transparent / s.pixels);
   // An opaque image on a solid background: specks, strokes and the content box are judged against the
   // background colour instead of the (uniformly opaque) alpha channel.
