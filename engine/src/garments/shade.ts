@@ -89,60 +89,65 @@ export async function renderNeutral(style: OwnStyle, view: View, longPx: number)
   ]);
 
   // Panels: body, sleeves and hood each puff up on their own, which creases them where they meet.
-  const body = new Float32Array(N);
-  for (let i = 0; i < N; i++) body[i] = Math.max(0, sil[i]! - sleeves[i]! - hood[i]!);
-  const pillowBody = blur(body, W, H, 1.5 * ppi);
-  const pillowSleeve = blur(sleeves, W, H, 0.8 * ppi);
-  const pillowHood = blur(hood, W, H, 1.3 * ppi);
-  const pocketSoft = blur(pocket, W, H, 0.12 * ppi);
-  const stringSoft = blur(strings, W, H, 0.06 * ppi);
   const edge = blur(sil, W, H, 0.35 * ppi);
-  const wrinkle = fbm(W, H, 7 * ppi, 6 * ppi, 2, seed);
-  const crumple = fbm(W, H, 1.3 * ppi, 1.1 * ppi, 2, seed + 5);
-
-  const hgt = new Float32Array(N);
   const ua = d.underarms;
   const L = s.length;
   const hemTop = L - (s.hem_rib > 0 ? s.hem_rib : 0);
-  const aSleeve = (s.sleeve_angle * Math.PI) / 180;
-  const ribPeriod = 0.1;
-  for (let y = 0; y < H; y++) {
-    const yi = y / ppi + oy;
-    for (let x = 0; x < W; x++) {
-      const i = y * W + x;
-      if (sil[i]! <= 0.001 && strings[i]! <= 0.001) continue;
-      const xi = x / ppi + ox;
-      let h = 1.6 * Math.sqrt(Math.max(0, pillowBody[i]!)) + 1.0 * Math.sqrt(Math.max(0, pillowSleeve[i]!)) + 1.5 * Math.sqrt(Math.max(0, pillowHood[i]!));
-      // Drag folds from each underarm toward the centre of the body.
-      let f = 0;
-      for (const u of ua) {
-        const sx = Math.sign(u.x);
-        f += 0.42 * ridge(xi, yi, u.x - sx * 0.6, u.y + 0.5, u.x - sx * 5.5, u.y + 5.2, 0.8);
-        f += 0.26 * ridge(xi, yi, u.x - sx * 0.5, u.y + 2.6, u.x - sx * 4.6, u.y + 8.8, 0.65);
-        f += 0.16 * ridge(xi, yi, u.x - sx * 0.8, u.y - 1.2, u.x - sx * 4.2, u.y + 1.6, 0.55);
+  // Height field in inches (its temporaries are released when it returns).
+  const hgt = ((): Float32Array => {
+    const body = new Float32Array(N);
+    for (let i = 0; i < N; i++) body[i] = Math.max(0, sil[i]! - sleeves[i]! - hood[i]!);
+    const pillowBody = blur(body, W, H, 1.5 * ppi);
+    const pillowSleeve = blur(sleeves, W, H, 0.8 * ppi);
+    const pillowHood = blur(hood, W, H, 1.3 * ppi);
+    const pocketSoft = blur(pocket, W, H, 0.12 * ppi);
+    const stringSoft = blur(strings, W, H, 0.06 * ppi);
+    const wrinkle = fbm(W, H, 7 * ppi, 6 * ppi, 2, seed);
+    const crumple = fbm(W, H, 1.3 * ppi, 1.1 * ppi, 2, seed + 5);
+
+    const out = new Float32Array(N);
+    const aSleeve = (s.sleeve_angle * Math.PI) / 180;
+    const ribPeriod = 0.1;
+    for (let y = 0; y < H; y++) {
+      const yi = y / ppi + oy;
+      for (let x = 0; x < W; x++) {
+        const i = y * W + x;
+        if (sil[i]! <= 0.001 && strings[i]! <= 0.001) continue;
+        const xi = x / ppi + ox;
+        let h = 1.6 * Math.sqrt(Math.max(0, pillowBody[i]!)) + 1.0 * Math.sqrt(Math.max(0, pillowSleeve[i]!)) + 1.5 * Math.sqrt(Math.max(0, pillowHood[i]!));
+        // Drag folds from each underarm toward the centre of the body.
+        let f = 0;
+        for (const u of ua) {
+          const sx = Math.sign(u.x);
+          f += 0.42 * ridge(xi, yi, u.x - sx * 0.6, u.y + 0.5, u.x - sx * 5.5, u.y + 5.2, 0.8);
+          f += 0.26 * ridge(xi, yi, u.x - sx * 0.5, u.y + 2.6, u.x - sx * 4.6, u.y + 8.8, 0.65);
+          f += 0.16 * ridge(xi, yi, u.x - sx * 0.8, u.y - 1.2, u.x - sx * 4.2, u.y + 1.6, 0.55);
+        }
+        // Soft vertical waves that fall toward the hem, and a sag below the chest.
+        const low = smoothstep(hemTop - 11, hemTop - 1, yi);
+        f += low * (0.08 * Math.sin(xi * 0.93 + 0.6 + 2.5 * wrinkle[i]!) + 0.04 * Math.sin(xi * 1.9 + 2.1 + yi * 0.12 + 1.2 * wrinkle[i]!));
+        f += 0.06 * Math.sin(yi * 0.9 + xi * 0.15 + 1.3) * body[i]!;
+        // Sleeve creases across the sleeve near the armhole.
+        if (sleeves[i]! > 0) {
+          const along = Math.abs(xi) * Math.cos(aSleeve) + yi * Math.sin(aSleeve);
+          f += sleeves[i]! * 0.07 * Math.sin(along * 1.7 + (xi > 0 ? 0.4 : 2.2) + 2.5 * wrinkle[i]!);
+        }
+        h += f * body[i]! + f * 0.6 * sleeves[i]!;
+        h += 0.07 * wrinkle[i]! + 0.02 * crumple[i]!;
+        h += 0.18 * pocketSoft[i]! + 0.22 * stringSoft[i]!;
+        // Ribs: vertical ribs on cuffs and waistband, ribs across the collar band.
+        const r = ribs[i]!;
+        if (r > 0) {
+          const ph = s.hem_rib > 0 || s.cuff_rib > 0 ? xi : Math.atan2(yi, xi) * 2.5;
+          h += r * 0.011 * Math.sin((ph / ribPeriod) * 2 * Math.PI) + r * 0.05;
+        }
+        h -= 0.05 * seams[i]!;
+        out[i] = h * Math.max(sil[i]!, strings[i]!);
       }
-      // Soft vertical waves that fall toward the hem, and a sag below the chest.
-      const low = smoothstep(hemTop - 11, hemTop - 1, yi);
-      f += low * (0.08 * Math.sin(xi * 0.93 + 0.6 + 2.5 * wrinkle[i]!) + 0.04 * Math.sin(xi * 1.9 + 2.1 + yi * 0.12 + 1.2 * wrinkle[i]!));
-      f += 0.06 * Math.sin(yi * 0.9 + xi * 0.15 + 1.3) * body[i]!;
-      // Sleeve creases across the sleeve near the armhole.
-      if (sleeves[i]! > 0) {
-        const along = Math.abs(xi) * Math.cos(aSleeve) + yi * Math.sin(aSleeve);
-        f += sleeves[i]! * 0.07 * Math.sin(along * 1.7 + (xi > 0 ? 0.4 : 2.2) + 2.5 * wrinkle[i]!);
-      }
-      h += f * body[i]! + f * 0.6 * sleeves[i]!;
-      h += 0.07 * wrinkle[i]! + 0.02 * crumple[i]!;
-      h += 0.18 * pocketSoft[i]! + 0.22 * stringSoft[i]!;
-      // Ribs: vertical ribs on cuffs and waistband, ribs across the collar band.
-      const r = ribs[i]!;
-      if (r > 0) {
-        const ph = s.hem_rib > 0 || s.cuff_rib > 0 ? xi : Math.atan2(yi, xi) * 2.5;
-        h += r * 0.011 * Math.sin((ph / ribPeriod) * 2 * Math.PI) + r * 0.05;
-      }
-      h -= 0.05 * seams[i]!;
-      hgt[i] = h * Math.max(sil[i]!, strings[i]!);
     }
-  }
+
+    return out;
+  })();
 
   // Light from the upper left and in front; normals from the height gradient (in inch/inch units).
   const l = normalize(-0.38, -0.62, 1.0);
