@@ -1,6 +1,6 @@
 // Alpha-channel statistics in one pass: pixel classes, alpha-weighted ink, the length of the artwork's
 // boundary and the soft-rim width. The boundary length is the total variation of alpha (sum of
-// |grad alpha| / 255); by the coarea formula that is the average length of the alpha level lines, so for
+// |grad alpha| / 255, with transparency assumed outside the canvas); by the coarea formula that is the average length of the alpha level lines, so for
 // a crisp anti-aliased edge it equals the edge length. soft_rim_px = semi-transparent pixels per unit of
 // boundary length: ~1 for anti-aliasing, the band width for glows and fades. Semi-transparent 1-px seams
 // between opaque pixels (where two shapes abut) are counted apart: they are not a rim around the art.
@@ -114,6 +114,12 @@ export function alphaStats(r: Raster, plane?: Uint8Array): AlphaStats {
       }
     }
   }
+  // The canvas edge is a boundary too (transparent outside): art cut by the border, or a semi-transparent
+  // layer that fills the canvas, has an outline there.
+  let border = 0;
+  for (let x = 0; x < w; x++) border += A[x]! + A[(h - 1) * w + x]!;
+  for (let y = 0; y < h; y++) border += A[y * w]! + A[y * w + w - 1]!;
+  tv += border;
   const pixels = w * h;
   const semi = pixels - transparent - opaque;
   const edgeLength = tv / 255;

@@ -64,6 +64,16 @@ describe('scan: synthetic known answers', () => {
     expect(codes(soft)).toContain('soft_edges');
   });
 
+  it('a semi-transparent layer filling the canvas has its outline at the canvas edge: wide rim, halftone', () => {
+    const r = canvas(400, 300);
+    for (let p = 0; p < 400 * 300; p++) r.data.set([10, 200, 30, 128], p * 4);
+    const s = scan(r, 2);
+    expect(s.alpha.edge_length_px).toBe(Math.round((2 * (400 + 300) * 128) / 255));
+    expect(s.alpha.soft_rim_px).toBeGreaterThan(100);
+    expect(s.transparency_fix.recommended).toBe('halftone');
+    expect(s.ink_coverage_percent).toBeCloseTo(50.2, 1);
+  });
+
   it('binary alpha: curves read jagged, a rectangle reads clean, no semi pixels reads none', () => {
     const hard = scan(disc(300, 300, { r: 100, rimPx: 0.001 }));
     expect(hard.alpha.semi_transparent_percent).toBe(0);
