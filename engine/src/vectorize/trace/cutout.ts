@@ -88,8 +88,10 @@ export function traceCutout(map: LabelMap, params: TraceParams): TraceResult {
   const hOff = ew * h;
   const stepId = (x0: number, y0: number, x1: number, y1: number): number =>
     x0 === x1 ? Math.min(y0, y1) * ew + x0 : hOff + y0 * w + Math.min(x0, x1);
-  const byFirst = new Map<number, PathSegments>();
-  const byLast = new Map<number, PathSegments>();
+  // chain index + 1 per step id (0 = none); fits[c] is chain c
+  const byFirst = new Int32Array(hOff + w * (h + 1));
+  const byLast = new Int32Array(hOff + w * (h + 1));
+  const fits: PathSegments[] = [];
   const closedFits = new Map<number, PathSegments>();
 
   const visited = new Int32Array(ew * h);
@@ -134,10 +136,10 @@ export function traceCutout(map: LabelMap, params: TraceParams): TraceResult {
       const fId = stepId(xs[i]!, ys[i]!, xs[(i + 1) % n]!, ys[(i + 1) % n]!);
       const lj = (j - 1 + n) % n;
       const lId = stepId(xs[lj]!, ys[lj]!, xs[j]!, ys[j]!);
-      let fit = byFirst.get(fId);
+      let fit = byFirst[fId] ? fits[byFirst[fId]! - 1] : undefined;
       let reversed = false;
       if (fit === undefined || fit.segs.length === 0 || !endsAt(fit, xs[j]!, ys[j]!, xs[i]!, ys[i]!)) {
-        const other = byLast.get(fId);
+        const other = byLast[fId] ? fits[byLast[fId]! - 1] : undefined;
         if (other && lastStepMatches(other, xs[i]!, ys[i]!)) {
           fit = other;
           reversed = true;
@@ -150,8 +152,9 @@ export function traceCutout(map: LabelMap, params: TraceParams): TraceResult {
             cy[k] = ys[q]!;
           }
           fit = fitPath({ xs: cx, ys: cy, area: 0, open: true }, params);
-          byFirst.set(fId, fit);
-          byLast.set(lId, fit);
+          fits.push(fit);
+          byFirst[fId] = fits.length;
+          byLast[lId] = fits.length;
         }
       }
       const piece = reversed ? reverseSegments(fit) : fit;

@@ -62,7 +62,8 @@ function refine(p: LatticePath, f: number): LatticePath {
  * corner detection, curve optimisation. With `smooth: false` the pixel-exact outline is returned.
  */
 export function fitPath(p: LatticePath, params: TraceParams): PathSegments {
-  if (!params.smooth) return emitLattice(p);
+  // a single pixel (four corners): nothing to fit
+  if (!params.smooth || (!p.open && p.xs.length <= 4)) return emitLattice(p);
   let { vx, vy } = polygonVertices(p);
   if (!p.open && Math.abs(shoelace(vx, vy) - p.area) > AREA_LOSS * Math.abs(p.area) + 0.5) {
     const fine = polygonVertices(refine(p, 2));

@@ -5,7 +5,8 @@
 //
 // stacked: layer k (back to front) traces the union of its colour and every colour painted above it, so the
 // layers above always cover its seams; transparent pixels are in no layer, so nothing is painted over them.
-// cutout: see cutout.ts. smooth=false: pixel-exact staircase outlines.
+// cutout: see cutout.ts. smooth=false: pixel-exact staircase outlines. Stacked falls back to cutout pieces
+// (also seam-free) when the layer order cannot avoid tracing every edge many times (noisy photos).
 
 import type { LabelMap, PathSegments, TraceParams, TraceResult, TracedShape } from '../types.js';
 import { walkFrom, WalkBuffer, type PixelSet } from './decompose.js';
@@ -16,6 +17,11 @@ import { traceCutout } from './cutout.js';
 export { orderLayers } from './order.js';
 export { fitPath } from './fit.js';
 export { reverseSegments } from './cutout.js';
+
+/** Stacked tracing falls back to cutout pieces above this many traced edges per boundary edge... */
+const STACK_WORK_RATIO = 6;
+/** ...when it would trace at least this many edge units. */
+const STACK_WORK_MIN = 2_000_000;
 
 /**
  * Vertical boundary edges (index y * (w + 1) + x, between pixels (x-1, y) and (x, y)) grouped by the higher
@@ -77,6 +83,9 @@ export function traceLabelMap(map: LabelMap, params: TraceParams): TraceResult {
   const order = orderLayers(map);
   const layers = order.labels.length;
   if (layers === 0 || w === 0 || h === 0) return { shapes: [] };
+  // bounded work: when the layers would trace every edge many times over (noisy photos with many
+  // colours), use the seam-free planar pieces instead (each edge fitted once)
+  if (order.stackedCost > STACK_WORK_RATIO * order.boundary && order.stackedCost > STACK_WORK_MIN) return traceCutout(map, params);
   const { rank } = order;
   const edges = boundaryEdges(rank, w, h, layers);
   const visited = new Int32Array((w + 1) * h);

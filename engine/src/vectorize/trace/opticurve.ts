@@ -67,20 +67,21 @@ function distSqToCubic(px: number, py: number, x0: number, y0: number, x1: numbe
   return ex * ex + ey * ey;
 }
 
-/** Index of the sample nearest to (px, py). */
-function nearest(px: number, py: number, xs: Float64Array, ys: Float64Array, n: number): number {
-  let best = 0;
-  let bd = Infinity;
-  for (let i = 0; i < n; i++) {
-    const dx = xs[i]! - px;
-    const dy = ys[i]! - py;
+/** From index `from`, moves forward while the next sample is nearer to (px, py); returns the index. */
+function advance(px: number, py: number, xs: Float64Array, ys: Float64Array, n: number, from: number): number {
+  let i = from;
+  let dx = xs[i]! - px;
+  let dy = ys[i]! - py;
+  let bd = dx * dx + dy * dy;
+  while (i + 1 < n) {
+    dx = xs[i + 1]! - px;
+    dy = ys[i + 1]! - py;
     const d = dx * dx + dy * dy;
-    if (d < bd) {
-      bd = d;
-      best = i;
-    }
+    if (d > bd) break;
+    bd = d;
+    i++;
   }
-  return best;
+  return i;
 }
 
 export function optimizeCurve(c: SmoothCurve, tolerance: number): SmoothCurve {
@@ -99,6 +100,14 @@ export function optimizeCurve(c: SmoothCurve, tolerance: number): SmoothCurve {
     const cr = ax * by - ay * bx;
     turnSign[j] = cr > 0 ? 1 : cr < 0 ? -1 : 0;
     turnAngle[j] = Math.abs(Math.atan2(cr, ax * bx + ay * by));
+  }
+  // prefix sums of each segment's area term, so a run's area is O(1)
+  const areaPrefix = new Float64Array(m + 1);
+  for (let k = 0; k < m; k++) {
+    const a = c.corner[k]
+      ? (startX(k) * c.vy[k]! - c.vx[k]! * startY(k)) / 2 + (c.vx[k]! * c.ey[k]! - c.ex[k]! * c.vy[k]!) / 2
+      : cubicArea(startX(k), startY(k), c.c1x[k]!, c.c1y[k]!, c.c2x[k]!, c.c2y[k]!, c.ex[k]!, c.ey[k]!);
+    areaPrefix[k + 1] = areaPrefix[k]! + a;
   }
   const tol2 = tolerance * tolerance;
   const origX = new Float64Array(MAX_RUN * ORIG_SAMPLES + 1);
@@ -128,7 +137,7 @@ export function optimizeCurve(c: SmoothCurve, tolerance: number): SmoothCurve {
       if (angle >= MAX_TURN) break;
       const e = tryMerge(s, t);
       if (e < 0) {
-        if (++failures > 3) break;
+        if (++failures > 1) break;
         continue;
       }
       const cand = best[s]! + 1;
@@ -202,10 +211,7 @@ export function optimizeCurve(c: SmoothCurve, tolerance: number): SmoothCurve {
     const chord = (p3x * p0y - p3y * p0x) / 2;
     const tri = (p0x * oy - p0y * ox + ox * p3y - oy * p3x) / 2 + chord;
     if (Math.abs(tri) < 1e-12) return -1;
-    let area = chord;
-    for (let k = s; k < t; k++) {
-      area += cubicArea(startX(k), startY(k), c.c1x[k]!, c.c1y[k]!, c.c2x[k]!, c.c2y[k]!, c.ex[k]!, c.ey[k]!);
-    }
+    const area = chord + areaPrefix[t]! - areaPrefix[s]!;
     const r = area / tri / 0.3;
     if (r <= 0 || r > 4) return -1;
     const alpha = 2 - Math.sqrt(4 - r);
@@ -233,19 +239,23 @@ export function optimizeCurve(c: SmoothCurve, tolerance: number): SmoothCurve {
     origX[n] = p3x;
     origY[n] = p3y;
     n++;
+    // both sample sequences run along the same curve, so nearest samples advance monotonically
     let sum = 0;
+    let near = 0;
     for (let i = 1; i < n - 1; i++) {
       const px = origX[i]!;
       const py = origY[i]!;
-      const t0 = nearest(px, py, newX, newY, NEW_SAMPLES + 1) / NEW_SAMPLES;
-      const d = distSqToCubic(px, py, p0x, p0y, c1x, c1y, c2x, c2y, p3x, p3y, t0);
+      near = advance(px, py, newX, newY, NEW_SAMPLES + 1, near);
+      const d = distSqToCubic(px, py, p0x, p0y, c1x, c1y, c2x, c2y, p3x, p3y, near / NEW_SAMPLES);
       if (d > tol2) return -1;
       sum += d;
     }
+    near = 0;
     for (let i = 1; i < NEW_SAMPLES; i++) {
       const px = newX[i]!;
       const py = newY[i]!;
-      const ni = Math.min(nearest(px, py, origX, origY, n), n - 2);
+      near = advance(px, py, origX, origY, n, near);
+      const ni = Math.min(near, n - 2);
       const k = s + Math.floor(ni / ORIG_SAMPLES);
       const t0 = (ni % ORIG_SAMPLES) / ORIG_SAMPLES;
       const d = distSqToCubic(px, py, startX(k), startY(k), c.c1x[k]!, c.c1y[k]!, c.c2x[k]!, c.c2y[k]!, c.ex[k]!, c.ey[k]!, t0);
