@@ -47,7 +47,8 @@ export function scanRaster({ raster, info, printWidthInches }: ScanInput): ScanR
   const shapePlane = onSolid ? foregroundPlane(raster, bg.rgb!) : plane;
   const specks = findSpecks(raster, dpi, shapePlane);
   const thin = thinLines(raster, dpi, shapePlane);
-  const box = contentBox(specks.components);
+  // on a solid background with nothing else on it the whole canvas is the (opaque) content
+  const box = contentBox(specks.components) ?? (onSolid ? { x: 0, y: 0, width, height } : null);
   const fix = recommend(s, fringe);
   const edge = rateEdges(s, fringe);
   const visible = s.pixels - s.transparent;
@@ -60,7 +61,7 @@ export function scanRaster({ raster, info, printWidthInches }: ScanInput): ScanR
   };
   const pw = String(r2(printWidthInches));
 
-  if (!box) issues.push({ code: 'empty_image', severity: 'error', message: 'The image is fully transparent: nothing would print.' });
+  if (s.transparent === s.pixels) issues.push({ code: 'empty_image', severity: 'error', message: 'The image is fully transparent: nothing would print.' });
   if (dpi < DPI_ERROR) {
     issues.push({ code: 'low_resolution', severity: 'error', message: `${r1(dpi)} DPI at ${pw} in wide prints visibly soft and pixelated; 300 DPI is ideal (needs ${Math.round(printWidthInches * 300)} px wide). Print smaller or upscale (POST /api/v1/upscale).` });
   } else if (dpi < DPI_WARN) {

@@ -132,6 +132,10 @@ describe('scan: synthetic known answers', () => {
     const empty = scan(canvas(50, 50));
     expect(codes(empty)).toContain('empty_image');
     expect(empty.content_box).toBeNull();
+    const flat = canvas(20, 10);
+    flat.data.fill(255);
+    expect(codes(scan(flat))).not.toContain('empty_image');
+    expect(scan(flat).content_box).toEqual({ x: 0, y: 0, width: 20, height: 10 });
   });
 
   it('backgrounds: solid (robust to JPEG noise) and complex', () => {
