@@ -25,6 +25,12 @@ export function detectBlends(lab: Float32Array, mask: Uint8Array, w: number, h: 
       if (!mask[i]) continue;
       if (px && px[i - 1] === px[i + 1] && px[i - w] === px[i + w] && px[i - w - 1] === px[i + w + 1] && px[i - w + 1] === px[i + w - 1]) continue;
       const o = i * 3;
+      // Flat neighbourhood (equal opposite neighbours in every direction): no contrast, no blend.
+      if (!px) {
+        const l = o - 3, r = o + 3, u = o - w * 3, d = o + w * 3;
+        if (lab[l] === lab[r] && lab[u] === lab[d] && lab[l + 1] === lab[r + 1] && lab[u + 1] === lab[d + 1] && lab[l + 2] === lab[r + 2] && lab[u + 2] === lab[d + 2]
+          && lab[u - 3] === lab[d + 3] && lab[u + 3] === lab[d - 3] && lab[u - 2] === lab[d + 4] && lab[u + 4] === lab[d - 2] && lab[u - 1] === lab[d + 5] && lab[u + 5] === lab[d - 1]) continue;
+      }
       const pL = lab[o]!, pA = lab[o + 1]!, pB = lab[o + 2]!;
       let bestL2 = 0;
       let partner = NOT_BLEND;

@@ -82,6 +82,14 @@ export function bilateralLab(lab: Float32Array, mask: Uint8Array, w: number, h: 
           dst[o] = L; dst[o + 1] = A; dst[o + 2] = B;
           continue;
         }
+        // Flat interior (equal to its four neighbours, e.g. clean paper): nothing to average.
+        if (x > 0 && x < w - 1 && y > 0 && y < h - 1 && mask[i - 1] && mask[i + 1] && mask[i - w] && mask[i + w]
+          && src[o - 3] === L && src[o + 3] === L && src[o - w * 3] === L && src[o + w * 3] === L
+          && src[o - 2] === A && src[o + 4] === A && src[o - w * 3 + 1] === A && src[o + w * 3 + 1] === A
+          && src[o - 1] === B && src[o + 5] === B && src[o - w * 3 + 2] === B && src[o + w * 3 + 2] === B) {
+          dst[o] = L; dst[o + 1] = A; dst[o + 2] = B;
+          continue;
+        }
         let sL = 0, sA = 0, sB = 0, sWt = 0;
         let k = 0;
         for (let dy = -1; dy <= 1; dy++) {
