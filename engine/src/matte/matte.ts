@@ -6,7 +6,7 @@ import type { Raster } from '../raster/types.js';
 import { estimateAlpha } from './alpha.js';
 import { backgroundRgbAt, fitBackground } from './background.js';
 import { classify, distanceMap, thresholdsFor } from './classify.js';
-import { decontaminate } from './decontaminate.js';
+import { decontaminate, SAMPLE_MODE_NOISE } from './decontaminate.js';
 import { despeckle } from './despeckle.js';
 import { judgeBorder, judgeClassification, type Separability } from './separability.js';
 import { FG, type BackgroundModel, type MatteStats } from './types.js';
@@ -60,7 +60,7 @@ export function matteArtwork(src: Raster, opts: ArtworkMatteOptions = {}): Artwo
     bg[k * 3] = tmp[0]!; bg[k * 3 + 1] = tmp[1]!; bg[k * 3 + 2] = tmp[2]!;
   }
   const { alpha, fg } = estimateAlpha(data, width, height, state, band, bg, model.noiseRgb);
-  decontaminate(data, out, band, alpha, fg, bg);
+  decontaminate(data, out, band, alpha, fg, bg, model.noiseRgb >= SAMPLE_MODE_NOISE ? 'sample' : 'unmix');
   const specks = despeckle(out, width, height, band, t.speckArea, queue);
 
   let transparent = 0;

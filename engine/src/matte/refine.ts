@@ -2,9 +2,10 @@
 // Trimap from the mask: certain foreground (mask >= 0.95), certain background (mask <= 0.05), the rest
 // plus a 1-pixel ring on each side of every transition is the uncertain band; band pixels the model
 // is not sure of (mask < 0.75) are not used as foreground samples. In the band, B is the colour
-// of the nearest certain-background pixel (multi-source breadth-first propagation), F is sampled as in
+// of the certain background around the nearest certain-background pixel (multi-source BFS, 5x5 mean), F is sampled as in
 // alpha.ts, α comes from the mixing model; where F and B are too alike for the mixing model to be
-// reliable, the model's own mask value is blended in. Colours are then decontaminated the same way.
+// reliable, the model's own mask value is blended in. Edge colours are the sampled foreground colours (B is
+// only a local estimate there, so unmixing would amplify its error).
 import type { Raster } from '../raster/types.js';
 import { estimateAlpha } from './alpha.js';
 import { decontaminate } from './decontaminate.js';
@@ -109,7 +110,7 @@ export function refineMask(src: Raster, mask: Uint8Array): RefinedMatte {
     const w = src0[k]! < 0 || !est.sampled[k] ? 0 : est.alpha[k] === 0 ? 1 : Math.min(1, Math.max(0, (dist - 20) / 40));
     est.alpha[k] = w * est.alpha[k]! + (1 - w) * (mask[band[k]!]! / 255);
   }
-  decontaminate(data, out, band, est.alpha, est.fg, bg);
+  decontaminate(data, out, band, est.alpha, est.fg, bg, 'sample');
   const specks = despeckle(out, width, height, band, Math.max(4, Math.round(n * 4e-6)), new Int32Array(n));
   return { data: out, bandPixels: band.length, specksRemoved: specks };
 }
