@@ -6,7 +6,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog, SsActivewearConnector } from '../../adapter-http/src/catalog/index.js';
-import { useCatalog } from '../../adapter-http/src/routes/mockup.js';
+import { useCatalog, warmMockupBlanks } from '../../adapter-http/src/routes/mockup.js';
+import { resolveMockup } from '@inkprep/engine';
 import { form, get, post, startTestServer, type TestServer } from './harness.js';
 
 process.env.INKPREP_GARMENT_CACHE_DIR = path.join(os.tmpdir(), 'inkprep-test-garment-cache');
@@ -118,5 +119,16 @@ describe('POST /api/v1/mockup', () => {
     const down = await post(t, '/api/v1/mockup', form(design, { style: 'ss:39' }));
     expect(down.status).toBe(503);
     expect(down.json).toMatchObject({ code: 'supplier_unavailable' });
+  });
+});
+
+describe('warmMockupBlanks', () => {
+  it('renders every own blank front and back once with valid options', async () => {
+    const calls: Record<string, unknown>[] = [];
+    await warmMockupBlanks({ mockup: async (_input, opts) => { calls.push(opts as Record<string, unknown>); return resolveMockup(opts) as never; } });
+    expect(calls.map((c) => `${c.style} ${c.placement}`)).toEqual([
+      'own:classic-tee full-front', 'own:classic-tee full-back', 'own:womens-tee full-front', 'own:womens-tee full-back',
+      'own:long-sleeve-tee full-front', 'own:long-sleeve-tee full-back', 'own:hoodie full-front', 'own:hoodie full-back',
+    ]);
   });
 });

@@ -174,7 +174,8 @@ export class SsActivewearConnector implements Connector {
   async style(styleId: string, signal: AbortSignal): Promise<StyleDetail | null> {
     if (!/^\d{1,10}$/.test(styleId)) return null;
     const [styles, products, specs] = await Promise.all([
-      this.getArray<SsStyleRow>(`/styles/${styleId}`, signal),
+      // Title and category; product rows alone still give brand, style number, colours and sizes.
+      this.getArray<SsStyleRow>(`/styles/${styleId}`, signal).catch(() => [] as SsStyleRow[]),
       this.getArray<SsProductRow>(`/products/?styleid=${styleId}`, signal),
       this.getArray<SsSpecRow>(`/specs/?style=${styleId}`, signal).catch(() => [] as SsSpecRow[]),
     ]);

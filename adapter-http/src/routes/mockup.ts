@@ -2,7 +2,7 @@
 // GET /garments/style, POST /mockup, and GET /mockup/preview (the blank pictures that preview_url, thumb and
 // images point to; no key needed, like any product picture).
 import { invalidOption, type MockupResult } from '@inkprep/engine';
-import { listTemplates, resolveMockup } from '@inkprep/engine';
+import { listTemplates, OWN_STYLES, resolveMockup } from '@inkprep/engine';
 import { sharedCatalog, type Catalog } from '../catalog/index.js';
 import { binary, json, type Reply } from '../http/reply.js';
 import { getRoute, postImageRoute, type RouteDef } from './define.js';
@@ -139,6 +139,20 @@ export const mockupPreviewRoute: RouteDef = getRoute({
     return binary(bytes, 'image/jpeg', { 'Cache-Control': 'public, max-age=86400' });
   },
 });
+
+/**
+ * Render the own blanks once in the background (front and back at 2000 px), so the first mockup of a blank
+ * does not pay the one-off render (seconds): it fills the disk cache every worker reads. Call after the
+ * server started; failures are only logged by the caller.
+ */
+export async function warmMockupBlanks(engine: Pick<import('@inkprep/engine').Engine, 'mockup'>, outputSize = 2000): Promise<void> {
+  for (const style of OWN_STYLES) {
+    for (const placement of ['full-front', 'full-back'] as const) {
+      if (!style.placements.includes(placement)) continue;
+      await engine.mockup(blankDesign(), { style: style.key, placement, fabric: 'false', output_size: String(outputSize), format: 'jpeg' });
+    }
+  }
+}
 
 export const MOCKUP_ROUTES: readonly RouteDef[] = [mockupTemplatesRoute, garmentsRoute, garmentStyleRoute, mockupRoute, mockupPreviewRoute];
 
