@@ -68,8 +68,8 @@ class Lru<V> {
   clear(): void { this.map.clear(); this.total = 0; }
 }
 
-const neutralMem = new Lru<NeutralRender>(400 * 1024 * 1024);
-const assetMem = new Lru<GarmentAsset>(384 * 1024 * 1024);
+const neutralMem = new Lru<NeutralRender>(256 * 1024 * 1024);
+const assetMem = new Lru<GarmentAsset>(320 * 1024 * 1024);
 const pending = new Map<string, Promise<unknown>>();
 
 function once<T>(key: string, make: () => Promise<T>): Promise<T> {
