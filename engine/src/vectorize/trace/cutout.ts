@@ -88,13 +88,12 @@ export function traceCutout(map: LabelMap, params: TraceParams): TraceResult {
   const hOff = ew * h;
   const stepId = (x0: number, y0: number, x1: number, y1: number): number =>
     x0 === x1 ? Math.min(y0, y1) * ew + x0 : hOff + y0 * w + Math.min(x0, x1);
-  // chain index + 1 per step id (0 = none); fits[c] is chain c
-  const byFirst = new Int32Array(hOff + w * (h + 1));
-  const byLast = new Int32Array(hOff + w * (h + 1));
+  // per step id: chain index + 1 when the chain starts with that step, -(index + 1) when it ends with it
+  const byStep = new Int32Array(hOff + w * (h + 1));
   const fits: PathSegments[] = [];
   const closedFits = new Map<number, PathSegments>();
 
-  const visited = new Int32Array(ew * h);
+  const visited = new Uint16Array(ew * h);
   const buf = new WalkBuffer();
   const shapes: TracedShape[] = [];
   for (let r = 0; r < layers; r++) {
@@ -136,12 +135,11 @@ export function traceCutout(map: LabelMap, params: TraceParams): TraceResult {
       const fId = stepId(xs[i]!, ys[i]!, xs[(i + 1) % n]!, ys[(i + 1) % n]!);
       const lj = (j - 1 + n) % n;
       const lId = stepId(xs[lj]!, ys[lj]!, xs[j]!, ys[j]!);
-      let fit = byFirst[fId] ? fits[byFirst[fId]! - 1] : undefined;
+      const known = byStep[fId]!;
+      let fit = known !== 0 ? fits[Math.abs(known) - 1] : undefined;
       let reversed = false;
       if (fit === undefined || fit.segs.length === 0 || !endsAt(fit, xs[j]!, ys[j]!, xs[i]!, ys[i]!)) {
-        const other = byLast[fId] ? fits[byLast[fId]! - 1] : undefined;
-        if (other && lastStepMatches(other, xs[i]!, ys[i]!)) {
-          fit = other;
+        if (fit && lastStepMatches(fit, xs[i]!, ys[i]!)) {
           reversed = true;
         } else {
           const cx = new Int32Array(len + 1);
@@ -153,8 +151,8 @@ export function traceCutout(map: LabelMap, params: TraceParams): TraceResult {
           }
           fit = fitPath({ xs: cx, ys: cy, area: 0, open: true }, params);
           fits.push(fit);
-          byFirst[fId] = fits.length;
-          byLast[lId] = fits.length;
+          byStep[fId] = fits.length;
+          if (lId !== fId) byStep[lId] = -fits.length;
         }
       }
       const piece = reversed ? reverseSegments(fit) : fit;

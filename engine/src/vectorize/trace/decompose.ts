@@ -70,7 +70,7 @@ function connectSet(s: PixelSet, x: number, y: number): boolean {
  * (x, y)) unless already stamped. Returns null when the edge is not a boundary of the set or was visited.
  * The path is rotated to start at its top-most, left-most corner (always a direction change).
  */
-export function walkFrom(s: PixelSet, edge: number, visited: Int32Array, stamp: number, buf: WalkBuffer): LatticePath | null {
+export function walkFrom(s: PixelSet, edge: number, visited: Uint16Array, stamp: number, buf: WalkBuffer): LatticePath | null {
   if (visited[edge] === stamp) return null;
   const { rank, width, lo, hi } = s;
   const pw = width + 2;

@@ -88,7 +88,7 @@ export function traceLabelMap(map: LabelMap, params: TraceParams): TraceResult {
   if (order.stackedCost > STACK_WORK_RATIO * order.boundary && order.stackedCost > STACK_WORK_MIN) return traceCutout(map, params);
   const { rank } = order;
   const edges = boundaryEdges(rank, w, h, layers);
-  const visited = new Int32Array((w + 1) * h);
+  const visited = new Uint16Array((w + 1) * h);
   const buf = new WalkBuffer();
   const shapes: TracedShape[] = [];
   for (let k = 0; k < layers; k++) {

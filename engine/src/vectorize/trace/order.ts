@@ -122,6 +122,61 @@ function spectralOrder(n: number, pa: Int32Array, pb: Int32Array, pw: Float64Arr
   return idx;
 }
 
+/**
+ * Local refinement for large palettes: swaps neighbouring ranks while that lowers the traced boundary;
+ * each swap's effect is computed from the two colours' own boundaries only (sparse adjacency lists).
+ */
+function refineBySwaps(n: number, pa: Int32Array, pb: Int32Array, pw: Float64Array, order: number[]): number[] {
+  const deg = new Int32Array(n + 2);
+  for (let e = 0; e < pa.length; e++) {
+    deg[pa[e]! + 1]++;
+    deg[pb[e]! + 1]++;
+  }
+  for (let i = 0; i <= n; i++) deg[i + 1]! += deg[i]!;
+  const fill = deg.slice();
+  const nb = new Int32Array(pa.length * 2);
+  const nw = new Float64Array(pa.length * 2);
+  for (let e = 0; e < pa.length; e++) {
+    const a = pa[e]!;
+    const b = pb[e]!;
+    nb[fill[a]!] = b;
+    nw[fill[a]!++] = pw[e]!;
+    nb[fill[b]!] = a;
+    nw[fill[b]!++] = pw[e]!;
+  }
+  const pos = new Int32Array(n + 1);
+  for (let r = 0; r < n; r++) pos[order[r]!] = r;
+  pos[n] = -1;
+  const out = order.slice();
+  for (let sweep = 0; sweep < 64; sweep++) {
+    let improved = false;
+    for (let r = 0; r + 1 < n; r++) {
+      const u = out[r]!;
+      const v = out[r + 1]!;
+      let delta = 0;
+      for (let k = deg[u]!; k < deg[u + 1]!; k++) {
+        const x = nb[k]!;
+        if (x === v) continue;
+        delta += nw[k]! * (Math.abs(r + 1 - pos[x]!) - Math.abs(r - pos[x]!));
+      }
+      for (let k = deg[v]!; k < deg[v + 1]!; k++) {
+        const x = nb[k]!;
+        if (x === u) continue;
+        delta += nw[k]! * (Math.abs(r - pos[x]!) - Math.abs(r + 1 - pos[x]!));
+      }
+      if (delta < 0) {
+        out[r] = v;
+        out[r + 1] = u;
+        pos[v] = r;
+        pos[u] = r + 1;
+        improved = true;
+      }
+    }
+    if (!improved) break;
+  }
+  return out;
+}
+
 export function orderLayers(map: LabelMap, optimise = true): LayerOrder {
   const { width: w, height: h, labels } = map;
   const count = new Int32Array(0x10000);
@@ -186,7 +241,7 @@ export function orderLayers(map: LabelMap, optimise = true): LayerOrder {
       const ia = Int32Array.from(inner, (k) => pa[k]!);
       const ib = Int32Array.from(inner, (k) => pb[k]!);
       const iw = Float64Array.from(inner, (k) => pw[k]!);
-      order = spectralOrder(n, ia, ib, iw, order);
+      order = refineBySwaps(n, pa, pb, pw, spectralOrder(n, ia, ib, iw, order));
     }
     const pos = new Int32Array(n + 1);
     for (let r = 0; r < n; r++) pos[order[r]!] = r;
