@@ -2,7 +2,10 @@
 // GET /garments/style, POST /mockup, and GET /mockup/preview (the blank pictures that preview_url, thumb and
 // images point to; no key needed, like any product picture).
 import { invalidOption, type MockupResult } from '@inkprep/engine';
-import { listTemplates, OWN_STYLES, resolveMockup } from '@inkprep/engine';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { GARMENT_RENDER_VERSION, garmentCacheDir, listTemplates, OWN_STYLES, resolveMockup } from '@inkprep/engine';
 import { sharedCatalog, type Catalog } from '../catalog/index.js';
 import { binary, json, type Reply } from '../http/reply.js';
 import { getRoute, postImageRoute, type RouteDef } from './define.js';
@@ -128,11 +131,25 @@ export const mockupPreviewRoute: RouteDef = getRoute({
       throw invalidOption('template', 'a template id, or style (+ color, view)', '');
     }
     const params = { ...opts, fabric: 'false', output_size: String(Math.round(n)), format: 'jpeg' };
-    const key = JSON.stringify(params);
+    const key = JSON.stringify({ v: GARMENT_RENDER_VERSION, ...params });
     let bytes = previewCache.get(key);
     if (!bytes) {
-      const r = await app.engine.mockup(blankDesign(), params, { signal: ex.signal });
-      bytes = r.image;
+      // Rendered once per blank/colour/view/size: kept on disk beside the neutral renders, and in memory.
+      const file = path.join(garmentCacheDir(), 'previews', `${createHash('sha256').update(key).digest('hex').slice(0, 24)}.jpg`);
+      try {
+        bytes = new Uint8Array(await readFile(file));
+      } catch {
+        const r = await app.engine.mockup(blankDesign(), params, { signal: ex.signal });
+        bytes = r.image;
+        try {
+          await mkdir(path.dirname(file), { recursive: true });
+          const tmp = `${file}.${process.pid}.tmp`;
+          await writeFile(tmp, bytes);
+          await rename(tmp, file);
+        } catch (err) {
+          ex.log.warn('preview cache write failed', { err: err instanceof Error ? err.message : String(err) });
+        }
+      }
       if (previewCache.size >= 200) previewCache.delete(previewCache.keys().next().value as string);
       previewCache.set(key, bytes);
     }

@@ -12,6 +12,8 @@ import type { OwnStyle, View } from './specs.js';
 /** Long sides the neutral render is made at; an output uses the smallest one at least as large (else the largest). */
 export const RENDER_SIZES = [512, 1024, 2048] as const;
 const FORMAT_VERSION = 6;
+/** Changes whenever blanks render differently (cached pictures keyed by it go stale). */
+export const GARMENT_RENDER_VERSION = FORMAT_VERSION;
 
 /** A coloured blank ready to composite on, at some pixel size. */
 export interface GarmentAsset {
