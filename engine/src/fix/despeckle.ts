@@ -59,7 +59,9 @@ export function despeckle(r: Raster, dpi: number): DespeckleResult {
   }
 
   const limit = speckAreaLimit(dpi);
-  const holes = labelRuns({ data, width: r.width, height: r.height, stride: 4, offset: 3, min: 1, invert: true }, 4);
+  // alpha after speck removal (specks were erased in `data`, not in `plane`)
+  const after = specksRemoved > 0 ? alphaPlane(r) : plane;
+  const holes = labelRuns({ data: after, width: r.width, height: r.height, min: 1, invert: true }, 4);
   let pinholes = 0;
   const isHole = (c: number): boolean => !holes.touchesBorder[c] && holes.area[c]! < limit;
   for (let c = 0; c < holes.count; c++) if (isHole(c)) pinholes++;

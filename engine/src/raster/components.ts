@@ -45,6 +45,16 @@ export interface RunComponents {
   touchesBorder: Uint8Array;
 }
 
+const ALL_ZERO = 0;
+const NO_ZERO_BYTE = 1;
+const ALL_FF = 2;
+/** Is the 32-bit word all zero bytes, free of zero bytes (classic bit test), or all 0xff bytes? */
+function wordIs(W: number, kind: number): boolean {
+  if (kind === ALL_ZERO) return W === 0;
+  if (kind === NO_ZERO_BYTE) return ((W - 0x01010101) & ~W & 0x80808080) === 0;
+  return W === 0xffffffff;
+}
+
 function grow(a: Int32Array, n: number): Int32Array<ArrayBuffer> {
   const b = new Int32Array(Math.max(n, a.length * 2));
   b.set(a);
@@ -82,11 +92,14 @@ export function labelRuns(src: MaskSource, connectivity: 4 | 8 = 8): RunComponen
     return i;
   };
 
-  // Fast path: a byte plane (stride 1) skips 4 pixels at a time through all-off (0) words and all-on words
-  // (all 255, or with min 1 all non-zero).
-  const words = data instanceof Uint8Array && stride === 1 && !inv && min >= 1 && data.byteOffset % 4 === 0
+  // Fast path: a byte plane (stride 1) skips 4 pixels at a time through words that are all off or all on:
+  // a zero word, an all-255 word, or (threshold 1) a word without a zero byte (the classic bit test).
+  const words = data instanceof Uint8Array && stride === 1 && min >= 1 && data.byteOffset % 4 === 0
     ? new Uint32Array(data.buffer, data.byteOffset, data.length >> 2)
     : null;
+  // which words are entirely off / entirely on (see wordIs)
+  const offKind = inv ? (min === 1 ? NO_ZERO_BYTE : ALL_FF) : ALL_ZERO;
+  const onKind = inv ? ALL_ZERO : min === 1 ? NO_ZERO_BYTE : ALL_FF;
   for (let y = 0; y < h; y++) {
     const rowStart = n;
     let idx = y * w * stride + off;
@@ -95,8 +108,8 @@ export function labelRuns(src: MaskSource, connectivity: 4 | 8 = 8): RunComponen
     while (x < w) {
       // skip off pixels
       if (words) {
-        while (x < w && (idx & 3) !== 0 && data[idx]! < min) { x++; idx++; }
-        while (idx + 4 <= rowEnd && words[idx >> 2] === 0) { x += 4; idx += 4; }
+        while (x < w && (idx & 3) !== 0 && ((data[idx]! >= min) === inv)) { x++; idx++; }
+        while (idx + 4 <= rowEnd && wordIs(words[idx >> 2]!, offKind)) { x += 4; idx += 4; }
       }
       while (x < w && ((data[idx]! >= min) === inv)) {
         x++;
@@ -105,16 +118,8 @@ export function labelRuns(src: MaskSource, connectivity: 4 | 8 = 8): RunComponen
       if (x >= w) break;
       const start = x;
       if (words) {
-        while (x < w && (idx & 3) !== 0 && data[idx]! >= min) { x++; idx++; }
-        if (min === 1) {
-          // all four bytes non-zero (classic "has zero byte" bit test)
-          for (let W = 0; idx + 4 <= rowEnd; x += 4, idx += 4) {
-            W = words[idx >> 2]!;
-            if (((W - 0x01010101) & ~W & 0x80808080) !== 0) break;
-          }
-        } else {
-          while (idx + 4 <= rowEnd && words[idx >> 2] === 0xffffffff) { x += 4; idx += 4; }
-        }
+        while (x < w && (idx & 3) !== 0 && ((data[idx]! >= min) !== inv)) { x++; idx++; }
+        while (idx + 4 <= rowEnd && wordIs(words[idx >> 2]!, onKind)) { x += 4; idx += 4; }
       }
       while (x < w && ((data[idx]! >= min) !== inv)) {
         x++;

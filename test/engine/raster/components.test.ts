@@ -68,10 +68,13 @@ describe('labelRuns', () => {
       seed = (seed * 1103515245 + 12345) >>> 0;
       data[i] = (seed >>> 16) % 7 === 0 ? 0 : (seed >>> 16) % 5 === 0 ? 128 : (seed >>> 8) % 3 === 0 ? 0 : 255;
     }
-    const fast = labelRuns({ data, width: w, height: h, min: 1 });
-    const slow = labelRuns({ data: Array.from(data), width: w, height: h, min: 1 });
-    expect(fast.count).toBe(slow.count);
-    expect([...fast.area]).toEqual([...slow.area]);
+    for (const [min, invert] of [[1, false], [1, true], [128, false], [128, true], [255, false]] as const) {
+      const fast = labelRuns({ data, width: w, height: h, min, invert });
+      const slow = labelRuns({ data: Array.from(data), width: w, height: h, min, invert });
+      expect(fast.count).toBe(slow.count);
+      expect([...fast.area]).toEqual([...slow.area]);
+      expect([...fast.x0]).toEqual([...slow.x0]);
+    }
   });
 
   it('labelComponents paints labels; forEachRunOf visits the chosen components', () => {
