@@ -23,6 +23,8 @@ export interface ArtworkMatte {
 export interface ArtworkMatteOptions {
   /** The pixels came from a JPEG: tolerances are raised to the codec's ringing and chroma error. */
   jpeg?: boolean;
+  /** `remove` (default): enclosed background-coloured regions are background too; `keep`: only what is connected to the border. */
+  enclosed?: 'remove' | 'keep';
 }
 
 /** Smallest noise assumed for JPEG sources, in sRGB units and ΔE (ringing, 4:2:0 chroma). */
@@ -40,6 +42,7 @@ export function matteArtwork(src: Raster, opts: ArtworkMatteOptions = {}): Artwo
   }
   let separability = judgeBorder(model);
   const t = thresholdsFor(model, width, height);
+  if (opts.enclosed === 'keep') t.minHoleArea = Number.POSITIVE_INFINITY;
   const dist = distanceMap(data, width, height, model);
   const queue = new Int32Array(n);
   const cls = classify(dist, width, height, t, queue);

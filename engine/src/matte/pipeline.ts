@@ -16,6 +16,8 @@ export interface RemoveBgSettings {
   model: SegmentationModelConfig | null;
   /** The pixels were decoded from a JPEG (raises noise tolerances). */
   jpeg: boolean;
+  /** Enclosed background-coloured regions: `remove` (default) or `keep`. */
+  enclosed?: 'remove' | 'keep';
 }
 
 /** Share of border pixels that must be (nearly) transparent for the input to count as already cut out. */
@@ -58,7 +60,7 @@ export async function removeBackground(src: Raster, s: RemoveBgSettings): Promis
   if (s.backend === 'model') {
     result = await viaModel(src, s.model!, warnings);
   } else {
-    const matte = matteArtwork(src, { jpeg: s.jpeg });
+    const matte = matteArtwork(src, { jpeg: s.jpeg, enclosed: s.enclosed ?? 'remove' });
     result = { data: matte.data, width, height, method: 'matte', warnings, stats: matte.stats };
     if (!matte.separability.separable) {
       const why = matte.separability.reason;

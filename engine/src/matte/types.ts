@@ -34,7 +34,7 @@ export interface Thresholds {
   /** ΔE below which a pixel matches the background. */
   bgDeltaE: number;
   /** Smallest enclosed background-coloured region removed (pixels). */
-  minHoleArea: number;
+  minHoleArea: number; // Infinity keeps every enclosed region
   /** Width of the uncertain band around the background, in pixels. */
   bandRadius: number;
   /** Foreground components smaller than this are removed as specks (pixels). */

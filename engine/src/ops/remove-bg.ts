@@ -20,11 +20,15 @@ export interface RemoveBgOptions {
   backend?: RemoveBgBackend;
   /** Segmentation model; default from env INKPREP_SEGMENTATION_MODEL / _SIZE / _MEAN / _STD / _OUTPUT. */
   model?: SegmentationModelOptions | string;
+  /** `remove` (default): enclosed regions of the background colour (letter counters, but also e.g. white
+   * details of art on white) become transparent; `keep`: only the background connected to the border. */
+  enclosed?: 'remove' | 'keep';
 }
 
 export interface ResolvedRemoveBg {
   backend: RemoveBgBackend;
   model: SegmentationModelConfig | null;
+  enclosed: 'remove' | 'keep';
 }
 
 /** What `removeBg` returns. */
@@ -50,7 +54,8 @@ export const removeBgOp: OpDef<RemoveBgOptions, ResolvedRemoveBg, RemoveBgResult
     else if (typeof o.model === 'object' && !Array.isArray(o.model)) model = resolveModelConfig({ ...envModelOptions(), ...(o.model as SegmentationModelOptions) });
     else throw invalidOption('model', 'a model path or { path, input_size, mean, std, output }', o.model);
     if (backend === 'model' && !model) throw invalidOption('backend', 'auto or matte when no segmentation model is configured (INKPREP_SEGMENTATION_MODEL)', backend);
-    return Object.freeze({ backend, model });
+    const enclosed = parseEnum<'remove' | 'keep'>('enclosed', o.enclosed, 'remove', ['remove', 'keep']);
+    return Object.freeze({ backend, model, enclosed });
   },
   async run(input, opts, ctx) {
     const limit = Math.min(ctx.maxPixels, REMOVE_BG_MAX_PIXELS);
@@ -67,7 +72,7 @@ export const removeBgOp: OpDef<RemoveBgOptions, ResolvedRemoveBg, RemoveBgResult
       jpeg = dec.info.is_jpeg;
       dpi = dec.info.density ?? undefined;
     }
-    const r = await removeBackground(raster, { backend: opts.backend, model: opts.model, jpeg });
+    const r = await removeBackground(raster, { backend: opts.backend, model: opts.model, jpeg, enclosed: opts.enclosed });
     const png = await encodePng({ width: r.width, height: r.height, data: r.data }, dpi ? { dpi } : {});
     return { png, width: r.width, height: r.height, method: r.method, warnings: r.warnings, stats: r.stats };
   },

@@ -84,6 +84,11 @@ describe('matteArtwork', () => {
     expect(a(60, 100 - 36)).toBe(255); // on the ring
     const m = measure({ width: 200, height: 200, data: r.data }, art);
     expect(m.iou).toBeGreaterThan(0.99);
+    // enclosed: keep -> only the border-connected background goes; the counter stays (white, opaque).
+    const kept = matteArtwork(composite(art, white), { enclosed: 'keep' });
+    expect(kept.data[(100 * 200 + 60) * 4 + 3]).toBe(255);
+    expect(kept.stats.holesRemoved).toBe(0);
+    expect(kept.data[3]).toBe(0);
   });
 
   it('decontaminates edge colour: a red disc on white keeps red edges (no pink)', async () => {

@@ -19,6 +19,9 @@ export const removeBgCommand: Command = {
     '                               inputs when one is configured',
     '  --model <file.onnx>          segmentation model (default: env INKPREP_SEGMENTATION_MODEL); input size,',
     '                               mean, std, output mapping from INKPREP_SEGMENTATION_SIZE/_MEAN/_STD/_OUTPUT',
+    '  --enclosed remove|keep       default remove: enclosed regions of the background colour (letter counters,',
+    '                               but also white details of art on white) become transparent; keep: only the',
+    '                               background connected to the border is removed',
   ].join('\n'),
   async run(argv) {
     const { positionals, flags } = parseArgs(argv);
@@ -31,12 +34,13 @@ export const removeBgCommand: Command = {
       if (positionals.length !== 1) throw new UsageError(this.usage);
       if (typeof flags.output !== 'string') throw new UsageError(`missing -o <out.png>\n\n${this.usage}`);
       for (const k of Object.keys(flags)) {
-        if (!['output', 'help', 'json', 'quiet', 'backend', 'model'].includes(k)) throw new UsageError(`unknown option --${k.replace(/_/g, '-')}\n\n${this.usage}`);
+        if (!['output', 'help', 'json', 'quiet', 'backend', 'model', 'enclosed'].includes(k)) throw new UsageError(`unknown option --${k.replace(/_/g, '-')}\n\n${this.usage}`);
       }
       const options: RemoveBgOptions = {};
       // The op validates the value (invalid_option naming `backend`).
       if (typeof flags.backend === 'string') options.backend = flags.backend as RemoveBgBackend;
       if (typeof flags.model === 'string') options.model = flags.model;
+      if (typeof flags.enclosed === 'string') options.enclosed = flags.enclosed as 'remove' | 'keep';
       const bytes = await readFile(positionals[0]!);
       const out = await engine.removeBg(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), options);
       await writeFile(flags.output, out.png);
