@@ -9,6 +9,7 @@ import { prepareImage } from '../vectorize/prepare/edge-cleanup.js';
 import { quantize, type ColorsOption } from '../vectorize/quantize/index.js';
 import { DEFAULT_SPECK_SIZE, mergeSpecks } from '../vectorize/clean/specks.js';
 import { fitGradientFills, solidFills } from '../vectorize/gradients/fit.js';
+import { mergeShadedBands } from '../vectorize/gradients/merge.js';
 import { traceLabelMap } from '../vectorize/trace/index.js';
 import { writeSvg } from '../vectorize/svg/index.js';
 import type { Fill, TraceParams } from '../vectorize/types.js';
@@ -107,7 +108,8 @@ export function resolveVectorize(raw: VectorizeOptions | undefined): Readonly<Re
 export function vectorizeRaster(raster: Raster, opts: Readonly<ResolvedVectorize>, source: { jpeg?: boolean } = {}): VectorizeResult {
   const t0 = performance.now();
   const prep = prepareImage(raster, opts.edgeCleanup);
-  const { map } = quantize(prep, opts.colors, undefined, source.jpeg);
+  const { map, lab } = quantize(prep, opts.colors, undefined, source.jpeg);
+  if (opts.gradients) mergeShadedBands(map, lab);
   mergeSpecks(map, opts.speckSize);
   const traced = traceLabelMap(map, opts.trace);
   const fills: Fill[] = opts.gradients ? fitGradientFills(map, prep.rgba) : solidFills(map);

@@ -71,7 +71,7 @@ describe('vectorize pipeline', () => {
     expect(res).toMatchObject({ width: 200, height: 120 });
     const back = await renderAt(res.svg, 200, 120);
     const m = compareRasters(back, r);
-    expect(m.backgroundCover).toBe(0);
+    expect(m.backgroundCover).toBeLessThan(0.001);
     expect(m.alphaIoU).toBeGreaterThan(0.98);
     expect(m.meanDeltaEOpaque).toBeLessThan(3);
   });
