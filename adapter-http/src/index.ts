@@ -18,3 +18,4 @@ export { createApiKey, revokeApiKey } from './auth/manage.js';
 export { generateKeySecret, hashKey, extractKey, KEY_PREFIX } from './auth/keys.js';
 export { bootstrapStore, type BootstrapResult } from './bootstrap.js';
 export * from './store/index.js';
+export * from './storage/index.js';

@@ -8,6 +8,7 @@ import type { ResultStorage } from './types.js';
 
 export type { ResultStorage, StoredObject, PutObject } from './types.js';
 export { LocalDiskStorage, type LocalDiskOptions } from './local-disk.js';
+export { PostgresStorage, type PostgresStorageOptions } from './postgres.js';
 export { TemporaryHolder, DEFAULT_HOLD_MS, type HolderOptions } from './holder.js';
 export { isValidKey, newKey, contentTypeFor } from './keys.js';
 
