@@ -4,9 +4,10 @@
 //    cel-shaded illustrations) is a handful of solid fills plus a thin ring of anti-aliased edge blends, so
 //    top24 is >= 0.85 on every flat file of corpus/open at 256-512 px, and <= 0.64 on every gradient file.
 //  - near24: share within one 5-bit bin (±8 levels per channel) of the 24 most frequent 5-bit bins. It
-//    tolerates JPEG noise: clean JPEG saves of flat art score >= 0.97; gradients score <= 0.96.
+//    tolerates JPEG noise: clean JPEG saves of flat art score >= 0.97. Soft gradients can score as high
+//    (0.99 on noto sun-face), so it only counts together with top24 >= 0.70 (gradients stay <= 0.64).
 //  - colours: distinct exact RGB values. Smooth shading and photos have thousands.
-// Rule: flat when top24 >= 0.82 or near24 >= 0.97; otherwise painted when colours >= 512; otherwise other
+// Rule: flat when top24 >= 0.82, or near24 >= 0.97 with top24 >= 0.70; otherwise painted when colours >= 512; otherwise other
 // (few colours without dominant fills, e.g. dithered or posterised art: plain resampling suits it best).
 // Images with fewer than 64 opaque pixels are `other`.
 import type { Raster } from '../raster/types.js';
@@ -27,6 +28,8 @@ export interface ArtStats {
 
 export const FLAT_TOP24 = 0.82;
 export const FLAT_NEAR24 = 0.97;
+/** near24 only decides when top24 is at least this (keeps soft gradients out of the vector path). */
+export const FLAT_NEAR24_MIN_TOP24 = 0.7;
 export const PAINTED_COLOURS = 512;
 
 function topShare(counts: Map<number, number>, k: number): { share: number; keys: number[] } {
@@ -65,6 +68,6 @@ export function classifyArt(r: Raster): ArtStats {
     }
   }
   const near24 = near / opaque;
-  const cls: ArtClass = top24 >= FLAT_TOP24 || near24 >= FLAT_NEAR24 ? 'flat' : exact.size >= PAINTED_COLOURS ? 'painted' : 'other';
+  const cls: ArtClass = top24 >= FLAT_TOP24 || (near24 >= FLAT_NEAR24 && top24 >= FLAT_NEAR24_MIN_TOP24) ? 'flat' : exact.size >= PAINTED_COLOURS ? 'painted' : 'other';
   return { class: cls, top24, near24, colours: exact.size, opaque };
 }

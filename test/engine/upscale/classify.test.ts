@@ -47,3 +47,17 @@ describe('classifyArt', () => {
     expect(classifyArt(r).class).toBe('other');
   });
 });
+
+describe('classifyArt on soft gradients', () => {
+  it('a few-band radial gradient (near24 high, top24 low) is painted, not flat', () => {
+    // Smooth radial ramp over ~40 levels: 5-bit bins are few (near24 high) but exact colours are many.
+    const r = make(96, 96, (x, y) => {
+      const d = Math.min(1, Math.hypot(x - 48, y - 48) / 48);
+      return [Math.round(255 - 40 * d), Math.round(200 - (30 * x) / 96), Math.round(40 + (20 * y) / 96), 255];
+    });
+    const s = classifyArt(r);
+    expect(s.near24).toBeGreaterThanOrEqual(0.97);
+    expect(s.top24).toBeLessThan(0.7);
+    expect(s.class).toBe('painted');
+  });
+});
