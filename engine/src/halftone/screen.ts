@@ -4,6 +4,7 @@
 // A(d) is the area of the disc of radius d clipped to the unit cell. Thresholding a round spot function
 // by its own area makes dot area proportional to alpha (exact in the continuous limit): dots are round
 // discs up to 78.5 % coverage, then merge at the cell corners. Output alpha is only ever 0 or 255.
+// Alpha below MIN_DOT_ALPHA (3 %) prints no dot: dots that small do not hold on the film.
 // The anti-aliasing ring of solid art (semi-transparent pixels with a fully opaque 8-neighbour) is
 // thresholded at 50 % instead of screened, so the outline of solid shapes stays smooth, not dotted.
 import { alphaPlane } from '../raster/alpha-plane.js';
@@ -31,6 +32,9 @@ export interface HalftoneResult {
   /** Rim pixels next to opaque art that were thresholded at 50 % instead of screened. */
   edgePixels: number;
 }
+
+/** Alpha below this never makes a dot (about 3 % coverage; too small to print). */
+export const MIN_DOT_ALPHA = 8;
 
 /** Default screen angle in degrees. */
 export const DEFAULT_SCREEN_ANGLE = 45;
@@ -94,7 +98,7 @@ export function halftoneRaster(r: Raster, p: HalftoneParams): HalftoneResult {
         const d2 = fu * fu + fv * fv;
         t = AREA_LUT[Math.min(LUT_SIZE, Math.round(d2 * scale))]!;
       }
-      if (a > t) {
+      if (a > t && a >= MIN_DOT_ALPHA) {
         data[i + 3] = 255;
         dots++;
       } else {

@@ -78,6 +78,15 @@ describe('halftone screen', () => {
     expect(diff).toBeGreaterThan(20);
   });
 
+  it('alpha below 3 % (too small a dot to print) makes no dot', () => {
+    const faint = patch(200, 200, 7);
+    halftoneRaster(faint, { lpi: 35, dpi: 300 });
+    expect(coverage(faint)).toBe(0);
+    const visible = patch(200, 200, 12);
+    halftoneRaster(visible, { lpi: 35, dpi: 300 });
+    expect(coverage(visible)).toBeGreaterThan(0.01);
+  });
+
   it('a uniform 50 % alpha patch comes out 45-55 % covered; coverage follows alpha', () => {
     const half = patch(600, 600, 128);
     halftoneRaster(half, { lpi: 35, dpi: 300 });
