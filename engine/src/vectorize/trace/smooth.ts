@@ -2,18 +2,20 @@
 // from the midpoint of its incoming edge to the midpoint of its outgoing edge. alpha measures how far v_j
 // sits from the line of its neighbours (relative to the unit-square tolerance): alpha >= alphaMax gives a
 // corner (two straight lines through v_j), otherwise a cubic Bézier whose control points lie on the two
-// edges at fraction alpha (clamped to [0.55, 1]) from the midpoints towards v_j.
+// edges at fraction alpha from the midpoints towards v_j, clamped to [circle arm, 1] (potrace: [0.55, 1]).
 
 import { allocCurve, type SmoothCurve } from './path.js';
 
-/** An edge longer than this many times a neighbour gets an extra vertex near that neighbour. */
-const SPLIT_RATIO = 3;
+/** An edge longer than this many times a short neighbour gets an extra vertex near that neighbour... */
+const SPLIT_RATIO = 5;
+/** ...when that neighbour is at most this long (px): the width of a thin stroke, not a curve's chord. */
+const SPLIT_SHORT = 2.5;
 
 /**
  * Thin features: a Bézier runs from the middle of one edge to the middle of the next, so where a long
  * edge meets a short one (the end of a 1 px line) the curve would taper the whole half of the long edge
  * into a spindle. Splitting the long edge at twice the short edge's length from the vertex keeps the
- * rounding local. Edges of similar length (circles, squares) are unchanged.
+ * rounding local. Only stroke-width neighbours count: splitting the flats of a circle would leave them flat.
  */
 export function splitLongEdges(vx: Float64Array, vy: Float64Array, open: boolean): { vx: Float64Array; vy: Float64Array } {
   const m = vx.length;
@@ -37,8 +39,8 @@ export function splitLongEdges(vx: Float64Array, vy: Float64Array, open: boolean
     const f = (e + 1) % m;
     const ux = (vx[f]! - vx[e]!) / l;
     const uy = (vy[f]! - vy[e]!) / l;
-    let a = l > SPLIT_RATIO * prev ? Math.max(1, 2 * prev) : 0;
-    let b = l > SPLIT_RATIO * next ? Math.max(1, 2 * next) : 0;
+    let a = prev <= SPLIT_SHORT && l > SPLIT_RATIO * prev ? Math.max(1, 2 * prev) : 0;
+    let b = next <= SPLIT_SHORT && l > SPLIT_RATIO * next ? Math.max(1, 2 * next) : 0;
     if (a + b > l - 1) {
       if (a > 0 && b > 0) {
         a = l / 2;
@@ -80,6 +82,18 @@ export function vertexAlpha(ix: number, iy: number, jx: number, jy: number, kx: 
   return dd > 1 ? (1 - 1 / dd) / 0.75 : 0;
 }
 
+/** Control-arm fraction of a circular arc tangent to edges i->j and j->k at their midpoints' distance. */
+function circleAlpha(ix: number, iy: number, jx: number, jy: number, kx: number, ky: number): number {
+  const ax = jx - ix;
+  const ay = jy - iy;
+  const bx = kx - jx;
+  const by = ky - jy;
+  const turn = Math.abs(Math.atan2(ax * by - ay * bx, ax * bx + ay * by));
+  if (turn < 1e-6) return 2 / 3;
+  if (turn > Math.PI / 2) return 0.55;
+  return Math.max(0.55, ((4 / 3) * Math.tan(turn / 4)) / Math.tan(turn / 2));
+}
+
 function setSegment(c: SmoothCurve, j: number, ix: number, iy: number, jx: number, jy: number, kx: number, ky: number, alphaMax: number): void {
   const ax = (ix + jx) / 2;
   const ay = (iy + jy) / 2;
@@ -98,7 +112,11 @@ function setSegment(c: SmoothCurve, j: number, ix: number, iy: number, jx: numbe
     c.c2y[j] = jy;
     return;
   }
-  if (alpha < 0.55) alpha = 0.55;
+  // lower bound: the arm of a circular arc tangent to both edges (4/3 tan(t/4) / tan(t/2) for a turn of t),
+  // so gentle turns bulge like a circle instead of potrace's fixed 0.55 (which leaves fine polygons looking
+  // faceted)
+  const floor = circleAlpha(ix, iy, jx, jy, kx, ky);
+  if (alpha < floor) alpha = floor;
   else if (alpha > 1) alpha = 1;
   c.corner[j] = 0;
   c.c1x[j] = ax + alpha * (jx - ax);
