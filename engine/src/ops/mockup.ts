@@ -180,7 +180,11 @@ function resolveTrueToSize(o: Record<string, unknown>, styleKey: string, common:
     if (!PLACEMENT_IDS.includes(id) || !placements.includes(id)) throw invalidOption('placement', `one of ${placements.join(', ')} for this style`, placementRaw);
     placement = PLACEMENTS[id];
   } else {
-    placement = PLACEMENTS[placements.includes('full-front') ? 'full-front' : placements[0]!];
+    // No placement: the full front, or the full back when only the back view was asked for.
+    const wantBack = o.view === 'back';
+    const side = placements.filter((p) => PLACEMENTS[p].view === (wantBack ? 'back' : 'front'));
+    const pick = wantBack ? (side.includes('full-back') ? 'full-back' : side[0]) : (side.includes('full-front') ? 'full-front' : side[0]);
+    placement = PLACEMENTS[pick ?? placements[0]!];
   }
   const view = parseEnum('view', o.view, placement.view, ['front', 'back'] as const);
   if (view !== placement.view) throw invalidOption('view', `${placement.view} (the side of placement ${placement.id})`, o.view);

@@ -203,6 +203,8 @@ describe('validation', () => {
     expect(back.view).toBe('back');
     expect(back.top_in).toBe(3);
     expect(resolveMockup({ style: 'own:classic-tee', fabric: 'false' }).fabric).toBeNull();
+    expect(resolveMockup({ style: 'own:hoodie', view: 'back' }).placement_id).toBe('full-back');
+    expect(resolveMockup({ style: 'own:hoodie' }).placement_id).toBe('full-front');
   });
 });
 
