@@ -20,7 +20,6 @@ export { alphaStats, type AlphaStats } from './alpha/stats.js';
 export { detectFringe, type FringeReport } from './alpha/fringe.js';
 export { thresholdAlpha, type ThresholdResult } from './alpha/threshold.js';
 export { halftoneRaster, halftoneDpi, clippedDiscArea, DEFAULT_SCREEN_ANGLE, MIN_DOT_ALPHA, type HalftoneParams, type HalftoneResult } from './halftone/screen.js';
-export { halftoneRaster, halftoneDpi, clippedDiscArea, DEFAULT_SCREEN_ANGLE, type HalftoneParams, type HalftoneResult } from './halftone/screen.js';
 export { labelRuns, labelComponents, forEachRunOf, type MaskSource, type RunComponents } from './raster/components.js';
 export { resizeRaster, resizeDimensions, type ResizeTarget } from './raster/resize.js';
 export { opaqueBounds, cropRaster, trimTransparent, type Box } from './raster/trim.js';
