@@ -1,8 +1,9 @@
 // Art-aware upscaling: pre-shrink to the budget (budget.ts), classify the art (classify.ts), then route:
 // flat art -> vector path (trace with our vectorizer, render the SVG at the target size: vector.ts),
-// painted/photographic art -> super-resolution model (sr.ts), anything else -> premultiplied Lanczos plus
-// halo-free sharpening (resample.ts). When the chosen path is unavailable or fails, the next one is used
-// (vector -> resample, model -> resample) and the result says why (`fallback`).
+// painted/photographic art -> super-resolution model (sr.ts), anything else -> Lanczos-3 on colour bled
+// under transparency plus halo-free sharpening (resample.ts). When the chosen path is unavailable, fails,
+// or (vector) its render does not shrink back to the input (round-trip guard), resample is used and the
+// result says why (`fallback`).
 import { resizeRaster } from '../raster/resize.js';
 import type { Raster } from '../raster/types.js';
 import { planSize, type Budgets, type SizePlan } from './budget.js';

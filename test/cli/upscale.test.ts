@@ -1,0 +1,52 @@
+// `inkprep upscale <file> --scale 2|4 -o out.png` as a child process: JSON summary on stdout, the PNG at
+// the scaled size, exit 2 for a bad scale, exit 3 for input over 4x the budget (image_too_large).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = path.join(ROOT, 'node_modules/.bin/inkprep');
+let dir = '';
+
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-cli-upscale-'));
+  const data = Buffer.alloc(24 * 20 * 4);
+  for (let y = 5; y < 15; y++) for (let x = 6; x < 18; x++) data.set([200, 40, 120, 255], (y * 24 + x) * 4);
+  writeFileSync(path.join(dir, 'art.png'), await sharp(data, { raw: { width: 24, height: 20, channels: 4 } }).png().toBuffer());
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('inkprep upscale', () => {
+  it('writes the upscaled PNG and prints the route and sizes', async () => {
+    const out = path.join(dir, 'out.png');
+    const r = await cli(['upscale', path.join(dir, 'art.png'), '--scale', '2', '-o', out]);
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(summary).toMatchObject({ output: out, width: 48, height: 40, scale: 2, preShrunk: false });
+    expect(['vector', 'model', 'resample']).toContain(summary.route);
+    const meta = await sharp(readFileSync(out)).metadata();
+    expect([meta.width, meta.height, meta.hasAlpha]).toEqual([48, 40, true]);
+  });
+
+  it('exit 2 for a bad scale, exit 3 above 4x the budget', async () => {
+    const bad = await cli(['upscale', path.join(dir, 'art.png'), '--scale', '3', '-o', path.join(dir, 'x.png')]);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stderr)).toMatchObject({ code: 'invalid_option', field: 'scale' });
+    const big = await cli(['upscale', path.join(dir, 'art.png'), '--budget4x', '100', '-o', path.join(dir, 'y.png')]);
+    expect(big.code).toBe(3);
+    expect(JSON.parse(big.stderr)).toMatchObject({ code: 'image_too_large', maxPixels: 400, pixels: 480 });
+  });
+});
