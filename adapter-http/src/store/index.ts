@@ -5,6 +5,7 @@ import type { Store } from './types.js';
 
 export * from './types.js';
 export { openSqliteStore, migrate, MIGRATIONS } from './sqlite.js';
+export { openConfiguredStore, type OpenedStore } from './open.js';
 export { openPostgresStore, migratePostgres, PG_MIGRATIONS, type PostgresStoreOptions } from './postgres.js';
 
 /** Open the store the server and the admin CLI share: SQLite in `dataDir` (`:memory:` for a throwaway one). */

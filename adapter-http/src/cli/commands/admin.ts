@@ -13,7 +13,7 @@ import { InkprepError } from '@inkprep/engine';
 import { createApiKey, revokeApiKey } from '../../auth/manage.js';
 import { monthBounds } from '../../limits/meter.js';
 import { SETTINGS, getSetting, isSettingName, parseSetting } from '../../settings.js';
-import { openStore } from '../../store/index.js';
+import { openConfiguredStore } from '../../store/open.js';
 import { ACCOUNT_STATUSES, PLANS, type Account, type AccountPatch, type AccountStatus, type Plan, type Store } from '../../store/types.js';
 import { parseArgs } from '../args.js';
 import { EXIT, UsageError, reportError, type Command } from '../command.js';
@@ -207,7 +207,7 @@ export const adminCommand: Command = {
     }
     let store: Store | null = null;
     try {
-      store = openStore({ dataDir: path.resolve(process.env.INKPREP_DATA_DIR?.trim() || './data') });
+      store = (await openConfiguredStore({ dataDir: path.resolve(process.env.INKPREP_DATA_DIR?.trim() || './data') })).store;
       return await runAdmin(store, positionals, flags, { json });
     } catch (err) {
       return reportError(err, json);

@@ -1,13 +1,14 @@
 // Every CLI verb. Adding a verb = one import and one entry here.
 import type { Command } from '../command.js';
 import { infoCommand } from './info.js';
-import { upscaleCommand } from './upscale.js';
 import { removeBgCommand } from './remove-bg.js';
 import { mockupCommand } from './mockup.js';
+import { upscaleCommand } from './upscale.js';
 import { scanCommand } from './scan.js';
 import { fixCommand } from './fix.js';
 import { serveCommand } from './serve.js';
 import { adminCommand } from './admin.js';
+import { clusterCommand } from './cluster.js';
 import { vectorizeCommand } from './vectorize.js';
 
-export const COMMANDS: readonly Command[] = [infoCommand, removeBgCommand, scanCommand, fixCommand, serveCommand, adminCommand, vectorizeCommand, mockupCommand, upscaleCommand];
+export const COMMANDS: readonly Command[] = [infoCommand, removeBgCommand, scanCommand, fixCommand, serveCommand, clusterCommand, adminCommand, vectorizeCommand, upscaleCommand, mockupCommand];

@@ -4,7 +4,7 @@ import { configFromEnv } from '../../config.js';
 import { bootstrapStore } from '../../bootstrap.js';
 import { createLogger } from '../../log.js';
 import { startServer } from '../../server.js';
-import { openStore } from '../../store/index.js';
+import { openConfiguredStore } from '../../store/open.js';
 import { parseArgs } from '../args.js';
 import { EXIT, type Command } from '../command.js';
 
@@ -14,7 +14,7 @@ export const serveCommand: Command = {
   usage: [
     'usage: inkprep serve',
     '',
-    'Environment: PORT (8080), HOST (0.0.0.0), INKPREP_DATA_DIR (./data), INKPREP_BOOTSTRAP_KEY,',
+    'Environment: PORT (8080), HOST (0.0.0.0), INKPREP_DATA_DIR (./data), DATABASE_URL (unset: SQLite), INKPREP_BOOTSTRAP_KEY,',
     'INKPREP_THREADS (max(2, cores)), INKPREP_ENGINE_MAX_QUEUE (256), INKPREP_VECTORIZE_MAX_WAITING (8),',
     'INKPREP_MAX_UPLOAD_MB (50), INKPREP_VECTORIZE_MAX_MB (25), INKPREP_MAX_PIXELS (100000000),',
     'INKPREP_SHUTDOWN_GRACE_MS (130000), INKPREP_LOG_LEVEL (info), INKPREP_METRICS (1).',
@@ -34,7 +34,15 @@ export const serveCommand: Command = {
       return EXIT.usage;
     }
     const log = createLogger(config.logLevel);
-    const store = openStore({ dataDir: config.dataDir });
+    let store;
+    try {
+      const opened = await openConfiguredStore({ dataDir: config.dataDir });
+      store = opened.store;
+      log.info('store opened', { store: opened.kind });
+    } catch (err) {
+      process.stderr.write(`inkprep: cannot open the store: ${(err as Error).message}\n`);
+      return EXIT.failed;
+    }
     const boot = await bootstrapStore(store, config.bootstrapKey, Date.now());
     if (boot.created) {
       log.info('created local business account', { account: boot.accountId, key: boot.keyId, data_dir: config.dataDir });

@@ -1,0 +1,144 @@
+// Several server processes as one service, over real HTTP: two `inkprep serve` processes with their own
+// data folders share one PostgreSQL database (DATABASE_URL). A key works on both, a suspension through
+// the admin CLI applies to both at once, an upscale result written by one is served by the other, and
+// two processes racing for the last unit of a fair-use cap admit exactly one request.
+// Skipped, with the reason printed, when no PostgreSQL server answers.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, pgUnavailableReason } from './pg.js';
+
+const MAIN = fileURLToPath(new URL('../../adapter-http/dist/cli/main.js', import.meta.url));
+const pgReason = await pgUnavailableReason();
+if (pgReason) console.warn(`[cluster] skipped: ${pgReason}`);
+
+interface Proc {
+  child: ChildProcess;
+  base: string;
+  dataDir: string;
+}
+
+const BOOT_KEY = 'ink_live_' + 'C1uster'.repeat(5) + 'Key01';
+let db: { url: string; drop: () => Promise<void> } | null = null;
+const procs: Proc[] = [];
+
+function startServe(extraEnv: Record<string, string> = {}): Promise<Proc> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-node-'));
+  const child = spawn(process.execPath, [MAIN, 'serve'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: db!.url, INKPREP_DATA_DIR: dataDir, INKPREP_BOOTSTRAP_KEY: BOOT_KEY, INKPREP_THREADS: '1', INKPREP_LOG_LEVEL: 'warn', ...extraEnv },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 30_000);
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /listening on (http:\/\/[^/\s]+)\/api\/v1/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        const base = m[1]!.replace('localhost', '127.0.0.1');
+        const p = { child, base, dataDir };
+        procs.push(p);
+        resolve(p);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+}
+
+function admin(args: string[]): Record<string, unknown> {
+  const r = spawnSync(process.execPath, [MAIN, 'admin', ...args, '--json'], { env: { ...process.env, DATABASE_URL: db!.url }, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`admin ${args.join(' ')} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as Record<string, unknown>;
+}
+
+async function status(p: Proc, key: string): Promise<number> {
+  return (await fetch(`${p.base}/api/v1/vectorize`, { headers: { 'x-api-key': key } })).status;
+}
+
+async function png(width: number, height: number): Promise<Blob> {
+  const buf = await sharp({ create: { width, height, channels: 4, background: { r: 255, g: 255, b: 255, alpha: 1 } } })
+    .composite([{ input: { create: { width: width >> 1, height: height >> 1, channels: 4, background: { r: 200, g: 30, b: 30, alpha: 1 } } }, left: width >> 2, top: height >> 2 }])
+    .png().toBuffer();
+  return new Blob([new Uint8Array(buf)], { type: 'image/png' });
+}
+
+async function postImage(p: Proc, route: string, key: string, image: Blob, fields: Record<string, string> = {}): Promise<Response> {
+  const f = new FormData();
+  f.append('image', image, 'art.png');
+  for (const [k, v] of Object.entries(fields)) f.append(k, v);
+  return fetch(`${p.base}${route}`, { method: 'POST', body: f, headers: { 'x-api-key': key } });
+}
+
+describe.skipIf(pgReason !== null)('two server processes on one PostgreSQL store', () => {
+  let a: Proc;
+  let b: Proc;
+  let accountId = '';
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    a = await startServe();
+    b = await startServe();
+  }, 90_000);
+
+  afterAll(async () => {
+    await Promise.all(procs.map((p) => new Promise<void>((resolve) => {
+      if (p.child.exitCode !== null) return resolve();
+      p.child.once('exit', () => resolve());
+      p.child.kill('SIGTERM');
+    })));
+    for (const p of procs) rmSync(p.dataDir, { recursive: true, force: true });
+    await db?.drop();
+  });
+
+  it('the key bootstrapped by the first process works on the second; a key made by the admin CLI works on both', async () => {
+    expect(await status(a, BOOT_KEY)).toBe(200);
+    expect(await status(b, BOOT_KEY)).toBe(200);
+    const acct = admin(['account', 'create', '--name', 'Shop', '--plan', 'business']);
+    accountId = acct.id as string;
+    const key = admin(['key', 'create', accountId]).key as string;
+    expect(await status(a, key)).toBe(200);
+    expect(await status(b, key)).toBe(200);
+    expect(await status(b, key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A'))).toBe(401);
+  });
+
+  it('a suspension through the admin CLI applies to both processes at once, and reactivation revives the key', async () => {
+    const key = admin(['key', 'create', accountId]).key as string;
+    expect([await status(a, key), await status(b, key)]).toEqual([200, 200]);
+    admin(['account', 'set', accountId, '--status', 'suspended']);
+    expect([await status(a, key), await status(b, key)]).toEqual([403, 403]);
+    admin(['account', 'set', accountId, '--status', 'lapsed']);
+    expect([await status(a, key), await status(b, key)]).toEqual([402, 402]);
+    admin(['account', 'set', accountId, '--status', 'active']);
+    expect([await status(a, key), await status(b, key)]).toEqual([200, 200]);
+  });
+
+  it('an upscale result written by one process is served by the other', async () => {
+    const res = await postImage(a, '/api/v1/upscale', BOOT_KEY, await png(48, 32), { scale: '2' });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { output_url: string; output_hosted_by: string; output_url_expires: boolean };
+    expect(body).toMatchObject({ output_hosted_by: 'service', output_url_expires: false });
+    const fromB = await fetch(`${b.base}${body.output_url}`);
+    expect(fromB.status).toBe(200);
+    expect(fromB.headers.get('content-type')).toBe('image/png');
+    const meta = await sharp(Buffer.from(await fromB.arrayBuffer())).metadata();
+    expect([meta.width, meta.height]).toEqual([96, 64]);
+  });
+
+  it('two processes racing for the last unit of a fair-use cap admit exactly one request', async () => {
+    const acct = admin(['account', 'create', '--name', 'Racer', '--plan', 'business']);
+    const key = admin(['key', 'create', acct.id as string]).key as string;
+    admin(['account', 'set', acct.id as string, '--remove-bg-cap', '1']);
+    const image = await png(24, 24);
+    const burst = [a, b, a, b, a, b, a, b, a, b].map((p) => postImage(p, '/api/v1/remove-bg', key, image));
+    const statuses = (await Promise.all(burst)).map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(9);
+    const usage = admin(['usage', acct.id as string]);
+    expect(JSON.stringify(usage)).toContain('remove_bg');
+  });
+});
