@@ -84,6 +84,13 @@ function advance(px: number, py: number, xs: Float64Array, ys: Float64Array, n: 
   return i;
 }
 
+// fixed-size scratch (one trace runs at a time per thread)
+const origX = new Float64Array(MAX_RUN * ORIG_SAMPLES + 1);
+const origY = new Float64Array(MAX_RUN * ORIG_SAMPLES + 1);
+const newX = new Float64Array(NEW_SAMPLES + 1);
+const newY = new Float64Array(NEW_SAMPLES + 1);
+const tmp = new Float64Array(6);
+
 export function optimizeCurve(c: SmoothCurve, tolerance: number): SmoothCurve {
   const m = c.m;
   if (tolerance <= 0 || m < 3) return c;
@@ -110,17 +117,12 @@ export function optimizeCurve(c: SmoothCurve, tolerance: number): SmoothCurve {
     areaPrefix[k + 1] = areaPrefix[k]! + a;
   }
   const tol2 = tolerance * tolerance;
-  const origX = new Float64Array(MAX_RUN * ORIG_SAMPLES + 1);
-  const origY = new Float64Array(MAX_RUN * ORIG_SAMPLES + 1);
-  const newX = new Float64Array(NEW_SAMPLES + 1);
-  const newY = new Float64Array(NEW_SAMPLES + 1);
 
   const best = new Int32Array(m + 1);
   const pen = new Float64Array(m + 1);
   const from = new Int32Array(m + 1);
   // the merged curve found for node t (if from[t] < t - 1)
   const mc = new Float64Array((m + 1) * 6);
-  const tmp = new Float64Array(6);
   best[0] = 0;
   for (let t = 1; t <= m; t++) {
     best[t] = best[t - 1]! + 1;
