@@ -1,12 +1,20 @@
-// `npm run golden:update [area ...]`: regenerate golden/expected/<area>/* from golden/cases/<area>.ts
-// (all areas when none is named). Run it only after an intended change, and look at the new files.
+// `npm run golden:update [area | area/case ...]`: regenerate golden/expected/<area>/* from
+// golden/cases/<area>.ts (all areas when none is named; `area/case` rewrites one case only). Run it only
+// after an intended change, and look at the new files.
 import path from 'node:path';
 import { listAreas, loadArea, updateCase } from './lib/golden.js';
 
 async function main(argv: string[]): Promise<number> {
   const areas = listAreas();
   const wanted = argv.filter((a) => a !== '--');
-  const names = wanted.length ? wanted : areas;
+  // area -> case names to update (null = every case of the area)
+  const only = new Map<string, Set<string> | null>();
+  for (const w of wanted.length ? wanted : areas) {
+    const [area, name] = w.split('/', 2) as [string, string | undefined];
+    if (name === undefined) only.set(area, null);
+    else if (only.get(area) !== null) only.set(area, (only.get(area) ?? new Set<string>()).add(name));
+  }
+  const names = [...only.keys()];
   const unknown = names.filter((a) => !areas.includes(a));
   if (unknown.length) {
     process.stderr.write(`golden:update: unknown area(s) ${unknown.join(', ')}; known: ${areas.join(', ') || '(none)'}\n`);
@@ -14,7 +22,16 @@ async function main(argv: string[]): Promise<number> {
   }
   let failed = 0;
   for (const area of names) {
-    for (const c of await loadArea(area)) {
+    const cases = await loadArea(area);
+    const pick = only.get(area);
+    for (const n of pick ?? []) {
+      if (!cases.some((c) => c.name === n)) {
+        failed++;
+        process.stderr.write(`golden:update: no case ${area}/${n}; cases: ${cases.map((c) => c.name).join(', ')}\n`);
+      }
+    }
+    for (const c of cases) {
+      if (pick && !pick.has(c.name)) continue;
       try {
         const r = await updateCase(area, c);
         process.stdout.write(`wrote ${path.relative(process.cwd(), r.file)} (${r.width}x${r.height}, ${r.bytes} bytes)\n`);
