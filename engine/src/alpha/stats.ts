@@ -1,11 +1,18 @@
 // Alpha-channel statistics in one pass: pixel classes, alpha-weighted ink, the length of the artwork's
 // boundary and the soft-rim width. The boundary length is the total variation of alpha (sum of
 // |grad alpha| / 255, with transparency assumed outside the canvas); by the coarea formula that is the average length of the alpha level lines, so for
-// a crisp anti-aliased edge it equals the edge length. soft_rim_px = semi-transparent pixels per unit of
-// boundary length: ~1 for anti-aliasing, the band width for glows and fades. Semi-transparent 1-px seams
+// a crisp anti-aliased edge it equals the edge length. soft_rim_px = semi-transparent pixels (alpha 8..247)
+// per unit of boundary length: ~1 for anti-aliasing, the band width for glows and fades. Semi-transparent 1-px seams
 // between opaque pixels (where two shapes abut) are counted apart: they are not a rim around the art.
 import { extractAlphaRow } from '../raster/alpha-plane.js';
 import type { Raster } from '../raster/types.js';
+
+/**
+ * Alpha band of the pixels that make up a soft rim. Fainter (< 3 %) or nearly opaque (> 97 %) pixels are
+ * rounding and resampling ringing (e.g. after a Lanczos resize) that print as transparent or opaque.
+ */
+export const RIM_MIN_ALPHA = 8;
+export const RIM_MAX_ALPHA = 247;
 
 /** hypot(x, y) for 0 <= x, y < 32, indexed (x << 5) | y. */
 const HYPOT = new Float64Array(1024).map((_, k) => Math.hypot(k >> 5, k & 31));
@@ -26,7 +33,7 @@ export interface AlphaStats {
   semiInk: number;
   /** Boundary length in px: total variation of alpha / 255. */
   edgeLength: number;
-  /** Semi-transparent pixels (seams excluded) per px of boundary; 0 when there is no boundary. */
+  /** Rim pixels (alpha 8..247, seams excluded) per px of boundary; 0 when there is no boundary. */
   softRimPx: number;
   /** Binary steps (|d alpha| >= 128 in x or y) and how many of them are staircase corners (both at once). */
   hardSteps: number;
@@ -56,6 +63,7 @@ export function alphaStats(r: Raster, plane?: Uint8Array): AlphaStats {
   let hardSteps = 0;
   let stairCorners = 0;
   let seam = 0;
+  let rimPixels = 0;
   // Whole words (4 pixels) that are uniformly 0 or 255 and equal to the word below and the next pixel
   // carry no gradient and no semi pixels: count them and skip (most of the canvas in typical art).
   const words = w % 4 === 0 && A.byteOffset % 4 === 0 ? new Uint32Array(A.buffer, A.byteOffset, (w * h) >> 2) : null;
@@ -88,7 +96,9 @@ export function alphaStats(r: Raster, plane?: Uint8Array): AlphaStats {
         semiInkSum += a;
         const left = i > base ? A[i - 1]! : 0;
         const up = y > 0 ? A[i - w]! : 0;
-        if ((i > base && i < end && left === 255 && right === 255) || (y > 0 && !lastRow && up === 255 && below === 255)) seam++;
+        const isSeam = (i > base && i < end && left === 255 && right === 255) || (y > 0 && !lastRow && up === 255 && below === 255);
+        if (isSeam) seam++;
+        else if (a >= RIM_MIN_ALPHA && a <= RIM_MAX_ALPHA) rimPixels++;
         if (a >= 16 && a <= 239 && (left === 255 || up === 255 || (i < end && right === 255) || (!lastRow && below === 255))) {
           if (edgeN === edge.length) {
             const bigger = new Int32Array(edge.length * 2);
@@ -129,7 +139,7 @@ export function alphaStats(r: Raster, plane?: Uint8Array): AlphaStats {
     ink,
     semiInk: semiInkSum / 255,
     edgeLength,
-    softRimPx: edgeLength > 0 ? (semi - seam) / edgeLength : 0,
+    softRimPx: edgeLength > 0 ? rimPixels / edgeLength : 0,
     hardSteps, stairCorners,
     edgeSemi: edge.subarray(0, edgeN),
     plane: A,

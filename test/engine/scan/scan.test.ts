@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { readdirSync } from 'node:fs';
-import { createEngine, scanRaster, InkprepError, type Raster, type ScanReport } from '@inkprep/engine';
+import { createEngine, scanRaster, resizeRaster, InkprepError, type Raster, type ScanReport } from '@inkprep/engine';
 import { canvas, corpusRaster, disc, png } from './fixtures.js';
 
 const info = { format: 'png' as const, is_jpeg: false, density: null };
@@ -255,6 +255,17 @@ describe('scan: corpus art', () => {
     }
     // the sunrise's teal water is drawn over the orange sky, whose colour shows in the water's edge pixels
     expect(notNone).toEqual([expect.stringMatching(/^noto-1f305-sunrise\.svg:remove:#/)]);
+  });
+
+  it('Lanczos-downscaled art stays none (ringing is not a rim); 2x-upscaled art reads soft', async () => {
+    const big = await corpusRaster('gi-barn-owl.svg', 1024);
+    const down = scan(await resizeRaster(big, { width: 400 }), 2);
+    expect(down.alpha.soft_rim_px).toBeLessThan(1.4);
+    expect(down.transparency_fix.recommended).toBe('none');
+    const up = scan(await resizeRaster(await corpusRaster('gi-barn-owl.svg', 400), { width: 800 }), 3);
+    expect(up.alpha.soft_rim_px).toBeGreaterThan(1.8);
+    expect(up.edge_quality).toBe('soft');
+    expect(['remove', 'either']).toContain(up.transparency_fix.recommended);
   });
 
   it('intricate lettering has a high semi-transparent share but a ~1 px rim', async () => {
