@@ -141,6 +141,29 @@ for (const impl of impls) {
   });
 }
 
+describe.skipIf(pgReason !== null)('PostgreSQL key cache', () => {
+  it('a change made through another connection reaches a cached lookup (LISTEN/NOTIFY invalidation)', async () => {
+    const a = await openPostgresStore({ connectionString: pgDb!.url });
+    const b = await openPostgresStore({ connectionString: pgDb!.url, cacheKeys: false });
+    const { accountId, keyId, hash } = await accountWithKey(b);
+    expect((await a.findKeyByHash(hash))!.account.status).toBe('active');
+    expect((await a.findKeyByHash(hash))!.account.status).toBe('active');
+    await b.updateAccount(accountId, { status: 'suspended' });
+    const seen = async (want: (x: Awaited<ReturnType<Store['findKeyByHash']>>) => boolean): Promise<boolean> => {
+      for (let i = 0; i < 100; i++) {
+        if (want(await a.findKeyByHash(hash))) return true;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return false;
+    };
+    expect(await seen((x) => x!.account.status === 'suspended')).toBe(true);
+    await b.revokeKey(keyId, T0 + 1);
+    expect(await seen((x) => x!.key.revokedAt === T0 + 1)).toBe(true);
+    await a.close();
+    await b.close();
+  });
+});
+
 describe.skipIf(pgReason !== null)('PostgreSQL migrations', () => {
   it('are versioned and idempotent, also when several processes start at once', async () => {
     const store = await openPostgresStore({ connectionString: pgDb!.url });

@@ -25,11 +25,11 @@ function retentionMs(env: NodeJS.ProcessEnv): number | null {
  * Open the store the server and the admin CLI share. With `DATABASE_URL` (postgres://...), PostgreSQL
  * (migrations run here) and PostgreSQL result hosting for `dataDir`; otherwise SQLite in `dataDir`.
  */
-export async function openConfiguredStore(opts: { dataDir: string; env?: NodeJS.ProcessEnv }): Promise<OpenedStore> {
+export async function openConfiguredStore(opts: { dataDir: string; env?: NodeJS.ProcessEnv; cacheKeys?: boolean }): Promise<OpenedStore> {
   const env = opts.env ?? process.env;
   const url = env.DATABASE_URL?.trim();
   if (!url) return { store: openSqliteStore(opts.dataDir), kind: 'sqlite' };
-  const store = await openPostgresStore({ connectionString: url, max: Number(env.INKPREP_PG_POOL_SIZE) > 0 ? Number(env.INKPREP_PG_POOL_SIZE) : 10 });
+  const store = await openPostgresStore({ connectionString: url, max: Number(env.INKPREP_PG_POOL_SIZE) > 0 ? Number(env.INKPREP_PG_POOL_SIZE) : 10, cacheKeys: opts.cacheKeys ?? true });
   setHosting(opts.dataDir === ':memory:' ? opts.dataDir : path.resolve(opts.dataDir), {
     storage: new PostgresStorage({ pool: store.pool, retentionMs: retentionMs(env) }),
     holder: new TemporaryHolder(),

@@ -28,6 +28,55 @@ export const PG_MIGRATIONS: readonly string[] = [
    CREATE INDEX IF NOT EXISTS usage_key_at ON usage_events(key_id, at);
    CREATE INDEX IF NOT EXISTS usage_account_fair_at ON usage_events(account_id, fair_use, at);
    CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value JSONB NOT NULL);`,
+  // Reservation as one server-side function: one round trip per request, and the account row lock is held
+  // only while the function runs (not across several client round trips), so contended accounts stay fast.
+  `CREATE OR REPLACE FUNCTION inkprep_reserve(
+     p_account TEXT, p_key TEXT, p_endpoint TEXT, p_fair TEXT, p_now BIGINT, p_window BIGINT,
+     p_daily INTEGER, p_cap INTEGER, p_month_limit INTEGER, p_month_start BIGINT, p_next_month BIGINT)
+   RETURNS TABLE (ok BOOLEAN, event_id BIGINT, lim TEXT, max_n INTEGER, used_n INTEGER, retry_ms BIGINT)
+   LANGUAGE plpgsql AS $$
+   DECLARE
+     since BIGINT := p_now - p_window;
+     used INTEGER;
+     oldest BIGINT;
+     eid BIGINT;
+   BEGIN
+     PERFORM 1 FROM accounts WHERE id = p_account FOR UPDATE;
+     SELECT count(*) INTO used FROM usage_events WHERE key_id = p_key AND at > since;
+     IF used >= p_daily THEN
+       SELECT at INTO oldest FROM usage_events WHERE key_id = p_key AND at > since ORDER BY at LIMIT 1 OFFSET (used - p_daily);
+       RETURN QUERY SELECT false, NULL::BIGINT, 'daily'::TEXT, p_daily, used, COALESCE(oldest, p_now) + p_window - p_now;
+       RETURN;
+     END IF;
+     IF p_fair IS NOT NULL AND p_cap IS NOT NULL THEN
+       SELECT count(*) INTO used FROM usage_events WHERE account_id = p_account AND fair_use = p_fair AND at > since;
+       IF used >= p_cap THEN
+         SELECT at INTO oldest FROM usage_events WHERE account_id = p_account AND fair_use = p_fair AND at > since ORDER BY at LIMIT 1 OFFSET (used - p_cap);
+         RETURN QUERY SELECT false, NULL::BIGINT, 'fair_use'::TEXT, p_cap, used, COALESCE(oldest, p_now) + p_window - p_now;
+         RETURN;
+       END IF;
+     END IF;
+     IF p_fair IS NOT NULL AND p_month_limit IS NOT NULL THEN
+       SELECT count(*) INTO used FROM usage_events WHERE account_id = p_account AND fair_use = p_fair AND at >= p_month_start;
+       IF used >= p_month_limit THEN
+         RETURN QUERY SELECT false, NULL::BIGINT, 'monthly'::TEXT, p_month_limit, used, p_next_month - p_now;
+         RETURN;
+       END IF;
+     END IF;
+     INSERT INTO usage_events (account_id, key_id, endpoint, fair_use, at) VALUES (p_account, p_key, p_endpoint, p_fair, p_now) RETURNING id INTO eid;
+     RETURN QUERY SELECT true, eid, NULL::TEXT, NULL::INTEGER, NULL::INTEGER, NULL::BIGINT;
+   END $$;`,
+  // Any change to accounts or keys (admin CLI, another process, or an operator's SQL) notifies every
+  // process, which drops its key cache: cached auth state is never older than that notification.
+  `CREATE OR REPLACE FUNCTION inkprep_auth_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     PERFORM pg_notify('inkprep_auth', TG_TABLE_NAME);
+     RETURN NULL;
+   END $$;
+   DROP TRIGGER IF EXISTS inkprep_accounts_changed ON accounts;
+   CREATE TRIGGER inkprep_accounts_changed AFTER INSERT OR UPDATE OR DELETE ON accounts FOR EACH STATEMENT EXECUTE FUNCTION inkprep_auth_changed();
+   DROP TRIGGER IF EXISTS inkprep_keys_changed ON api_keys;
+   CREATE TRIGGER inkprep_keys_changed AFTER INSERT OR UPDATE OR DELETE ON api_keys FOR EACH STATEMENT EXECUTE FUNCTION inkprep_auth_changed();`,
 ];
 
 // Arbitrary constant for pg_advisory_lock: serialises migrations between processes starting together.
@@ -81,6 +130,8 @@ export interface PostgresStoreOptions {
   connectionString: string;
   /** Pool size per process; default 10. */
   max?: number;
+  /** Cache key lookups, invalidated by LISTEN/NOTIFY; default true. The admin CLI turns it off (short-lived). */
+  cacheKeys?: boolean;
 }
 
 /**
@@ -99,25 +150,54 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
     throw err;
   }
 
-  async function tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    const c = await pool.connect();
+  // Key lookups (every request) are cached only while a LISTEN connection is up: every change to accounts
+  // or keys fires NOTIFY inkprep_auth (trigger), which clears the cache. A lookup that raced a
+  // notification is not cached (generation check). Listener down -> no caching until it reconnects.
+  let closed = false;
+  const KEY_CACHE_MAX = 10_000;
+  const keyCache = new Map<string, { key: ApiKey; account: Account; hash: string }>();
+  let generation = 0;
+  let listening = false;
+  let listener: pg.Client | null = null;
+  let reconnect: NodeJS.Timeout | null = null;
+  const invalidate = (): void => {
+    generation++;
+    keyCache.clear();
+  };
+  const listen = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: opts.connectionString });
+    const down = (): void => {
+      if (listener !== c) return;
+      listening = false;
+      listener = null;
+      invalidate();
+      c.end().catch(() => undefined);
+      if (!closed && !reconnect) {
+        reconnect = setTimeout(() => {
+          reconnect = null;
+          listen().catch(() => undefined);
+        }, 1000);
+        reconnect.unref();
+      }
+    };
+    listener = c;
+    c.on('error', down);
+    c.on('end', down);
+    c.on('notification', invalidate);
     try {
-      await c.query('BEGIN');
-      const out = await fn(c);
-      await c.query('COMMIT');
-      return out;
-    } catch (err) {
-      await c.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      c.release();
+      await c.connect();
+      await c.query('LISTEN inkprep_auth');
+      invalidate();
+      listening = true;
+    } catch {
+      down();
     }
-  }
+  };
+  if (opts.cacheKeys !== false) await listen();
 
-  const count = async (c: pg.PoolClient | pg.Pool, sql: string, args: unknown[]): Promise<number> =>
+  const count = async (c: pg.Pool, sql: string, args: unknown[]): Promise<number> =>
     Number((await c.query<{ n: string }>(sql, args)).rows[0]!.n);
 
-  let closed = false;
   const store: Store & { pool: pg.Pool } = {
     pool,
     async createAccount({ name, plan, admin = false, now }) {
@@ -155,6 +235,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
         ? `UPDATE accounts SET ${sets.join(', ')} WHERE id = $${vals.length} RETURNING *`
         : 'SELECT * FROM accounts WHERE id = $1';
       const { rows } = await pool.query<AccountRow>(sql, sets.length ? vals : [id]);
+      invalidate(); // this process sees its own change at once, without waiting for the notification
       if (!rows[0]) throw new InkprepError('not_found', `No account ${id}`);
       return toAccount(rows[0]);
     },
@@ -167,6 +248,11 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
       return toKey(rows[0]!);
     },
     async findKeyByHash(hash) {
+      if (listening) {
+        const hit = keyCache.get(hash);
+        if (hit) return hit;
+      }
+      const gen = generation;
       // One round trip: the key and its account's live state.
       const { rows } = await pool.query<KeyRow & { a: AccountRow }>(
         'SELECT k.*, row_to_json(a) AS a FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = $1',
@@ -174,7 +260,12 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
       );
       const r = rows[0];
       if (!r) return null;
-      return { key: toKey(r), account: toAccount(r.a), hash: r.hash };
+      const found = Object.freeze({ key: Object.freeze(toKey(r)), account: Object.freeze(toAccount(r.a)), hash: r.hash });
+      if (listening && gen === generation) {
+        if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
+        keyCache.set(hash, found);
+      }
+      return found;
     },
     async listKeys(accountId) {
       return (await pool.query<KeyRow>('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY created_at, id', [accountId])).rows.map(toKey);
@@ -185,40 +276,18 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
     },
     async revokeKey(id, now) {
       await pool.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now, id]);
+      invalidate();
       return store.getKey(id);
     },
     async reserve(r): Promise<ReserveResult> {
-      return tx(async (c) => {
-        // The account row lock serialises every reservation of the account (all its keys) across processes.
-        await c.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [r.accountId]);
-        const since = r.now - WINDOW_MS;
-        const usedKey = await count(c, 'SELECT count(*) AS n FROM usage_events WHERE key_id = $1 AND at > $2', [r.keyId, since]);
-        if (usedKey >= r.dailyLimit) {
-          const { rows } = await c.query<{ at: string }>('SELECT at FROM usage_events WHERE key_id = $1 AND at > $2 ORDER BY at LIMIT 1 OFFSET $3', [r.keyId, since, usedKey - r.dailyLimit]);
-          const oldest = rows[0] ? Number(rows[0].at) : r.now;
-          return { ok: false, limit: 'daily', max: r.dailyLimit, used: usedKey, retryAfterMs: oldest + WINDOW_MS - r.now };
-        }
-        if (r.fairUse && r.fairUseCap !== null) {
-          const used = await count(c, 'SELECT count(*) AS n FROM usage_events WHERE account_id = $1 AND fair_use = $2 AND at > $3', [r.accountId, r.fairUse, since]);
-          if (used >= r.fairUseCap) {
-            const { rows } = await c.query<{ at: string }>(
-              'SELECT at FROM usage_events WHERE account_id = $1 AND fair_use = $2 AND at > $3 ORDER BY at LIMIT 1 OFFSET $4',
-              [r.accountId, r.fairUse, since, used - r.fairUseCap],
-            );
-            const oldest = rows[0] ? Number(rows[0].at) : r.now;
-            return { ok: false, limit: 'fair_use', max: r.fairUseCap, used, retryAfterMs: oldest + WINDOW_MS - r.now };
-          }
-        }
-        if (r.fairUse && r.monthly) {
-          const used = await count(c, 'SELECT count(*) AS n FROM usage_events WHERE account_id = $1 AND fair_use = $2 AND at >= $3', [r.accountId, r.fairUse, r.monthly.monthStart]);
-          if (used >= r.monthly.limit) return { ok: false, limit: 'monthly', max: r.monthly.limit, used, retryAfterMs: r.monthly.nextMonthStart - r.now };
-        }
-        const { rows } = await c.query<{ id: string }>(
-          'INSERT INTO usage_events (account_id, key_id, endpoint, fair_use, at) VALUES ($1, $2, $3, $4, $5) RETURNING id',
-          [r.accountId, r.keyId, r.endpoint, r.fairUse, r.now],
-        );
-        return { ok: true, eventId: Number(rows[0]!.id) };
-      });
+      const { rows } = await pool.query<{ ok: boolean; event_id: string | null; lim: 'daily' | 'fair_use' | 'monthly' | null; max_n: number | null; used_n: number | null; retry_ms: string | null }>(
+        'SELECT * FROM inkprep_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
+        [r.accountId, r.keyId, r.endpoint, r.fairUse, r.now, WINDOW_MS, r.dailyLimit, r.fairUse ? r.fairUseCap : null,
+          r.fairUse && r.monthly ? r.monthly.limit : null, r.monthly?.monthStart ?? null, r.monthly?.nextMonthStart ?? null],
+      );
+      const x = rows[0]!;
+      if (x.ok) return { ok: true, eventId: Number(x.event_id) };
+      return { ok: false, limit: x.lim!, max: x.max_n!, used: x.used_n!, retryAfterMs: Number(x.retry_ms) };
     },
     async release(eventId) {
       await pool.query('DELETE FROM usage_events WHERE id = $1', [eventId]);
@@ -261,7 +330,11 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
     async close() {
       if (closed) return;
       closed = true;
-      await pool.end();
+      if (reconnect) clearTimeout(reconnect);
+      const l = listener;
+      listener = null;
+      listening = false;
+      await Promise.all([pool.end(), l?.end().catch(() => undefined)]);
     },
   };
   return store;

@@ -207,7 +207,7 @@ export const adminCommand: Command = {
     }
     let store: Store | null = null;
     try {
-      store = (await openConfiguredStore({ dataDir: path.resolve(process.env.INKPREP_DATA_DIR?.trim() || './data') })).store;
+      store = (await openConfiguredStore({ dataDir: path.resolve(process.env.INKPREP_DATA_DIR?.trim() || './data'), cacheKeys: false })).store;
       return await runAdmin(store, positionals, flags, { json });
     } catch (err) {
       return reportError(err, json);
