@@ -40,6 +40,38 @@ export interface Logger {
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
+let lastMs = -1;
+let lastIso = '';
+/** ISO time of now, computed at most once per millisecond. */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
+const quotedKeys = new Map<string, string>();
+function quoteKey(k: string): string {
+  let q = quotedKeys.get(k);
+  if (q === undefined) {
+    q = JSON.stringify(k);
+    if (quotedKeys.size < 1000) quotedKeys.set(k, q);
+  }
+  return q;
+}
+
+/** Append `,"key":value` pairs of a flat fields object (undefined values skipped). */
+function appendFields(line: string, fields: LogFields): string {
+  for (const k in fields) {
+    const v = fields[k];
+    if (v === undefined) continue;
+    line += ',' + quoteKey(k) + ':' + (typeof v === 'number' && Number.isFinite(v) ? String(v) : JSON.stringify(v));
+  }
+  return line;
+}
+
 /** Create a logger writing JSON lines `{ time, level, msg, ...fields }` to `sink` (default stdout). */
 export function createLogger(level: LogLevel, sink: (line: string) => void = stdoutSink, base: LogFields = {}): Logger {
   const min = RANK[level];
@@ -47,9 +79,11 @@ export function createLogger(level: LogLevel, sink: (line: string) => void = std
     if (RANK[lvl] < min) return;
     let line: string;
     try {
-      line = JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...base, ...fields });
+      line = appendFields('{"time":"' + isoNow() + '","level":"' + lvl + '","msg":' + JSON.stringify(msg), base);
+      if (fields) line = appendFields(line, fields);
+      line += '}';
     } catch {
-      line = JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...base, note: 'fields not serialisable' });
+      line = JSON.stringify({ time: isoNow(), level: lvl, msg, note: 'fields not serialisable' });
     }
     sink(line + '\n');
   };

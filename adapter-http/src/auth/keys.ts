@@ -1,6 +1,7 @@
 // API key secrets: generation (`ink_live_` + 40 base62 characters from 32 random bytes), hashing
 // (SHA-256; fine for high-entropy secrets, no slow hash needed) and extraction from request headers.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import * as crypto from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /** Every generated key starts with this, so leaked keys are recognisable (e.g. by secret scanners). */
 export const KEY_PREFIX = 'ink_live_';
@@ -21,18 +22,22 @@ export function generateKeySecret(): string {
 
 /** Hex SHA-256 of a key secret: the only form stored. */
 export function hashKey(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return oneShot ? oneShot('sha256', secret, 'hex') : createHash('sha256').update(secret, 'utf8').digest('hex');
 }
+// crypto.hash (Node >= 20.12) avoids a Hash object per call; fall back where it is missing.
+const oneShot = (crypto as { hash?: (alg: string, data: string, enc: 'hex') => string }).hash;
 
 /** The shown part of a key in listings: the prefix plus 4 characters. */
 export function keyDisplayPrefix(secret: string): string {
   return secret.startsWith(KEY_PREFIX) ? secret.slice(0, KEY_PREFIX.length + 4) : secret.slice(0, 4) + '...';
 }
 
-/** Constant-time comparison of two hex hashes. */
+/** Constant-time comparison of two hex hashes (every character is compared, whatever differs first). */
 export function sameHash(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
-  return timingSafeEqual(Buffer.from(a, 'latin1'), Buffer.from(b, 'latin1'));
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
 }
 
 /**

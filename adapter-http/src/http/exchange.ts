@@ -186,8 +186,7 @@ export class Exchange {
     if (this.hooks.logRequests) {
       this.hooks.log.info('request', {
         req: this.id, method: this.method, path: this.path, status: this.status, ms,
-        ...(this.code ? { code: this.code } : {}), ...(this.accountId ? { account: this.accountId, key: this.keyId } : {}),
-        ...(this.bytesIn ? { bytes_in: this.bytesIn } : {}),
+        code: this.code, account: this.accountId, key: this.keyId, bytes_in: this.bytesIn || undefined,
       });
     }
     this.hooks.onEnd(this);

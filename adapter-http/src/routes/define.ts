@@ -57,6 +57,17 @@ export interface GetCall {
   now: number;
 }
 
+class GetCallImpl implements GetCall {
+  readonly now: number;
+  private parsed: URLSearchParams | null = null;
+  constructor(readonly ex: Exchange, readonly app: AppServices, readonly caller: Caller | null) {
+    this.now = app.clock();
+  }
+  get query(): URLSearchParams {
+    return (this.parsed ??= new URLSearchParams(this.ex.query));
+  }
+}
+
 /**
  * A GET route. Authenticated by default (status reads too); unmetered.
  * @example getRoute({ path: '/api/v1/vectorize', handle: ({ app }) => json(app.vectorizeQueue.snapshot()) })
@@ -82,15 +93,7 @@ export function getRoute(spec: {
     method: 'get',
     path: spec.path,
     handle(ex, app) {
-      const makeCall = (caller: Caller | null): GetCall => {
-        let query: URLSearchParams | null = null;
-        return {
-          ex, app, caller, now: app.clock(),
-          get query() {
-            return (query ??= new URLSearchParams(ex.query));
-          },
-        };
-      };
+      const makeCall = (caller: Caller | null): GetCall => new GetCallImpl(ex, app, caller);
       // Fast path (unmetered routes on a store with a synchronous key lookup, e.g. the status reads on
       // SQLite): authenticate and answer inside the uWS callback, with no promise hop.
       if (meter === 'none') {
