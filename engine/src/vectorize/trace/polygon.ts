@@ -5,6 +5,7 @@
 // decomposition starts them at a corner); open paths keep both end points.
 
 import type { LatticePath } from './path.js';
+import { scratchF64, scratchI32, Slot } from './scratch.js';
 
 /** Prefix sums of x, y, x^2, xy, y^2 relative to point 0; entry k covers points 0..k-1. */
 export interface PathSums {
@@ -15,13 +16,15 @@ export interface PathSums {
   yy: Float64Array;
 }
 
+/** Prefix sums of the path (scratch arrays, valid until the next call). */
 export function pathSums(p: LatticePath): PathSums {
   const n = p.xs.length;
-  const x = new Float64Array(n + 1);
-  const y = new Float64Array(n + 1);
-  const xx = new Float64Array(n + 1);
-  const xy = new Float64Array(n + 1);
-  const yy = new Float64Array(n + 1);
+  const x = scratchF64(Slot.SumX, n + 1);
+  const y = scratchF64(Slot.SumY, n + 1);
+  const xx = scratchF64(Slot.SumXX, n + 1);
+  const xy = scratchF64(Slot.SumXY, n + 1);
+  const yy = scratchF64(Slot.SumYY, n + 1);
+  x[0] = y[0] = xx[0] = xy[0] = yy[0] = 0;
   const x0 = p.xs[0]!;
   const y0 = p.ys[0]!;
   for (let i = 0; i < n; i++) {
@@ -74,7 +77,7 @@ export function optimalPolygon(p: LatticePath, lon: Int32Array, sums: PathSums):
   const open = p.open;
   const end = open ? n - 1 : n;
   // reach[i]: the furthest j such that i -> j is a possible edge
-  const reach = new Int32Array(n + 1);
+  const reach = scratchI32(Slot.Reach, n + 1);
   for (let i = 0; i < n; i++) {
     if (open) {
       if (i === n - 1) {
@@ -92,7 +95,8 @@ export function optimalPolygon(p: LatticePath, lon: Int32Array, sums: PathSums):
     }
   }
   // back[j]: the smallest i with reach[i] >= j
-  const back = new Int32Array(end + 1);
+  const back = scratchI32(Slot.Back, end + 1);
+  back[0] = 0;
   {
     let j = 1;
     for (let i = 0; i < end; i++) {
@@ -112,7 +116,7 @@ export function optimalPolygon(p: LatticePath, lon: Int32Array, sums: PathSums):
     }
   }
   const m = fwd.length - 1;
-  const bwd = new Int32Array(m + 1);
+  const bwd = scratchI32(Slot.Bwd, m + 1);
   {
     let i = end;
     for (let j = m; j > 0; j--) {
@@ -121,8 +125,8 @@ export function optimalPolygon(p: LatticePath, lon: Int32Array, sums: PathSums):
     }
     bwd[0] = 0;
   }
-  const pen = new Float64Array(end + 1);
-  const prev = new Int32Array(end + 1);
+  const pen = scratchF64(Slot.Pen, end + 1);
+  const prev = scratchI32(Slot.Prev, end + 1);
   pen[0] = 0;
   for (let j = 1; j <= m; j++) {
     const hiPrev = fwd[j - 1]!;

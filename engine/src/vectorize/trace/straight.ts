@@ -5,6 +5,7 @@
 // Closed paths wrap around; open paths (cutout chains) stop at their last point.
 
 import type { LatticePath } from './path.js';
+import { scratchI32, scratchU8, Slot } from './scratch.js';
 
 function cross(ax: number, ay: number, bx: number, by: number): number {
   return ax * by - ay * bx;
@@ -24,13 +25,13 @@ function floorDiv(a: number, b: number): number {
   return Math.floor(a / b);
 }
 
-/** Computes lon[] for the path (sec. 2.2.1). */
+/** Computes lon[] for the path (sec. 2.2.1); the result is a scratch array valid until the next call. */
 export function straightRuns(p: LatticePath): Int32Array {
   const { xs, ys, open } = p;
   const n = xs.length;
   // runEnd[i]: end index of the axis-aligned run that starts with step i -> i+1
-  const runEnd = new Int32Array(n);
-  const stepDir = new Uint8Array(n);
+  const runEnd = scratchI32(Slot.RunEnd, n);
+  const stepDir = scratchU8(Slot.StepDir, n);
   for (let i = 0; i < n; i++) {
     const j = i + 1 === n ? 0 : i + 1;
     stepDir[i] = open && i === n - 1 ? 255 : dirIndex(xs[j]! - xs[i]!, ys[j]! - ys[i]!);
@@ -44,7 +45,7 @@ export function straightRuns(p: LatticePath): Int32Array {
     for (let i = n - 2; i >= 0; i--) runEnd[i] = stepDir[i] === stepDir[i + 1] ? runEnd[i + 1]! : i + 1;
   }
 
-  const pivot = new Int32Array(n);
+  const pivot = scratchI32(Slot.Pivot, n);
   const seen = [0, 0, 0, 0];
   for (let i = n - 1; i >= 0; i--) {
     if (open && i === n - 1) {
@@ -118,7 +119,7 @@ export function straightRuns(p: LatticePath): Int32Array {
   }
 
   // lon[i]: the largest k such that every i' in [i, k) has k <= pivot[i'] (cyclically for closed paths)
-  const lon = new Int32Array(n);
+  const lon = scratchI32(Slot.Lon, n);
   if (open) {
     let j = pivot[n - 1]!;
     lon[n - 1] = j;
