@@ -36,6 +36,8 @@ export interface Logger {
   warn(msg: string, fields?: LogFields): void;
   error(msg: string, fields?: LogFields): void;
   child(fields: LogFields): Logger;
+  /** Hot path: `fieldsJson` is already-serialised `,"key":value` pairs appended after msg (caller escapes). */
+  infoRaw(msg: string, fieldsJson: string): void;
 }
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
@@ -93,5 +95,9 @@ export function createLogger(level: LogLevel, sink: (line: string) => void = std
     warn: (m, f) => emit('warn', m, f),
     error: (m, f) => emit('error', m, f),
     child: (fields) => createLogger(level, sink, { ...base, ...fields }),
+    infoRaw: (msg, fieldsJson) => {
+      if (RANK.info < min) return;
+      sink(appendFields('{"time":"' + isoNow() + '","level":"info","msg":' + JSON.stringify(msg), base) + fieldsJson + '}\n');
+    },
   };
 }

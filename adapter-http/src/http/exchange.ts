@@ -184,10 +184,12 @@ export class Exchange {
     this.ended = true;
     const ms = Math.round((performance.now() - this.startedAt) * 10) / 10;
     if (this.hooks.logRequests) {
-      this.hooks.log.info('request', {
-        req: this.id, method: this.method, path: this.path, status: this.status, ms,
-        code: this.code, account: this.accountId, key: this.keyId, bytes_in: this.bytesIn || undefined,
-      });
+      // Built by hand (hot path): ids, method, code and key ids are plain tokens; the path is escaped.
+      let f = ',"req":"' + this.id + '","method":' + JSON.stringify(this.method) + ',"path":' + JSON.stringify(this.path) + ',"status":' + this.status + ',"ms":' + ms;
+      if (this.code) f += ',"code":"' + this.code + '"';
+      if (this.accountId) f += ',"account":"' + this.accountId + '","key":"' + this.keyId + '"';
+      if (this.bytesIn) f += ',"bytes_in":' + this.bytesIn;
+      this.hooks.log.infoRaw('request', f);
     }
     this.hooks.onEnd(this);
   }

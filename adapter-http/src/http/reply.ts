@@ -9,9 +9,12 @@ export interface Reply {
   body: string | Uint8Array;
 }
 
+/** Content type of every JSON reply. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
 /** A JSON reply. */
 export function json(body: unknown, status = 200, headers?: Record<string, string>): Reply {
-  return { status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body), ...(headers ? { headers } : {}) };
+  return { status, contentType: JSON_TYPE, body: JSON.stringify(body), ...(headers ? { headers } : {}) };
 }
 
 /** A binary (or text) reply with the given content type, e.g. `image/png`. */

@@ -1,5 +1,5 @@
 // Unmetered status reads (spec 4.4, 4.6, 4.7): authenticated like every call, counted against nothing.
-import { json } from '../http/reply.js';
+import { JSON_TYPE, json } from '../http/reply.js';
 import { fairUseStatus } from '../limits/meter.js';
 import { getSetting, getUpscaleLimits, UPSCALE_SHRINK_ALLOWANCE } from '../settings.js';
 import { getRoute, type RouteDef } from './define.js';
@@ -7,7 +7,11 @@ import { getRoute, type RouteDef } from './define.js';
 /** GET /api/v1/vectorize: the live line `{ queue: { converting, waiting, max_waiting } }`. */
 export const vectorizeStatusRoute: RouteDef = getRoute({
   path: '/api/v1/vectorize',
-  handle: ({ app }) => json(app.vectorizeQueue.snapshot()),
+  handle: ({ app }) => {
+    const q = app.vectorizeQueue.snapshot().queue;
+    // Hand-built (hot path, polled by clients): same bytes as JSON.stringify(snapshot).
+    return { status: 200, contentType: JSON_TYPE, body: '{"queue":{"converting":' + q.converting + ',"waiting":' + q.waiting + ',"max_waiting":' + q.max_waiting + '}}' };
+  },
 });
 
 /** GET /api/v1/remove-bg: `{ maxPixels, fairUsePerDay, fairUseUsed, fairUseRemaining }` (null = uncapped). */
