@@ -19,7 +19,7 @@ import type { Raster } from '@inkprep/engine';
 interface Item { file: string; id: string; category: string; colors: number; palette: string[] }
 interface Measure { variant: string; category: string; id: string; method: string; dE: number; iou: number; ssim: number; bg: number; fills: number; shapes: number; kb: number; ms: number; cpuMs: number }
 
-const SHORT_IDS = ['gi-barn-owl', 'si-nasa', 'noto-1f981-lion', 'noto-1f680-rocket', 'noto-1f351-peach', 'om-black-2693-anchor'];
+const SHORT_IDS = ['gi-barn-owl', 'noto-1f981-lion', 'noto-1f680-rocket', 'noto-1f351-peach'];
 
 export default async function vectorizeSuite(ctx: BenchContext): Promise<void> {
   const dir = corpusDir();
