@@ -1,11 +1,12 @@
-// The artwork matting pipeline (default backend): background model from the border -> perceptual
-// classification (flood fill + enclosed regions) -> alpha from the mixing model in the band ->
+// The artwork matting pipeline (default backend): background model from the border -> compression check ->
+// perceptual classification (flood fill + enclosed regions) -> alpha from the mixing model in the band ->
 // colour decontamination -> despeckle. Pure TypeScript over typed arrays; runs in a pool worker.
 import { toHex } from '../colour/convert.js';
 import type { Raster } from '../raster/types.js';
 import { estimateAlpha } from './alpha.js';
 import { backgroundRgbAt, fitBackground } from './background.js';
 import { classify, distanceMap, thresholdsFor } from './classify.js';
+import { looksCompressed } from './artifacts.js';
 import { decontaminate, SAMPLE_MODE_NOISE } from './decontaminate.js';
 import { despeckle } from './despeckle.js';
 import { judgeBorder, judgeClassification, type Separability } from './separability.js';
@@ -21,7 +22,8 @@ export interface ArtworkMatte {
 
 /** Tuning of the artwork matte. */
 export interface ArtworkMatteOptions {
-  /** The pixels came from a JPEG: tolerances are raised to the codec's ringing and chroma error. */
+  /** The pixels came from a JPEG: tolerances are raised to the codec's ringing and chroma error. `false`:
+   * certainly not; omitted: detected from the pixels (artifacts.ts), e.g. for a PNG saved from a JPEG. */
   jpeg?: boolean;
   /** `remove` (default): enclosed background-coloured regions are background too; `keep`: only what is connected to the border. */
   enclosed?: 'remove' | 'keep';
@@ -36,14 +38,15 @@ export function matteArtwork(src: Raster, opts: ArtworkMatteOptions = {}): Artwo
   const { width, height, data } = src;
   const n = width * height;
   const model = fitBackground(data, width, height);
-  if (opts.jpeg) {
+  const dist = distanceMap(data, width, height, model);
+  const compressed = opts.jpeg === true || (opts.jpeg === undefined && looksCompressed(dist, width, height, model.noiseDeltaE));
+  if (compressed) {
     model.noiseRgb = Math.max(model.noiseRgb, JPEG_NOISE_RGB);
     model.noiseDeltaE = Math.max(model.noiseDeltaE, JPEG_NOISE_DELTA_E);
   }
   let separability = judgeBorder(model);
   const t = thresholdsFor(model, width, height);
   if (opts.enclosed === 'keep') t.minHoleArea = Number.POSITIVE_INFINITY;
-  const dist = distanceMap(data, width, height, model);
   const queue = new Int32Array(n);
   const cls = classify(dist, width, height, t, queue);
   if (separability.separable) separability = judgeClassification(cls.borderBackground);

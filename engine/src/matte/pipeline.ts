@@ -14,8 +14,8 @@ export type RemoveBgBackend = 'auto' | 'matte' | 'model';
 export interface RemoveBgSettings {
   backend: RemoveBgBackend;
   model: SegmentationModelConfig | null;
-  /** The pixels were decoded from a JPEG (raises noise tolerances). */
-  jpeg: boolean;
+  /** true: the pixels were decoded from a JPEG (raises noise tolerances); false: certainly clean; omitted: detected. */
+  jpeg?: boolean;
   /** Enclosed background-coloured regions: `remove` (default) or `keep`. */
   enclosed?: 'remove' | 'keep';
 }

@@ -60,7 +60,7 @@ export const removeBgOp: OpDef<RemoveBgOptions, ResolvedRemoveBg, RemoveBgResult
   async run(input, opts, ctx) {
     const limit = Math.min(ctx.maxPixels, REMOVE_BG_MAX_PIXELS);
     let raster: Raster;
-    let jpeg = false;
+    let jpeg: true | undefined;
     let dpi: number | undefined;
     if (isRaster(input)) {
       const pixels = input.width * input.height;
@@ -69,7 +69,8 @@ export const removeBgOp: OpDef<RemoveBgOptions, ResolvedRemoveBg, RemoveBgResult
     } else {
       const dec = await decodeImage(input, { maxPixels: limit, formats: ['png', 'jpeg'] });
       raster = dec.raster;
-      jpeg = dec.info.is_jpeg;
+      // A JPEG says so; PNGs (possibly saved from a JPEG) and rasters are checked for ringing by the matte.
+      if (dec.info.is_jpeg) jpeg = true;
       dpi = dec.info.density ?? undefined;
     }
     const r = await removeBackground(raster, { backend: opts.backend, model: opts.model, jpeg, enclosed: opts.enclosed });

@@ -50,6 +50,21 @@ describe('engine.removeBg', () => {
     expect(measure(out, gt).iou).toBeGreaterThan(0.97);
   });
 
+  it('a PNG saved from a JPEG is recognised by its ringing and gets the JPEG tolerances', async () => {
+    const gt = await renderSvg(logoSvg(128));
+    const fromJpeg = await decodePng(await jpegRoundTrip(composite(gt, () => [255, 255, 255]), 75));
+    const png = new Uint8Array(await sharp(Buffer.from(fromJpeg.data.buffer), { raw: { width: 128, height: 128, channels: 4 } }).png().toBuffer());
+    const res = await engine.removeBg(png);
+    expect(res.stats.noiseDeltaE).toBeGreaterThanOrEqual(2);
+    const out = await decodePng(res.png);
+    let stray = 0;
+    for (let i = 0; i < 128 * 12; i++) if (out.data[i * 4 + 3]! > 0) stray++;
+    expect(stray).toBe(0);
+    // A clean PNG is not mistaken for one.
+    const clean = await engine.removeBg(new Uint8Array(await sharp(Buffer.from(composite(gt, () => [255, 255, 255]).data.buffer), { raw: { width: 128, height: 128, channels: 4 } }).png().toBuffer()));
+    expect(clean.stats.noiseDeltaE).toBe(0);
+  });
+
   it('accepts PNG and JPEG only', async () => {
     const webp = new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } }).webp().toBuffer());
     await expect(engine.removeBg(webp)).rejects.toMatchObject({ code: 'unsupported_format' });
