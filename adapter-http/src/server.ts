@@ -91,7 +91,13 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
         ex.settle();
         return;
       }
-      r.handle(ex, services);
+      try {
+        r.handle(ex, services);
+      } catch (err) {
+        ex.fail(err);
+        ex.settle();
+      }
+      ex.armAbort(); // no-op when the route already replied inside this callback
     });
   }
   if (config.metrics) {

@@ -1,5 +1,5 @@
 // One request/response pair over uWS. Captures what the handler needs from the stack-allocated
-// HttpRequest up front, attaches onAborted at once, and guarantees: no write after an abort, exactly one
+// HttpRequest up front, attaches onAborted unless it replied inside the uWS callback, and guarantees: no write after an abort, exactly one
 // reply, an AbortSignal that fires when the client leaves (so engine tasks and queue places are dropped),
 // corked writes with backpressure for large bodies, one log line and metrics per request.
 import { randomBytes } from 'node:crypto';
@@ -70,7 +70,18 @@ export class Exchange {
     this.apiKeyHeader = req.getHeader('x-api-key');
     this.authorizationHeader = req.getHeader('authorization');
     this.id = requestId(req.getHeader('x-request-id'));
-    res.onAborted(() => {
+    hooks.onStart(this);
+  }
+
+  private armed = false;
+  /**
+   * Attach the uWS abort handler. The server calls this when the route handler returns without having
+   * replied (uWS requires it before returning); replies sent synchronously skip it (saves a native handle).
+   */
+  armAbort(): void {
+    if (this.armed || this.responseEnded) return;
+    this.armed = true;
+    this.res.onAborted(() => {
       this.abortedFlag = true;
       this.controller?.abort();
       for (const h of this.abortHandlers.splice(0)) h();
@@ -80,7 +91,6 @@ export class Exchange {
       }
       this.maybeEnd();
     });
-    hooks.onStart(this);
   }
 
   /** Logger whose lines carry this request's id. */
