@@ -5,6 +5,12 @@
 
 import type { LatticePath } from './path.js';
 import type { PathSums } from './polygon.js';
+import { scratchF64, Slot } from './scratch.js';
+
+/** Value of the quadratic form at (x, y). */
+function qval(qxx: number, qxy: number, qx: number, qyy: number, qy: number, q1: number, x: number, y: number): number {
+  return qxx * x * x + 2 * qxy * x * y + 2 * qx * x + qyy * y * y + 2 * qy * y + q1;
+}
 
 /** Returns absolute vertex coordinates, one per polygon vertex. */
 export function adjustVertices(p: LatticePath, sums: PathSums, verts: Int32Array): { vx: Float64Array; vy: Float64Array } {
@@ -14,7 +20,7 @@ export function adjustVertices(p: LatticePath, sums: PathSums, verts: Int32Array
   const y0 = p.ys[0]!;
   const edges = p.open ? m - 1 : m;
   // per edge quadratic form of the squared distance to its fitted line: 6 coefficients (xx, xy, x, yy, y, 1)
-  const q = new Float64Array(edges * 6);
+  const q = scratchF64(Slot.Quad, edges * 6);
   for (let e = 0; e < edges; e++) {
     const i = verts[e]!;
     const j = e + 1 < m ? verts[e + 1]! : n;
@@ -100,7 +106,6 @@ export function adjustVertices(p: LatticePath, sums: PathSums, verts: Int32Array
       q1 += c * c;
       det = qxx * qyy - qxy * qxy;
     }
-    const f = (x: number, y: number): number => qxx * x * x + 2 * qxy * x * y + 2 * qx * x + qyy * y * y + 2 * qy * y + q1;
     if (Math.abs(det) > 1e-12) {
       const px = (-qx * qyy + qy * qxy) / det;
       const py = (-qy * qxx + qx * qxy) / det;
@@ -119,7 +124,7 @@ export function adjustVertices(p: LatticePath, sums: PathSums, verts: Int32Array
       if (qyy > 1e-12) {
         const y = -(qxy * x + qy) / qyy;
         if (Math.abs(y - sy) <= 0.5) {
-          const val = f(x, y);
+          const val = qval(qxx, qxy, qx, qyy, qy, q1, x, y);
           if (val < bv) {
             bv = val;
             bx = x;
@@ -131,7 +136,7 @@ export function adjustVertices(p: LatticePath, sums: PathSums, verts: Int32Array
       if (qxx > 1e-12) {
         const xx = -(qxy * y + qx) / qxx;
         if (Math.abs(xx - sx) <= 0.5) {
-          const val = f(xx, y);
+          const val = qval(qxx, qxy, qx, qyy, qy, q1, xx, y);
           if (val < bv) {
             bv = val;
             bx = xx;
@@ -144,7 +149,7 @@ export function adjustVertices(p: LatticePath, sums: PathSums, verts: Int32Array
       for (let cy = 0; cy < 2; cy++) {
         const x = sx - 0.5 + cx;
         const y = sy - 0.5 + cy;
-        const val = f(x, y);
+        const val = qval(qxx, qxy, qx, qyy, qy, q1, x, y);
         if (val < bv) {
           bv = val;
           bx = x;

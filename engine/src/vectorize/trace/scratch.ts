@@ -21,6 +21,7 @@ export enum Slot {
   SumXY,
   SumYY,
   StepDir,
+  Quad,
 }
 
 function grow(n: number, have: number): number {
