@@ -141,7 +141,13 @@ function assignLabels(prep: PreparedImage, lab: Float32Array, blends: Int32Array
   for (let i = 0; i < n; i++) {
     if (!mask[i] || blends[i] !== NOT_BLEND) continue;
     if (noisy) {
-      labels[i] = nearest(cl.centroids, cl.k, lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!);
+      // Smoothed flat areas (paper) repeat the exact same Lab value: reuse the previous pixel's label.
+      const o = i * 3;
+      if (i > 0 && labels[i - 1] !== TRANSPARENT && blends[i - 1] === NOT_BLEND && lab[o] === lab[o - 3] && lab[o + 1] === lab[o - 2] && lab[o + 2] === lab[o - 1]) {
+        labels[i] = labels[i - 1]!;
+        continue;
+      }
+      labels[i] = nearest(cl.centroids, cl.k, lab[o]!, lab[o + 1]!, lab[o + 2]!);
       continue;
     }
     const key = px[i]!;
