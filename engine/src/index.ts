@@ -47,3 +47,5 @@ export { prepareImage, ALPHA_SPLIT, type PreparedImage } from './vectorize/prepa
 export { quantize, AUTO_RULES, UNLIMITED_MAX, type ColorsOption, type QuantizeResult } from './vectorize/quantize/index.js';
 export { mergeSpecks, DEFAULT_SPECK_SIZE } from './vectorize/clean/specks.js';
 export { fitGradientFills, solidFills } from './vectorize/gradients/fit.js';
+export { traceLabelMap, fitPath, reverseSegments, orderLayers } from './vectorize/trace/index.js';
+export { writeSvg, encodePath, hexColour, type SvgOptions, type SvgResult } from './vectorize/svg/index.js';

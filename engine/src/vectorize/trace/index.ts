@@ -1,7 +1,7 @@
 // Tracing a label map into shapes, potrace-style (Selinger 2003), one stage per file:
 // decompose.ts (sec. 2.1) -> straight.ts (2.2.1) -> polygon.ts (2.2.2-2.2.4) -> adjust.ts (2.3.1) ->
-// smooth.ts (2.3.2) -> opticurve.ts (2.4) -> emit.ts. Layers come from order.ts (stacked) or cutout.ts
-// (planar map, shared boundaries fitted once).
+// smooth.ts (2.3.2) -> opticurve.ts (2.4) -> area.ts (our area correction) -> emit.ts, driven by fit.ts.
+// Layers come from order.ts (stacked) or cutout.ts (planar map, shared boundaries fitted once).
 //
 // stacked: layer k (back to front) traces the union of its colour and every colour painted above it, so the
 // layers above always cover its seams; transparent pixels are in no layer, so nothing is painted over them.
