@@ -14,9 +14,9 @@ import { isRaster, type OpContext, type OpDef, type OpInput } from './types.js';
 export interface UpscaleOptions {
   /** 2 or 4; default 4. */
   scale?: number | string;
-  /** Input pixels the 2x upscaler runs at; default 1,750,000. Larger input (up to 4x) is shrunk first. */
+  /** Input pixels the 2x upscaler runs at; default 1,500,000. Larger input (up to 4x) is shrunk first. */
   budget?: number | string;
-  /** Input pixels the 4x upscaler runs at; default 1,000,000. */
+  /** Input pixels the 4x upscaler runs at; default 750,000. */
   budget4x?: number | string;
   /** `auto` (default: by art class), or force `vector`, `model`, `resample`. */
   route?: 'auto' | UpscaleRoute;

@@ -8,12 +8,13 @@ export const SHRINK_ALLOWANCE = 4;
 
 /**
  * Default budgets in input pixels, chosen so the slowest path (the super-resolution model, tiled, plus
- * PNG encoding of the result) stays around 10 s on the 2-core reference machine when it is otherwise idle:
- * the model costs about 8 µs per input pixel at 4x and 5 µs at 2x (tiles included), encoding about 2 µs
- * per input pixel at 4x (16 output pixels) and 0.5 µs at 2x. See README "Upscale" and bench/suites/upscale.ts.
+ * PNG encoding of the result) stays under ~10 s on the 2-core reference machine when it is not shared:
+ * the model measured 6.3 µs per input pixel at 4x (256 x 256 in 411 ms, 2 ORT threads), about 8 µs with
+ * tile margins, plus about 2 µs per input pixel of PNG encoding at 4x (16 output pixels each); 2x costs
+ * about 5 µs per input pixel in all. See README "Upscale" and bench/suites/upscale.ts.
  */
-export const DEFAULT_BUDGET = 1_750_000;
-export const DEFAULT_BUDGET_4X = 1_000_000;
+export const DEFAULT_BUDGET = 1_500_000;
+export const DEFAULT_BUDGET_4X = 750_000;
 
 export interface Budgets {
   /** Input pixels the 2x upscaler runs at. */

@@ -19,8 +19,8 @@ export const upscaleCommand: Command = {
     '',
     'options (scale as in POST /api/v1/upscale; the rest are for operators and benchmarks):',
     '  --scale N        2 or 4, default 4',
-    '  --budget N       pixels the 2x upscaler runs at, default 1750000',
-    '  --budget4x N     pixels the 4x upscaler runs at, default 1000000',
+    '  --budget N       pixels the 2x upscaler runs at, default 1500000',
+    '  --budget4x N     pixels the 4x upscaler runs at, default 750000',
     '  --route R        auto (default), vector, model or resample',
   ].join('\n'),
   async run(argv) {
