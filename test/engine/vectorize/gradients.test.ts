@@ -27,6 +27,19 @@ describe('gradients', () => {
     expect(g.stops.length).toBeGreaterThanOrEqual(2);
   });
 
+  it('fits a radial gradient to radially shaded art', async () => {
+    const disc = `<defs><radialGradient id="r" cx="0.5" cy="0.5" r="0.5"><stop offset="0" stop-color="#fff3b0"/><stop offset="1" stop-color="#d04010"/></radialGradient></defs><circle cx="80" cy="80" r="70" fill="url(#r)"/>`;
+    const prep = prepareImage(await art(160, 160, disc), true);
+    const q = quantize(prep, 1);
+    const fill = fitGradientFills(q.map, prep.rgba)[0]!;
+    expect(fill.kind).toBe('radial');
+    if (fill.kind !== 'radial') throw new Error('expected a radial fill');
+    expect(Math.abs(fill.cx - 80)).toBeLessThan(4);
+    expect(Math.abs(fill.cy - 80)).toBeLessThan(4);
+    expect(fill.r).toBeGreaterThan(60);
+    expect(fill.r).toBeLessThan(80);
+  });
+
   it('never merges or shades flat inks, even close ones', async () => {
     const prep = prepareImage(await art(200, 80, FLAT), true);
     const q = quantize(prep, 'auto');
