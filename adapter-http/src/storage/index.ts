@@ -20,13 +20,17 @@ export interface ResultHosting {
 
 const byDataDir = new Map<string, ResultHosting>();
 
+/** The folder results live under; an in-memory store (tests) has none, so a per-process temporary one. */
+function rootOf(dataDir: string): string {
+  return dataDir === ':memory:' ? path.join(os.tmpdir(), `inkprep-results-${process.pid}`) : path.resolve(dataDir);
+}
+
 /**
  * The hosting of one data directory (created on first use, then shared): local disk under
  * `<dataDir>/results` (a per-process temporary folder for `:memory:`), retention from env `INKPREP_RESULT_RETENTION_DAYS` (unset = keep forever).
  */
 export function hostingFor(dataDir: string): ResultHosting {
-  // An in-memory store (tests) has no data folder: results go to a per-process temporary one.
-  const key = dataDir === ':memory:' ? path.join(os.tmpdir(), `inkprep-results-${process.pid}`) : path.resolve(dataDir);
+  const key = rootOf(dataDir);
   let h = byDataDir.get(key);
   if (!h) {
     const days = Number(process.env.INKPREP_RESULT_RETENTION_DAYS ?? '');
@@ -41,5 +45,5 @@ export function hostingFor(dataDir: string): ResultHosting {
 
 /** Replace the hosting of a data directory (tests: a storage that fails; another backend). */
 export function setHosting(dataDir: string, hosting: ResultHosting): void {
-  byDataDir.set(dataDir === ':memory:' ? path.join(os.tmpdir(), `inkprep-results-${process.pid}`) : path.resolve(dataDir), hosting);
+  byDataDir.set(rootOf(dataDir), hosting);
 }
