@@ -13,6 +13,8 @@ import { walkFrom, WalkBuffer, type PixelSet } from './decompose.js';
 import { fitPath } from './fit.js';
 import { orderLayers } from './order.js';
 import { traceCutout } from './cutout.js';
+import { keepPaths, regionSeeds } from './islands.js';
+import type { LatticePath } from './path.js';
 
 export { orderLayers } from './order.js';
 export { fitPath } from './fit.js';
@@ -90,20 +92,26 @@ export function traceLabelMap(map: LabelMap, params: TraceParams): TraceResult {
   const edges = boundaryEdges(rank, w, h, layers);
   const visited = new Uint16Array((w + 1) * h);
   const buf = new WalkBuffer();
+  const seeds = regionSeeds(rank, w, h, layers);
   const shapes: TracedShape[] = [];
+  const raw: LatticePath[] = [];
   for (let k = 0; k < layers; k++) {
     const set: PixelSet = { rank, width: w, height: h, lo: k, hi: 0x7fffffff };
-    const subpaths: PathSegments[] = [];
     const stamp = k + 1;
+    raw.length = 0;
     for (let bucket = k; bucket < layers; bucket++) {
       const end = edges.start[bucket + 1]!;
       for (let i = edges.start[bucket]!; i < end; i++) {
         if (edges.lo[i]! >= k) continue;
         const p = walkFrom(set, edges.edge[i]!, visited, stamp, buf);
         if (!p || Math.abs(p.area) <= params.turdSize) continue;
-        subpaths.push(fitPath(p, params));
+        raw.push(p);
       }
     }
+    // the top layer is colour k alone: every piece holds colour k
+    const keep = k < layers - 1 ? keepPaths(raw, seeds[k]!, w) : null;
+    const subpaths: PathSegments[] = [];
+    for (let i = 0; i < raw.length; i++) if (!keep || keep[i]) subpaths.push(fitPath(raw[i]!, params));
     if (subpaths.length) shapes.push({ label: order.labels[k]!, subpaths });
   }
   return { shapes };

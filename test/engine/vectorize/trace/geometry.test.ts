@@ -170,4 +170,22 @@ describe('traceLabelMap geometry', () => {
     // the back layer is a full disc (no hole where the front disc sits)
     expect(shapes[0]!.subpaths).toHaveLength(1);
   });
+
+  it('drops islands of higher colours from a lower layer (an eye not touching that colour) and keeps pixels right', () => {
+    const map = blank(80, 60, 3);
+    disc(map, 40, 30, 28, 0); // A: big background disc
+    disc(map, 30, 30, 14, 1); // B: face inside A
+    disc(map, 30, 30, 4, 2); // C: eye inside B
+    disc(map, 60, 30, 4, 2); // C: eye on A, not touching B
+    const { shapes } = traceLabelMap(map, BALANCED);
+    expect(shapes.map((s) => s.label)).toEqual([0, 1, 2]);
+    // layer B = B plus the eye inside it; the eye on A is not repeated in B's layer
+    expect(shapes[1]!.subpaths).toHaveLength(1);
+    expect(shapes[2]!.subpaths).toHaveLength(2);
+    const px = rasterise(writeSvg({ shapes }, fillsFor(map), { width: 80, height: 60 }).svg, 80);
+    for (const [x, y, l] of [[60, 30, 2], [30, 30, 2], [38, 30, 1], [52, 30, 0]] as const) {
+      const i = (y * 80 + x) * 4;
+      expect([px[i], px[i + 1], px[i + 2], px[i + 3]]).toEqual([map.palette[l * 3], map.palette[l * 3 + 1], map.palette[l * 3 + 2], 255]);
+    }
+  });
 });
