@@ -1,14 +1,14 @@
 // Operator settings read at run time from the store (never cached), with typed accessors and defaults.
 // `inkprep admin setting set NAME VALUE` changes them; GET /api/v1/upscale reports them live.
-import { InkprepError } from '@inkprep/engine';
+import { DEFAULT_BUDGET, DEFAULT_BUDGET_4X, InkprepError } from '@inkprep/engine';
 import type { Store } from './store/types.js';
 
 /** Every setting: default value and the accepted range (all are positive integers). */
 export const SETTINGS = {
-  /** Pixels the upscaler runs at for 2x; larger input (up to 4x this) is shrunk to it first. */
-  'upscale.budget': { default: 4_000_000, min: 1, max: 1_000_000_000 },
-  /** Pixels the upscaler runs at for 4x; larger input (up to 4x this) is shrunk to it first. */
-  'upscale.budget4x': { default: 1_000_000, min: 1, max: 1_000_000_000 },
+  /** Pixels the upscaler runs at for 2x; larger input (up to 4x this) is shrunk to it first. Default: the engine's (1,500,000). */
+  'upscale.budget': { default: DEFAULT_BUDGET, min: 1, max: 1_000_000_000 },
+  /** Pixels the upscaler runs at for 4x; larger input (up to 4x this) is shrunk to it first. Default: the engine's (750,000). */
+  'upscale.budget4x': { default: DEFAULT_BUDGET_4X, min: 1, max: 1_000_000_000 },
   /** Largest remove-bg input in pixels (spec: 25 megapixels). */
   'remove_bg.maxPixels': { default: 25_000_000, min: 1, max: 1_000_000_000 },
 } as const satisfies Record<string, { default: number; min: number; max: number }>;

@@ -63,7 +63,7 @@ describe('inkprep admin', () => {
 
   it('setting set/list; usage', () => {
     expect(cli(['admin', 'setting', 'set', 'upscale.budget', '2000000', '--json']).json()).toEqual({ 'upscale.budget': 2000000 });
-    expect(cli(['admin', 'setting', 'list', '--json']).json()).toMatchObject({ 'upscale.budget': 2000000, 'upscale.budget4x': 1000000 });
+    expect(cli(['admin', 'setting', 'list', '--json']).json()).toMatchObject({ 'upscale.budget': 2000000, 'upscale.budget4x': 750000 });
     expect(cli(['admin', 'setting', 'set', 'upscale.budget', '-5']).code).toBe(2);
     const u = cli(['admin', 'usage', accountId, '--json']).json();
     expect(u).toMatchObject({ account_id: accountId, window: 'rolling 24 hours', daily_limit_per_key: 500, per_key: [], fair_use: { remove_bg: { used: 0, cap: 20 }, upscale: { used: 0, cap: null } } });

@@ -168,7 +168,7 @@ describe('fair-use caps (per account, rolling 24 h, across keys)', () => {
 
 describe('settings read at run time', () => {
   it('GET /api/v1/upscale reflects operator changes at once', async () => {
-    expect((await get(t, '/api/v1/upscale')).json).toMatchObject({ maxPixels: 16_000_000, maxPixels4x: 4_000_000, budget: 4_000_000, budget4x: 1_000_000, autoShrink: true, shrinkAllowance: 4, scales: [2, 4] });
+    expect((await get(t, '/api/v1/upscale')).json).toMatchObject({ maxPixels: 6_000_000, maxPixels4x: 3_000_000, budget: 1_500_000, budget4x: 750_000, autoShrink: true, shrinkAllowance: 4, scales: [2, 4] });
     await t.store.setSetting('upscale.budget', 2_000_000);
     await t.store.setSetting('upscale.budget4x', 500_000);
     expect((await get(t, '/api/v1/upscale')).json).toMatchObject({ maxPixels: 8_000_000, maxPixels4x: 2_000_000, budget: 2_000_000, budget4x: 500_000 });

@@ -30,7 +30,7 @@ const USAGE = `usage: inkprep admin <command> [--json]
   key revoke KEY_ID_OR_KEY
   usage ACCOUNT_ID               usage in the rolling 24 h window (and remove-bg this month)
   setting list
-  setting set NAME VALUE|none    e.g. upscale.budget 4000000 (read live by the server)
+  setting set NAME VALUE|none    e.g. upscale.budget 1500000 (read live by the server)
 
 The store is the server's: INKPREP_DATA_DIR (default ./data).`;
 
