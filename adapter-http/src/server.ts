@@ -11,6 +11,7 @@ import { Metrics } from './metrics.js';
 import { ConversionQueue } from './queue/vectorize-queue.js';
 import type { RouteDef } from './routes/define.js';
 import { ROUTES } from './routes/index.js';
+import { startBlankWarmup } from './routes/mockup.js';
 import type { AppServices } from './services.js';
 import type { Store } from './store/types.js';
 
@@ -139,6 +140,8 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
   });
   const port = uWS.us_socket_local_port(listenSocket);
   log.info('listening', { host: config.host, port, threads: config.threads, vectorize_max_waiting: config.vectorizeMaxWaiting });
+  // Own garment blanks pre-rendered in the background (INKPREP_WARM_BLANKS; cancelled by close()).
+  if (routes.some((r) => r.path === '/api/v1/mockup')) startBlankWarmup(services);
 
   let closing: Promise<void> | null = null;
   return {

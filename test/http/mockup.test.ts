@@ -6,7 +6,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog, SsActivewearConnector } from '../../adapter-http/src/catalog/index.js';
-import { useCatalog, warmMockupBlanks } from '../../adapter-http/src/routes/mockup.js';
+import { startBlankWarmup, useCatalog, warmBlanksEnabled, warmMockupBlanks } from '../../adapter-http/src/routes/mockup.js';
 import { resolveMockup } from '@inkprep/engine';
 import { form, get, post, startTestServer, type TestServer } from './harness.js';
 
@@ -130,5 +130,48 @@ describe('warmMockupBlanks', () => {
       'own:classic-tee full-front', 'own:classic-tee full-back', 'own:womens-tee full-front', 'own:womens-tee full-back',
       'own:long-sleeve-tee full-front', 'own:long-sleeve-tee full-back', 'own:hoodie full-front', 'own:hoodie full-back',
     ]);
+  });
+});
+
+describe('blank warm-up at server start', () => {
+  it('is on by default, off under tests, and INKPREP_WARM_BLANKS decides when set', () => {
+    expect(warmBlanksEnabled({})).toBe(true);
+    expect(warmBlanksEnabled({ VITEST: 'true' })).toBe(false);
+    expect(warmBlanksEnabled({ NODE_ENV: 'test' })).toBe(false);
+    expect(warmBlanksEnabled({ VITEST: 'true', INKPREP_WARM_BLANKS: '1' })).toBe(true);
+    expect(warmBlanksEnabled({ INKPREP_WARM_BLANKS: '0' })).toBe(false);
+    expect(warmBlanksEnabled(process.env)).toBe(false);
+  });
+
+  it('runs in the background one blank at a time, only when the pool is idle, and stops at close', async () => {
+    let running = 1; // a request is running: the warm-up must wait
+    const calls: string[] = [];
+    const closers: (() => void)[] = [];
+    let release: () => void = () => {};
+    const engine = {
+      stats: () => ({ threads: 2, running, queued: 0 }),
+      mockup: (_input: unknown, opts: Record<string, unknown>, call: { signal?: AbortSignal }) => new Promise((resolve, reject) => {
+        calls.push(`${opts.style} ${opts.placement}`);
+        release = () => resolve({});
+        call.signal?.addEventListener('abort', () => reject(new Error('aborted')));
+      }),
+    };
+    const logs: string[] = [];
+    const log = { info: (m: string) => logs.push(m), warn: (m: string) => logs.push(m) };
+    startBlankWarmup({ engine: engine as never, log: log as never, onClose: (fn) => { closers.push(fn as () => void); } }, true);
+    expect(calls).toEqual([]); // never synchronous: listening is not delayed
+    await new Promise((r) => setTimeout(r, 400));
+    expect(calls).toEqual([]); // pool busy
+    running = 0;
+    await new Promise((r) => setTimeout(r, 400));
+    expect(calls).toEqual(['own:classic-tee full-front']);
+    release();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls).toEqual(['own:classic-tee full-front', 'own:classic-tee full-back']);
+    expect(closers).toHaveLength(1);
+    closers[0]!(); // server close: the running render is aborted, nothing more starts
+    await new Promise((r) => setTimeout(r, 400));
+    expect(calls).toHaveLength(2);
+    expect(logs).toEqual([]);
   });
 });

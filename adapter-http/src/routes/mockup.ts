@@ -8,6 +8,7 @@ import path from 'node:path';
 import { GARMENT_RENDER_VERSION, garmentCacheDir, listTemplates, OWN_STYLES, resolveMockup } from '@inkprep/engine';
 import { sharedCatalog, type Catalog } from '../catalog/index.js';
 import { binary, json, type Reply } from '../http/reply.js';
+import type { AppServices } from '../services.js';
 import { getRoute, postImageRoute, type RouteDef } from './define.js';
 
 export const PREVIEW_PATH = '/api/v1/mockup/preview';
@@ -157,18 +158,69 @@ export const mockupPreviewRoute: RouteDef = getRoute({
   },
 });
 
+/** Options of warmMockupBlanks. */
+export interface WarmOptions {
+  /** Long side of the renders (picks the blank render size), default 2000. */
+  outputSize?: number;
+  /** Stops before the next blank and aborts the running render. */
+  signal?: AbortSignal;
+  /** Resolves when the pool has room for background work (checked before each blank); default at once. */
+  whenIdle?: (signal?: AbortSignal) => Promise<void>;
+}
+
 /**
- * Render the own blanks once in the background (front and back at 2000 px), so the first mockup of a blank
- * does not pay the one-off render (seconds): it fills the disk cache every worker reads. Call after the
- * server started; failures are only logged by the caller.
+ * Render the own blanks once (front and back at 2000 px, one at a time), so the first mockup of a blank
+ * does not pay the one-off render (seconds): it fills the disk cache every worker reads. Stops quietly
+ * when `signal` aborts.
  */
-export async function warmMockupBlanks(engine: Pick<import('@inkprep/engine').Engine, 'mockup'>, outputSize = 2000): Promise<void> {
+export async function warmMockupBlanks(engine: Pick<import('@inkprep/engine').Engine, 'mockup'>, opts: number | WarmOptions = {}): Promise<void> {
+  const o: WarmOptions = typeof opts === 'number' ? { outputSize: opts } : opts;
   for (const style of OWN_STYLES) {
     for (const placement of ['full-front', 'full-back'] as const) {
       if (!style.placements.includes(placement)) continue;
-      await engine.mockup(blankDesign(), { style: style.key, placement, fabric: 'false', output_size: String(outputSize), format: 'jpeg' });
+      if (o.whenIdle) await o.whenIdle(o.signal);
+      if (o.signal?.aborted) return;
+      try {
+        await engine.mockup(blankDesign(), { style: style.key, placement, fabric: 'false', output_size: String(o.outputSize ?? 2000), format: 'jpeg' }, o.signal ? { signal: o.signal } : {});
+      } catch (err) {
+        if (o.signal?.aborted) return;
+        throw err;
+      }
     }
   }
+}
+
+/** Whether the server warms the blanks at start: INKPREP_WARM_BLANKS=1/0; default on, off under tests (NODE_ENV=test or VITEST). */
+export function warmBlanksEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = env.INKPREP_WARM_BLANKS?.trim().toLowerCase();
+  if (v) return !['0', 'false', 'no', 'off'].includes(v);
+  return !(env.NODE_ENV === 'test' || env.VITEST);
+}
+
+/**
+ * Start warmMockupBlanks in the background after the server listens (when warmBlanksEnabled()): one blank
+ * at a time, each only once the engine has no running or queued work (so requests never wait behind a
+ * warm-up render except one already started), cancelled when the server closes. Never throws.
+ */
+export function startBlankWarmup(app: Pick<AppServices, 'engine' | 'log' | 'onClose'>, enabled = warmBlanksEnabled()): void {
+  if (!enabled) return;
+  const ac = new AbortController();
+  app.onClose(() => ac.abort());
+  const whenIdle = async (signal?: AbortSignal): Promise<void> => {
+    while (!signal?.aborted) {
+      const s = app.engine.stats();
+      if (s.running === 0 && s.queued === 0) return;
+      await new Promise<void>((r) => setTimeout(r, 250).unref());
+    }
+  };
+  const t0 = Date.now();
+  // After the first turn of the event loop: listening and the first requests go first.
+  setImmediate(() => {
+    warmMockupBlanks(app.engine, { signal: ac.signal, whenIdle }).then(
+      () => { if (!ac.signal.aborted) app.log.info('mockup blanks warm', { ms: Date.now() - t0 }); },
+      (err) => app.log.warn('mockup blank warm-up failed', { err: err instanceof Error ? err.message : String(err) }),
+    );
+  });
 }
 
 export const MOCKUP_ROUTES: readonly RouteDef[] = [mockupTemplatesRoute, garmentsRoute, garmentStyleRoute, mockupRoute, mockupPreviewRoute];
