@@ -39,10 +39,16 @@ export function matteArtwork(src: Raster, opts: ArtworkMatteOptions = {}): Artwo
   const n = width * height;
   const model = fitBackground(data, width, height);
   const dist = distanceMap(data, width, height, model);
-  const compressed = opts.jpeg === true || (opts.jpeg === undefined && looksCompressed(dist, width, height, model.noiseDeltaE));
-  if (compressed) {
+  let compression: 'jpeg' | 'detected' | 'none' = 'none';
+  if (opts.jpeg === true) {
+    compression = 'jpeg';
     model.noiseRgb = Math.max(model.noiseRgb, JPEG_NOISE_RGB);
     model.noiseDeltaE = Math.max(model.noiseDeltaE, JPEG_NOISE_DELTA_E);
+  } else if (opts.jpeg === undefined && looksCompressed(dist, width, height, model.noiseDeltaE)) {
+    // Detected, not known: the colour tolerances of alpha and decontamination rise, the background match
+    // tolerance does not (a false detection must not merge pale art into the background).
+    compression = 'detected';
+    model.noiseRgb = Math.max(model.noiseRgb, JPEG_NOISE_RGB);
   }
   let separability = judgeBorder(model);
   const t = thresholdsFor(model, width, height);
@@ -81,6 +87,7 @@ export function matteArtwork(src: Raster, opts: ArtworkMatteOptions = {}): Artwo
       backgroundColor: toHex(Math.round(tmp[0]!), Math.round(tmp[1]!), Math.round(tmp[2]!)),
       inlierFraction: round3(model.inlierFraction),
       noiseDeltaE: round3(model.noiseDeltaE),
+      compression,
       separable: separability.separable,
       transparentFraction: round3(transparent / Math.max(1, n)),
       bandPixels: band.length,

@@ -35,7 +35,7 @@ function borderTransparency(src: Raster): { transparent: number; anyPartial: boo
 }
 
 function emptyStats(): MatteStats {
-  return { background: 'none', backgroundColor: null, inlierFraction: 0, noiseDeltaE: 0, separable: true, transparentFraction: 0, bandPixels: 0, holesRemoved: 0, specksRemoved: 0 };
+  return { background: 'none', backgroundColor: null, inlierFraction: 0, noiseDeltaE: 0, compression: 'none', separable: true, transparentFraction: 0, bandPixels: 0, holesRemoved: 0, specksRemoved: 0 };
 }
 
 /**

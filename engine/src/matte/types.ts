@@ -63,6 +63,8 @@ export interface MatteStats {
   backgroundColor: string | null;
   inlierFraction: number;
   noiseDeltaE: number;
+  /** Compression noise: `jpeg` (the source is a JPEG), `detected` (ringing found in a PNG/raster), `none`. */
+  compression: 'jpeg' | 'detected' | 'none';
   separable: boolean;
   /** Share of pixels made fully transparent. */
   transparentFraction: number;
