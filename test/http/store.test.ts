@@ -104,3 +104,57 @@ describe('SQLite store', () => {
     await store.close();
   });
 });
+
+describe('SQLite running key counts', () => {
+  /** Uses of a key in the window ending at `now`, probed without recording (a limit of 0 refuses and reports `used`). */
+  async function used(store: Store, ids: { accountId: string; keyId: string }, now: number): Promise<number> {
+    const r = await store.reserve({ ...ids, endpoint: 'probe', fairUse: null, now, dailyLimit: 0, fairUseCap: null, monthly: null });
+    if (r.ok) throw new Error('a limit of 0 must refuse');
+    return r.used;
+  }
+
+  it('match a direct count through random reserves, releases, prunes and clock moves (also backwards)', async () => {
+    const store = openStore({ dataDir: ':memory:' });
+    const ids = await account(store);
+    let seed = 12345;
+    const rnd = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const live: { id: number; at: number }[] = [];
+    let now = T0;
+    const HOUR = 3_600_000;
+    for (let step = 0; step < 600; step++) {
+      const x = rnd();
+      if (x < 0.55) {
+        const r = await store.reserve({ ...ids, endpoint: 'scan', fairUse: null, now, dailyLimit: 1_000_000, fairUseCap: null, monthly: null });
+        if (r.ok) live.push({ id: r.eventId, at: now });
+      } else if (x < 0.7 && live.length) {
+        const i = Math.floor(rnd() * live.length);
+        await store.release(live[i]!.id);
+        live.splice(i, 1);
+      } else if (x < 0.75) {
+        const before = now - 30 * HOUR;
+        await store.pruneUsage(before);
+        for (let i = live.length - 1; i >= 0; i--) if (live[i]!.at < before) live.splice(i, 1);
+      } else if (x < 0.8) {
+        now -= Math.floor(rnd() * 6 * HOUR); // clock steps back
+      } else {
+        now += Math.floor(rnd() * 4 * HOUR);
+      }
+      if (step % 20 === 0) expect(await used(store, ids, now), `step ${step}`).toBe(live.filter((e) => e.at > now - WINDOW_MS && e.at <= now).length + live.filter((e) => e.at > now).length);
+    }
+    await store.close();
+  });
+
+  it('a store created by schema v1 with existing events migrates with correct counts', async () => {
+    const dir = tempDir();
+    const db = new Database(path.join(dir, 'inkprep.db'));
+    db.exec(MIGRATIONS[0]!);
+    db.pragma('user_version = 1');
+    db.prepare("INSERT INTO accounts (id, name, plan, status, admin, daily_limit, created_at) VALUES ('acc_1', 'old', 'business', 'active', 0, 5, 0)").run();
+    db.prepare("INSERT INTO api_keys (id, account_id, hash, prefix, created_at) VALUES ('key_1', 'acc_1', 'hh', 'p', 0)").run();
+    for (const at of [T0 - WINDOW_MS - 5, T0 - 10, T0 - 5]) db.prepare("INSERT INTO usage_events (account_id, key_id, endpoint, fair_use, at) VALUES ('acc_1', 'key_1', 'scan', NULL, ?)").run(at);
+    db.close();
+    const store = openStore({ dataDir: dir });
+    expect(await used(store, { accountId: 'acc_1', keyId: 'key_1' }, T0)).toBe(2);
+    await store.close();
+  });
+});

@@ -28,6 +28,11 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX usage_key_at ON usage_events(key_id, at);
    CREATE INDEX usage_account_fair_at ON usage_events(account_id, fair_use, at);
    CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  // v2: per-key running counts so the daily-limit check is O(1) amortised instead of O(uses in window):
+  // in-window uses = total - expired (+ a recount if the clock moved back), where `expired` counts the
+  // key's events at or before `cursor_at` and the cursor advances with the window.
+  `CREATE TABLE key_usage (key_id TEXT PRIMARY KEY, total INTEGER NOT NULL, expired INTEGER NOT NULL, cursor_at INTEGER NOT NULL);
+   INSERT INTO key_usage (key_id, total, expired, cursor_at) SELECT key_id, count(*), 0, 0 FROM usage_events GROUP BY key_id;`,
 ];
 
 interface AccountRow {
@@ -87,7 +92,14 @@ export function openSqliteStore(dataDir: string): Store {
     keyById: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?'),
     keysOf: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id'),
     revoke: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
-    countKey: db.prepare<[string, number], { n: number }>('SELECT count(*) AS n FROM usage_events WHERE key_id = ? AND at > ?'),
+    keyUsage: db.prepare<[string], { total: number; expired: number; cursor_at: number }>('SELECT total, expired, cursor_at FROM key_usage WHERE key_id = ?'),
+    keyUsageInit: db.prepare('INSERT OR IGNORE INTO key_usage (key_id, total, expired, cursor_at) VALUES (?, 0, 0, 0)'),
+    keyUsageAdvance: db.prepare('UPDATE key_usage SET expired = expired + ?, cursor_at = ? WHERE key_id = ?'),
+    keyUsageAdd: db.prepare('UPDATE key_usage SET total = total + ?, expired = expired + ? WHERE key_id = ?'),
+    countKeyBetween: db.prepare<[string, number, number], { n: number }>('SELECT count(*) AS n FROM usage_events WHERE key_id = ? AND at > ? AND at <= ?'),
+    eventById: db.prepare<[number], { key_id: string; at: number }>('SELECT key_id, at FROM usage_events WHERE id = ?'),
+    pruneCounts: db.prepare<[number], { key_id: string; n: number; ne: number }>(
+      'SELECT e.key_id AS key_id, count(*) AS n, sum(CASE WHEN e.at <= k.cursor_at THEN 1 ELSE 0 END) AS ne FROM usage_events e JOIN key_usage k ON k.key_id = e.key_id WHERE e.at < ? GROUP BY e.key_id'),
     nthKey: db.prepare<[string, number, number], { at: number }>('SELECT at FROM usage_events WHERE key_id = ? AND at > ? ORDER BY at LIMIT 1 OFFSET ?'),
     countFair: db.prepare<[string, string, number], { n: number }>('SELECT count(*) AS n FROM usage_events WHERE account_id = ? AND fair_use = ? AND at > ?'),
     countFairFrom: db.prepare<[string, string, number], { n: number }>('SELECT count(*) AS n FROM usage_events WHERE account_id = ? AND fair_use = ? AND at >= ?'),
@@ -112,11 +124,29 @@ export function openSqliteStore(dataDir: string): Store {
   let cacheVersion = -1;
   const invalidate = (): void => keyCache.clear();
 
+  /** Uses of a key in (since, now], from its running counts (advancing the expiry cursor to `since`). */
+  const keyUsedSince = (keyId: string, since: number): number => {
+    let row = q.keyUsage.get(keyId);
+    if (!row) {
+      q.keyUsageInit.run(keyId);
+      row = { total: 0, expired: 0, cursor_at: 0 };
+    }
+    let { expired } = row;
+    if (since > row.cursor_at) {
+      const n = q.countKeyBetween.get(keyId, row.cursor_at, since)!.n;
+      expired += n;
+      q.keyUsageAdvance.run(n, since, keyId);
+      return row.total - expired;
+    }
+    // The clock moved back (or stood still): events in (since, cursor] are in the window again.
+    return row.total - expired + (since < row.cursor_at ? q.countKeyBetween.get(keyId, since, row.cursor_at)!.n : 0);
+  };
+
   const reserveTx = db.transaction((r: ReserveRequest): ReserveResult => {
     const since = r.now - WINDOW_MS;
-    const usedKey = q.countKey.get(r.keyId, since)!.n;
+    const usedKey = keyUsedSince(r.keyId, since);
     if (usedKey >= r.dailyLimit) {
-      const oldest = q.nthKey.get(r.keyId, since, usedKey - r.dailyLimit)!.at;
+      const oldest = q.nthKey.get(r.keyId, since, usedKey - r.dailyLimit)?.at ?? r.now; // limit 0 with no uses: a full window
       return { ok: false, limit: 'daily', max: r.dailyLimit, used: usedKey, retryAfterMs: oldest + WINDOW_MS - r.now };
     }
     if (r.fairUse && r.fairUseCap !== null) {
@@ -132,7 +162,22 @@ export function openSqliteStore(dataDir: string): Store {
       if (used >= r.monthly.limit) return { ok: false, limit: 'monthly', max: r.monthly.limit, used, retryAfterMs: r.monthly.nextMonthStart - r.now };
     }
     const info = q.insertEvent.run(r.accountId, r.keyId, r.endpoint, r.fairUse, r.now);
+    const cursor = q.keyUsage.get(r.keyId)!.cursor_at;
+    q.keyUsageAdd.run(1, r.now <= cursor ? 1 : 0, r.keyId);
     return { ok: true, eventId: Number(info.lastInsertRowid) };
+  });
+
+  const releaseTx = db.transaction((eventId: number): void => {
+    const e = q.eventById.get(eventId);
+    if (!e) return;
+    q.deleteEvent.run(eventId);
+    const row = q.keyUsage.get(e.key_id);
+    if (row) q.keyUsageAdd.run(-1, e.at <= row.cursor_at ? -1 : 0, e.key_id);
+  });
+
+  const pruneTx = db.transaction((before: number): number => {
+    for (const c of q.pruneCounts.all(before)) q.keyUsageAdd.run(-c.n, -c.ne, c.key_id);
+    return q.prune.run(before).changes;
   });
 
   const findKey = (hash: string): { key: ApiKey; account: Account; hash: string } | null => {
@@ -218,7 +263,7 @@ export function openSqliteStore(dataDir: string): Store {
       return reserveTx.immediate(req);
     },
     async release(eventId) {
-      q.deleteEvent.run(eventId);
+      releaseTx.immediate(eventId);
     },
     async countFairUse(accountId, fairUse, since) {
       return q.countFair.get(accountId, fairUse, since)!.n;
@@ -236,7 +281,7 @@ export function openSqliteStore(dataDir: string): Store {
       };
     },
     async pruneUsage(before) {
-      return q.prune.run(before).changes;
+      return pruneTx.immediate(before);
     },
     async getSetting(name) {
       const r = q.getSetting.get(name);
