@@ -54,6 +54,7 @@ describe('stacked tracing rasterises back to the label map', () => {
       const map = c.map();
       const res = traceLabelMap(map, BALANCED);
       const { svg } = writeSvg(res, fillsFor(map), { width: map.width, height: map.height });
+      expect(svg).not.toMatch(/NaN|Infinity/);
       const px = rasterise(svg, map.width);
       expect(alphaIoU(map, px)).toBeGreaterThan(c.minIoU);
       // nothing painted over transparent pixels away from the art's edge (no background box)
@@ -90,6 +91,7 @@ describe('cutout tracing', () => {
       const sum = new Float64Array(w * h);
       for (const shape of res.shapes) {
         const one = writeSvg({ shapes: [shape] }, fillsFor(map), { width: w, height: h }).svg;
+        expect(one).not.toMatch(/NaN|Infinity/);
         const img = new Resvg(one, { fitTo: { mode: 'width', value: w } }).render().pixels;
         for (let i = 0; i < w * h; i++) sum[i]! += img[i * 4 + 3]! / 255;
       }
