@@ -37,7 +37,7 @@ export { matteArtwork, type ArtworkMatte, type ArtworkMatteOptions } from './mat
 export { segmentationModelFromEnv, resolveModelConfig, runtimeAvailable, type SegmentationModelConfig, type SegmentationModelOptions, type MaskOutput } from './matte/model.js';
 export type { MatteResult, MatteStats, RemoveBgMethod } from './matte/types.js';
 export { REMOVE_BG_MAX_PIXELS, type RemoveBgOptions, type RemoveBgResult } from './ops/remove-bg.js';
-export { resolveMockup, renderMockup, type MockupOptions, type ResolvedMockup, type MockupResult } from './ops/mockup.js';
+export { resolveMockup, renderMockup, clearMockupDesignCache, type MockupOptions, type ResolvedMockup, type MockupResult } from './ops/mockup.js';
 export { OWN_STYLES, OWN_COLORS, PLACEMENTS, PLACEMENT_IDS, findOwnStyle, findColor, defaultColor, baseStyleFor, placementsFor, type OwnStyle, type GarmentColor, type PlacementId, type PlacementSpec, type SupplierGarment, type View } from './garments/specs.js';
 export { getGarmentAt, getColored, getNeutral, garmentPreview, garmentCacheDir, GARMENT_RENDER_VERSION, clearGarmentMemory, renderSizeFor, type GarmentAsset } from './garments/cache.js';
 export { TEMPLATES, listTemplates, templateSize, findTemplatePlacement, type TemplateDef } from './mockup/templates.js';

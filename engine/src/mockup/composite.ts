@@ -43,6 +43,35 @@ export function medianLuma(g: GarmentAsset, r: PrintRect): number {
   return 255;
 }
 
+const prepared = new WeakMap<Raster, Float32Array>();
+
+/**
+ * The design as premultiplied linear light with its alpha softened by a [1 2 1] blur (sigma ~0.7 px, the
+ * edge feather; colour is kept by scaling the premultiplied values), interleaved r,g,b,a. Cached per raster.
+ */
+export function preparedDesign(design: Raster): Float32Array {
+  const hit = prepared.get(design);
+  if (hit) return hit;
+  const dw = design.width, dh = design.height, dd = design.data;
+  const n = dw * dh;
+  const pa = new Float32Array(n);
+  for (let i = 0; i < n; i++) pa[i] = dd[i * 4 + 3]! / 255;
+  const soft = smooth121(pa, dw, dh);
+  const P = new Float32Array(n * 4);
+  for (let i = 0, o = 0; i < n; i++, o += 4) {
+    const s = soft[i]!;
+    if (s <= 0) continue;
+    P[o + 3] = s;
+    if (pa[i]! <= 0) continue; // no colour of its own (as before: the feathered rim carries none)
+    // straight colour x softened alpha = premultiplied with the feathered alpha
+    P[o] = TO_LIN[dd[o]!]! * s;
+    P[o + 1] = TO_LIN[dd[o + 1]!]! * s;
+    P[o + 2] = TO_LIN[dd[o + 2]!]! * s;
+  }
+  prepared.set(design, P);
+  return P;
+}
+
 /**
  * Composite `design` (already resized to rect.width x rect.height) onto `out` (a copy of the garment RGBA).
  * `fabric` 0-1, or null for a flat paste.
@@ -68,28 +97,9 @@ export function compositeDesign(out: Uint8ClampedArray, g: GarmentAsset, design:
     }
     return;
   }
-  // Premultiplied linear design planes (so bilinear sampling does not bleed transparent colour).
-  const n = dw * dh;
-  const pr = new Float32Array(n), pg = new Float32Array(n), pb = new Float32Array(n);
-  let pa: Float32Array = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    const a = dd[i * 4 + 3]! / 255;
-    pa[i] = a;
-    pr[i] = TO_LIN[dd[i * 4]!]! * a;
-    pg[i] = TO_LIN[dd[i * 4 + 1]!]! * a;
-    pb[i] = TO_LIN[dd[i * 4 + 2]!]! * a;
-  }
-  // Edge feather: soften alpha by a [1 2 1] blur (sigma ~0.7 px), keeping colour consistent (scale premultiplied planes).
-  const soft = smooth121(pa, dw, dh);
-  for (let i = 0; i < n; i++) {
-    const a = pa[i]!;
-    const s = soft[i]!;
-    if (a > 0) {
-      const k = s / a;
-      pr[i] *= k; pg[i] *= k; pb[i] *= k;
-    }
-  }
-  pa = soft;
+  // Premultiplied linear design, feathered, interleaved r,g,b,a (one cache line per bilinear tap row);
+  // kept per design raster (a resampled design is reused across colours, sizes and views).
+  const P = preparedDesign(design);
   const med = medianLuma(g, rect);
   // Garment light under the print, low-passed: folds shade the film, knit grain and heather specks do not
   // (DTF film is a smooth opaque layer).
@@ -126,21 +136,21 @@ export function compositeDesign(out: Uint8ClampedArray, g: GarmentAsset, design:
       let a: number, r: number, gg: number, b: number;
       if (fx >= 0 && fy >= 0 && fx < dw - 1 && fy < dh - 1) {
         // Fast path: all four taps inside the design.
-        const j = fy * dw + fx;
+        const j = (fy * dw + fx) * 4, jd = j + dw * 4;
         const w00 = (1 - tx) * (1 - ty), w10 = tx * (1 - ty), w01 = (1 - tx) * ty, w11 = tx * ty;
-        a = pa[j]! * w00 + pa[j + 1]! * w10 + pa[j + dw]! * w01 + pa[j + dw + 1]! * w11;
+        a = P[j + 3]! * w00 + P[j + 7]! * w10 + P[jd + 3]! * w01 + P[jd + 7]! * w11;
         if (a <= 1e-4) continue;
-        r = pr[j]! * w00 + pr[j + 1]! * w10 + pr[j + dw]! * w01 + pr[j + dw + 1]! * w11;
-        gg = pg[j]! * w00 + pg[j + 1]! * w10 + pg[j + dw]! * w01 + pg[j + dw + 1]! * w11;
-        b = pb[j]! * w00 + pb[j + 1]! * w10 + pb[j + dw]! * w01 + pb[j + dw + 1]! * w11;
+        r = P[j]! * w00 + P[j + 4]! * w10 + P[jd]! * w01 + P[jd + 4]! * w11;
+        gg = P[j + 1]! * w00 + P[j + 5]! * w10 + P[jd + 1]! * w01 + P[jd + 5]! * w11;
+        b = P[j + 2]! * w00 + P[j + 6]! * w10 + P[jd + 2]! * w01 + P[jd + 6]! * w11;
       } else {
         a = 0; r = 0; gg = 0; b = 0;
         for (let k = 0; k < 4; k++) {
           const cx = fx + (k & 1), cy = fy + (k >> 1);
           if (cx < 0 || cy < 0 || cx >= dw || cy >= dh) continue;
           const wgt = (k & 1 ? tx : 1 - tx) * (k >> 1 ? ty : 1 - ty);
-          const j = cy * dw + cx;
-          a += pa[j]! * wgt; r += pr[j]! * wgt; gg += pg[j]! * wgt; b += pb[j]! * wgt;
+          const j = (cy * dw + cx) * 4;
+          a += P[j + 3]! * wgt; r += P[j]! * wgt; gg += P[j + 1]! * wgt; b += P[j + 2]! * wgt;
         }
       }
       if (a <= 1e-4) continue;

@@ -268,6 +268,30 @@ describe('fabric realism', () => {
 });
 
 describe('through the worker pool', () => {
+  it('reuses a resampled design only for the same bytes and size (colour change: same ink, new design: new ink)', async () => {
+    const engine = createEngine({ threads: 0 });
+    try {
+      const mk = (rgb: { r: number; g: number; b: number }) => sharp({ create: { width: 300, height: 200, channels: 4, background: { ...rgb, alpha: 1 } } }).png().toBuffer().then((b) => new Uint8Array(b));
+      const red = await mk({ r: 230, g: 20, b: 20 });
+      const blue = await mk({ r: 20, g: 20, b: 230 });
+      const o = { style: 'own:classic-tee', placement: 'center-chest', output_size: '512', fabric: 'false' } as const;
+      const centre = async (bytes: Uint8Array, color: string) => {
+        const r = await engine.mockup(bytes, { ...o, color }, { transfer: false });
+        const img = await decode(r.image);
+        const x = Math.round(r.layout.left + r.layout.width / 2), y = Math.round(r.layout.top + r.layout.height / 2);
+        return [...img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 3)];
+      };
+      const a = await centre(red, 'white');
+      expect(await centre(red, 'navy')).toEqual(a); // cached design, other blank: the opaque ink is the same
+      const b = await centre(blue, 'white'); // same size, other bytes: not served from the cache
+      expect(b[2]!).toBeGreaterThan(180);
+      expect(b[0]!).toBeLessThan(60);
+      expect(await centre(red, 'white')).toEqual(a);
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('engine.mockup decodes a PNG, renders and transfers the image back', async () => {
     const engine = createEngine({ threads: 1 });
     try {
