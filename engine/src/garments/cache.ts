@@ -12,8 +12,10 @@ import type { OwnStyle, View } from './specs.js';
 /** Long sides the neutral render is made at; an output uses the smallest one at least as large (else the largest). */
 export const RENDER_SIZES = [512, 1024, 2048] as const;
 const FORMAT_VERSION = 6;
+/** Version of colorize() (colouring a cached neutral render; the neutral files do not depend on it). */
+const COLOR_VERSION = 1;
 /** Changes whenever blanks render differently (cached pictures keyed by it go stale). */
-export const GARMENT_RENDER_VERSION = FORMAT_VERSION;
+export const GARMENT_RENDER_VERSION = FORMAT_VERSION * 100 + COLOR_VERSION;
 
 /** A coloured blank ready to composite on, at some pixel size. */
 export interface GarmentAsset {
@@ -234,7 +236,7 @@ export async function getGarmentAt(style: OwnStyle, view: View, color: ColorSpec
 export async function garmentPreview(style: OwnStyle, view: View, color: ColorSpec & { id: string }, longSide: number): Promise<Uint8Array> {
   const side = Math.max(64, Math.min(2048, Math.round(longSide)));
   const safe = color.id.replace(/[^a-z0-9-]/gi, '_');
-  const file = path.join(garmentCacheDir(), 'previews', `${style.id}-${view}-${safe}-${colorKey(color).replace(/[^a-z0-9]/gi, '')}-${side}.v${FORMAT_VERSION}.jpg`);
+  const file = path.join(garmentCacheDir(), 'previews', `${style.id}-${view}-${safe}-${colorKey(color).replace(/[^a-z0-9]/gi, '')}-${side}.v${GARMENT_RENDER_VERSION}.jpg`);
   try {
     return new Uint8Array(await readFile(file));
   } catch {

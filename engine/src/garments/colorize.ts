@@ -20,6 +20,14 @@ export function linearToSrgb8(c: number): number {
   return TO_SRGB[c <= 0 ? 0 : c >= 1 ? LUT_N : (c * LUT_N + 0.5) | 0]!;
 }
 
+// Sheen with its variation damped: a flat panel facing the camera sits near 0.4 of the Blinn-Phong lobe,
+// and the knit/wrinkle noise there, added at full strength, read as cloudy mottling on dark colours (navy,
+// maroon). The lift on flat cloth is halved and deviations from it are scaled by 0.35, so fold ridges still
+// gleam and shaded sides stay darker, but the small-scale wander is ~3x fainter.
+const SHEEN_FLAT = 0.4;
+const SHEEN_RAMP = new Float32Array(256);
+for (let v = 0; v < 256; v++) SHEEN_RAMP[v] = Math.max(0, 0.5 * SHEEN_FLAT + 0.35 * (v / 255 - SHEEN_FLAT));
+
 export function parseHex(hex: string): [number, number, number] {
   const m = /^#?([0-9a-f]{6})$/i.exec(hex.trim());
   if (!m) return [128, 128, 128];
@@ -61,7 +69,7 @@ export function colorize(n: NeutralRender, color: ColorSpec): Uint8ClampedArray 
         a0[1] = (c1[1] + (c2[1] - c1[1]) * t) * slub;
         a0[2] = (c1[2] + (c2[2] - c1[2]) * t) * slub;
         const s = (n.shade[i]! / SHADE_SCALE) * exposure;
-        const sp = (n.sheen[i]! / 255) * sheenK;
+        const sp = SHEEN_RAMP[n.sheen[i]!]! * sheenK;
         const gr = (floor + (1 - floor) * a0[0]!) * s + sp;
         const gg = (floor + (1 - floor) * a0[1]!) * s + sp;
         const gb = (floor + (1 - floor) * a0[2]!) * s + sp;
