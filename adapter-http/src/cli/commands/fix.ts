@@ -1,8 +1,7 @@
 // `inkprep fix <file> -o out.png [--fix-halftone true ...]`: repair artwork like POST /api/v1/fix.
-import { readFile, writeFile } from 'node:fs/promises';
-import { createEngine } from '@inkprep/engine';
-import { opOptions, parseArgs } from '../args.js';
-import { EXIT, UsageError, reportError, type Command } from '../command.js';
+import { writeFile } from 'node:fs/promises';
+import { runFileVerb } from '../file-verb.js';
+import type { Command } from '../command.js';
 
 const FIELDS = [
   'fix_alpha_threshold', 'alpha_threshold', 'fix_halftone', 'halftone_lpi', 'print_width_inches',
@@ -29,27 +28,11 @@ export const fixCommand: Command = {
     '  --resize-width-px N          output width (aspect kept unless --resize-height-px is given too)',
     '  --resize-height-px N         output height',
   ].join('\n'),
-  async run(argv) {
-    const { positionals, flags } = parseArgs(argv);
-    if (flags.help) {
-      process.stdout.write(this.usage + '\n');
-      return EXIT.ok;
-    }
-    const engine = createEngine({ threads: 0 });
-    try {
-      if (positionals.length !== 1) throw new UsageError(this.usage);
-      if (typeof flags.output !== 'string') throw new UsageError(`missing -o <out.png>\n\n${this.usage}`);
-      const options = opOptions(flags);
-      for (const k of Object.keys(options)) if (!FIELDS.includes(k)) throw new UsageError(`unknown option --${k.replace(/_/g, '-')}\n\n${this.usage}`);
-      const bytes = await readFile(positionals[0]!);
-      const out = await engine.fix(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), options);
-      await writeFile(flags.output, out.png);
-      process.stdout.write(JSON.stringify({ output: flags.output, width: out.width, height: out.height, dpi: out.dpi, applied: out.applied, stats: out.stats }) + '\n');
-      return EXIT.ok;
-    } catch (err) {
-      return reportError(err, true);
-    } finally {
-      await engine.close();
-    }
+  run(argv) {
+    return runFileVerb(argv, { usage: this.usage, output: 'out.png', fields: FIELDS }, async ({ input, output, options, engine }) => {
+      const out = await engine.fix(input, options);
+      await writeFile(output, out.png);
+      process.stdout.write(JSON.stringify({ output, width: out.width, height: out.height, dpi: out.dpi, applied: out.applied, stats: out.stats }) + '\n');
+    });
   },
 };

@@ -1,11 +1,10 @@
 // `inkprep mockup <design> --style own:classic-tee --color navy --placement full-front -o out.png`: render a
 // mockup like POST /api/v1/mockup (same field names). Supplier styles (e.g. ss:39) are resolved through the
 // catalog configured from env (INKPREP_SS_ACCOUNT, INKPREP_SS_API_KEY). Prints the 2.9 JSON without the image.
-import { readFile, writeFile } from 'node:fs/promises';
-import { createEngine } from '@inkprep/engine';
+import { writeFile } from 'node:fs/promises';
 import { catalogFromEnv } from '../../catalog/index.js';
-import { opOptions, parseArgs } from '../args.js';
-import { EXIT, UsageError, reportError, type Command } from '../command.js';
+import { runFileVerb } from '../file-verb.js';
+import type { Command } from '../command.js';
 
 const FIELDS = [
   'style', 'color', 'placement', 'view', 'print_width_in', 'top_in', 'offset_x_in', 'size', 'fabric', 'output_size',
@@ -30,33 +29,17 @@ export const mockupCommand: Command = {
     'legacy (without --style): --template-id ID | --garment NAME, --placement-id ID | --placement NAME, --scale 0.1-2',
     'both: --fabric 0-1|false (default 0.8), --output-size 400-4000 (default 2000), --frame native|square, --format png|jpeg',
   ].join('\n'),
-  async run(argv) {
-    const { positionals, flags } = parseArgs(argv);
-    if (flags.help) {
-      process.stdout.write(this.usage + '\n');
-      return EXIT.ok;
-    }
-    const engine = createEngine({ threads: 0 });
-    try {
-      if (positionals.length !== 1) throw new UsageError(this.usage);
-      if (typeof flags.output !== 'string') throw new UsageError(`missing -o <out.png>\n\n${this.usage}`);
-      const options: Record<string, string> = opOptions(flags);
-      for (const k of Object.keys(options)) if (!FIELDS.includes(k)) throw new UsageError(`unknown option --${k.replace(/_/g, '-')}\n\n${this.usage}`);
-      if (!options.format && /\.jpe?g$/i.test(flags.output)) options.format = 'jpeg';
-      const bytes = await readFile(positionals[0]!);
+  run(argv) {
+    return runFileVerb(argv, { usage: this.usage, output: 'out.png', fields: FIELDS }, async ({ input, output, options, engine }) => {
+      if (!options.format && /\.jpe?g$/i.test(output)) options.format = 'jpeg';
       const supplier_style = options.style ? await catalogFromEnv().garmentFor(options.style) : undefined;
-      const r = await engine.mockup(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { ...options, ...(supplier_style ? { supplier_style } : {}) });
-      await writeFile(flags.output, r.image);
+      const r = await engine.mockup(input, { ...options, ...(supplier_style ? { supplier_style } : {}) });
+      await writeFile(output, r.image);
       process.stdout.write(JSON.stringify({
-        output: flags.output, garment: r.garment, view: r.view, placement: r.placement, print: r.print, warnings: r.warnings,
+        output, garment: r.garment, view: r.view, placement: r.placement, print: r.print, warnings: r.warnings,
         image: { content_type: r.content_type, width: r.width, height: r.height },
       }, null, 2) + '\n');
       for (const w of r.warnings) process.stderr.write(`warning (${w.code}): ${w.message}\n`);
-      return EXIT.ok;
-    } catch (err) {
-      return reportError(err, true);
-    } finally {
-      await engine.close();
-    }
+    });
   },
 };

@@ -1,8 +1,8 @@
 // `inkprep remove-bg <in.png|in.jpg> -o out.png`: background removal like POST /api/v1/remove-bg.
-import { readFile, writeFile } from 'node:fs/promises';
-import { createEngine, REMOVE_BG_MAX_PIXELS, type RemoveBgBackend, type RemoveBgOptions } from '@inkprep/engine';
-import { parseArgs } from '../args.js';
-import { EXIT, UsageError, reportError, type Command } from '../command.js';
+import { writeFile } from 'node:fs/promises';
+import { REMOVE_BG_MAX_PIXELS, type RemoveBgBackend, type RemoveBgOptions } from '@inkprep/engine';
+import { runFileVerb } from '../file-verb.js';
+import type { Command } from '../command.js';
 
 export const removeBgCommand: Command = {
   name: 'remove-bg',
@@ -23,34 +23,18 @@ export const removeBgCommand: Command = {
     '                               but also white details of art on white) become transparent; keep: only the',
     '                               background connected to the border is removed',
   ].join('\n'),
-  async run(argv) {
-    const { positionals, flags } = parseArgs(argv);
-    if (flags.help) {
-      process.stdout.write(this.usage + '\n');
-      return EXIT.ok;
-    }
-    const engine = createEngine({ threads: 0, maxPixels: REMOVE_BG_MAX_PIXELS });
-    try {
-      if (positionals.length !== 1) throw new UsageError(this.usage);
-      if (typeof flags.output !== 'string') throw new UsageError(`missing -o <out.png>\n\n${this.usage}`);
-      for (const k of Object.keys(flags)) {
-        if (!['output', 'help', 'json', 'quiet', 'backend', 'model', 'enclosed'].includes(k)) throw new UsageError(`unknown option --${k.replace(/_/g, '-')}\n\n${this.usage}`);
-      }
-      const options: RemoveBgOptions = {};
-      // The op validates the value (invalid_option naming `backend`).
-      if (typeof flags.backend === 'string') options.backend = flags.backend as RemoveBgBackend;
-      if (typeof flags.model === 'string') options.model = flags.model;
-      if (typeof flags.enclosed === 'string') options.enclosed = flags.enclosed as 'remove' | 'keep';
-      const bytes = await readFile(positionals[0]!);
-      const out = await engine.removeBg(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), options);
-      await writeFile(flags.output, out.png);
-      process.stdout.write(JSON.stringify({ output: flags.output, width: out.width, height: out.height, method: out.method, warnings: out.warnings, stats: out.stats }) + '\n');
+  run(argv) {
+    const spec = { usage: this.usage, output: 'out.png', fields: ['backend', 'model', 'enclosed'], engine: { maxPixels: REMOVE_BG_MAX_PIXELS } };
+    return runFileVerb(argv, spec, async ({ input, output, options, flags, engine }) => {
+      // The op validates the values (invalid_option naming the field).
+      const opts: RemoveBgOptions = {};
+      if (options.backend !== undefined) opts.backend = options.backend as RemoveBgBackend;
+      if (options.model !== undefined) opts.model = options.model;
+      if (options.enclosed !== undefined) opts.enclosed = options.enclosed as 'remove' | 'keep';
+      const out = await engine.removeBg(input, opts);
+      await writeFile(output, out.png);
+      process.stdout.write(JSON.stringify({ output, width: out.width, height: out.height, method: out.method, warnings: out.warnings, stats: out.stats }) + '\n');
       if (!flags.quiet) for (const w of out.warnings) process.stderr.write(`inkprep: warning: ${w}\n`);
-      return EXIT.ok;
-    } catch (err) {
-      return reportError(err, true);
-    } finally {
-      await engine.close();
-    }
+    });
   },
 };

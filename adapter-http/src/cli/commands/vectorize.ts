@@ -1,8 +1,7 @@
 // `inkprep vectorize <file> -o out.svg [--colors auto] [--detail balanced] ...`: raster art -> SVG.
-import { readFile, writeFile } from 'node:fs/promises';
-import { createEngine } from '@inkprep/engine';
-import { opOptions, parseArgs } from '../args.js';
-import { EXIT, UsageError, reportError, type Command } from '../command.js';
+import { writeFile } from 'node:fs/promises';
+import { runFileVerb } from '../file-verb.js';
+import type { Command } from '../command.js';
 
 const USAGE = `usage: inkprep vectorize <in.png|jpg|webp> -o <out.svg> [options]
 
@@ -21,26 +20,14 @@ export const vectorizeCommand: Command = {
   name: 'vectorize',
   summary: 'convert raster art (PNG/JPEG/WebP) into a print-ready SVG',
   usage: USAGE,
-  async run(argv) {
-    const { positionals, flags } = parseArgs(argv);
-    if (flags.help) {
-      process.stdout.write(USAGE + '\n');
-      return EXIT.ok;
-    }
-    const engine = createEngine({ threads: 0 });
-    try {
-      if (positionals.length !== 1 || typeof flags.output !== 'string') throw new UsageError(USAGE);
-      const bytes = await readFile(positionals[0]!);
-      const res = await engine.vectorize(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), opOptions(flags));
-      await writeFile(flags.output, res.svg);
+  run(argv) {
+    const spec = { usage: USAGE, output: 'out.svg', fields: null, jsonErrors: (f: Record<string, string | true>) => !!f.json };
+    return runFileVerb(argv, spec, async ({ input, output, options, flags, engine }) => {
+      const res = await engine.vectorize(input, options);
+      await writeFile(output, res.svg);
       const stats = { paths: res.paths, colorsUsed: res.colorsUsed, traceMs: res.traceMs, width: res.width, height: res.height };
       if (flags.json) process.stdout.write(JSON.stringify(stats) + '\n');
-      else if (!flags.quiet) process.stderr.write(`${flags.output}: ${res.paths} paths, ${res.colorsUsed} colours, ${res.traceMs} ms\n`);
-      return EXIT.ok;
-    } catch (err) {
-      return reportError(err, !!flags.json);
-    } finally {
-      await engine.close();
-    }
+      else if (!flags.quiet) process.stderr.write(`${output}: ${res.paths} paths, ${res.colorsUsed} colours, ${res.traceMs} ms\n`);
+    });
   },
 };
