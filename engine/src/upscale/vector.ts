@@ -1,11 +1,24 @@
-// Vector path of the upscaler, for flat art: trace the raster with our vectorizer (engine/src/vectorize,
-// called in-thread as plain functions), then render the SVG at scale x the source size, so edges are
-// rendered from curves (razor sharp at any size) and colours are the traced palette's exact inks.
+// Vector path of the upscaler, for flat art: trace the raster with our vectorizer's stages (engine/src/vectorize,
+// called in-thread as plain functions) at the TARGET resolution, then render the SVG, so edges are rendered
+// from curves (razor sharp at any size) and colours are the palette's exact inks.
+// Sub-pixel edges: the palette and the input-size label map come from the vectorizer (prepare + quantize at
+// input size); the input is then resampled to the output size (premultiplied Lanczos-3) and every output
+// pixel is labelled with the nearest palette ink among the inks of its 3x3 input neighbourhood (alpha split
+// at 128). The label boundaries therefore fall where the interpolated anti-aliasing coverage crosses 50 %,
+// i.e. between input pixels, instead of on the input's pixel grid; the tracer then fits curves to that map.
 // Rendering uses librsvg through sharp (a runtime dependency; resvg is only a dev dependency).
 import sharp from 'sharp';
 import { InkprepError } from '../errors.js';
+import { resizeRaster } from '../raster/resize.js';
 import type { Raster } from '../raster/types.js';
 import { resolveVectorize, vectorizeRaster } from '../ops/vectorize.js';
+import { mergeSpecks } from '../vectorize/clean/specks.js';
+import { solidFills } from '../vectorize/gradients/fit.js';
+import { ALPHA_SPLIT, prepareImage } from '../vectorize/prepare/edge-cleanup.js';
+import { quantize } from '../vectorize/quantize/index.js';
+import { writeSvg } from '../vectorize/svg/index.js';
+import { traceLabelMap } from '../vectorize/trace/index.js';
+import { TRANSPARENT, type LabelMap } from '../vectorize/types.js';
 
 /** Render an SVG whose user units are source pixels (viewBox 0 0 w h) at exactly width x height pixels. */
 export async function renderSvg(svg: string, srcWidth: number, srcHeight: number, width: number, height: number): Promise<Raster> {
@@ -64,9 +77,14 @@ export async function roundTripError(src: Raster, big: Raster): Promise<number> 
  * Trace `src` and render it at `scale` times its size.
  * @throws InkprepError `processing_failed` when the render fails the round-trip guard (VECTOR_MAX_ROUNDTRIP).
  */
-export async function upscaleVector(src: Raster, scale: number, opts: { guard?: boolean } = {}): Promise<Raster> {
-  const svg = await traceToSvg(src);
-  const out = await renderSvg(svg, src.width, src.height, src.width * scale, src.height * scale);
+export async function upscaleVector(src: Raster, scale: number, opts: { guard?: boolean; at?: 'target' | 'source' } = {}): Promise<Raster> {
+  let out: Raster;
+  if (opts.at === 'source') {
+    out = await renderSvg(traceToSvg(src), src.width, src.height, src.width * scale, src.height * scale);
+  } else {
+    const W = src.width * scale, H = src.height * scale;
+    out = await renderSvg(await traceAtTarget(src, scale), W, H, W, H);
+  }
   if (opts.guard !== false) {
     const err = await roundTripError(src, out);
     if (err > VECTOR_MAX_ROUNDTRIP) {
@@ -82,6 +100,70 @@ export async function upscaleVector(src: Raster, scale: number, opts: { guard?: 
  */
 export const TRACE_OPTIONS = Object.freeze({ colors: 'unlimited', detail: 'balanced', speck_size: 1, edge_cleanup: true } as const);
 
-async function traceToSvg(src: Raster): Promise<string> {
+/** Trace at the source size (edges on the input pixel grid); kept for comparison (`at: 'source'`). */
+function traceToSvg(src: Raster): string {
   return vectorizeRaster(src, resolveVectorize(TRACE_OPTIONS)).svg;
+}
+
+/**
+ * Label the resampled image `big` (scale x `small`) with the inks of `small`: a pixel with alpha < 128 is
+ * transparent; any other pixel takes the palette ink nearest to its colour (squared RGB distance) among the
+ * inks present in the 3x3 input neighbourhood of the input pixel it lies in (all inks when that neighbourhood
+ * is transparent). Restricting to local inks keeps an anti-aliased blend of two inks from becoming a sliver
+ * of a third ink that happens to lie between them.
+ */
+export function labelAtTarget(small: LabelMap, big: Raster, scale: number): LabelMap {
+  const { width: w, height: h, labels: sl, palette } = small;
+  const W = big.width, H = big.height, d = big.data;
+  const k = palette.length / 3;
+  const labels = new Uint16Array(W * H);
+  const cand = new Int32Array(9);
+  for (let Y = 0; Y < H; Y++) {
+    const y = Math.min(h - 1, Math.floor(Y / scale));
+    for (let X = 0; X < W; X++) {
+      const i = Y * W + X, o = i * 4;
+      if (d[o + 3]! < ALPHA_SPLIT) {
+        labels[i] = TRANSPARENT;
+        continue;
+      }
+      const x = Math.min(w - 1, Math.floor(X / scale));
+      let nc = 0;
+      for (let yy = Math.max(0, y - 1); yy <= Math.min(h - 1, y + 1); yy++) {
+        for (let xx = Math.max(0, x - 1); xx <= Math.min(w - 1, x + 1); xx++) {
+          const l = sl[yy * w + xx]!;
+          if (l === TRANSPARENT) continue;
+          let seen = false;
+          for (let c = 0; c < nc; c++) if (cand[c] === l) seen = true;
+          if (!seen) cand[nc++] = l;
+        }
+      }
+      const r = d[o]!, g = d[o + 1]!, b = d[o + 2]!;
+      let best = 0, bestD = Infinity;
+      const n = nc || k;
+      for (let c = 0; c < n; c++) {
+        const l = nc ? cand[c]! : c;
+        const dr = r - palette[l * 3]!, dg = g - palette[l * 3 + 1]!, db = b - palette[l * 3 + 2]!;
+        const dd = dr * dr + dg * dg + db * db;
+        if (dd < bestD) {
+          bestD = dd;
+          best = l;
+        }
+      }
+      labels[i] = best;
+    }
+  }
+  return { width: W, height: H, labels, palette };
+}
+
+/** SVG (user units = output pixels) traced from the label map at the output size (see the file header). */
+async function traceAtTarget(src: Raster, scale: number): Promise<string> {
+  const opts = resolveVectorize(TRACE_OPTIONS);
+  const { map } = quantize(prepareImage(src, opts.edgeCleanup), opts.colors);
+  mergeSpecks(map, opts.speckSize);
+  const big = await resizeRaster(src, { width: src.width * scale, height: src.height * scale });
+  const bigMap = labelAtTarget(map, big, scale);
+  // specks smaller than one input pixel across are interpolation artefacts
+  mergeSpecks(bigMap, Math.min(16, opts.speckSize * scale));
+  const traced = traceLabelMap(bigMap, opts.trace);
+  return writeSvg(traced, solidFills(bigMap), { width: bigMap.width, height: bigMap.height }).svg;
 }
