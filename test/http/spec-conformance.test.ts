@@ -98,6 +98,20 @@ describe('4.1 POST /scan', () => {
   });
 });
 
+describe('4.1/4.2/4.8/4.12 input formats', () => {
+  it('scan, fix, vectorize and mockup take PNG, JPEG and WebP; fix always answers image/png', async () => {
+    const jpeg = new Uint8Array(await sharp(png).flatten({ background: '#ffffff' }).jpeg().toBuffer());
+    const webp = new Uint8Array(await sharp(png).webp({ lossless: true }).toBuffer());
+    for (const [img, name] of [[jpeg, 'a.jpg'], [webp, 'a.webp']] as const) {
+      for (const [path, fields] of [['/api/v1/scan', {}], ['/api/v1/fix', {}], ['/api/v1/vectorize', {}], ['/api/v1/mockup', { output_size: '400' }]] as const) {
+        const res = await post(t, path, form(img, fields, name));
+        expect(res.status, `${path} ${name}`).toBe(200);
+        if (path === '/api/v1/fix') expect(res.headers.get('content-type')).toBe('image/png');
+      }
+    }
+  });
+});
+
 describe('4.2 POST /fix', () => {
   it('validates every field: alpha_threshold 0-255, halftone_lpi 15-65, booleans true/false, sizes, print width', async () => {
     const bad: [string, string][] = [
@@ -317,6 +331,14 @@ describe('4.12 POST /mockup', () => {
     const a = await post(t, '/api/v1/mockup', form(design, { style: 'own:classic-tee', output_size: '400' }));
     const b = await post(t, '/api/v1/mockup', form(design, { style: 'own:classic-tee', output_size: '400', fabric: '0.8' }));
     expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
+  });
+
+  it('color by id or name, size at true scale (unknown size -> 400), offset_x_in and top_in are used', async () => {
+    const res = await post(t, '/api/v1/mockup', form(design, { style: 'own:classic-tee', color: 'Navy', size: 'XL', offset_x_in: '1.5', top_in: '4', output_size: '400', response: 'json' }));
+    expect(res.status).toBe(200);
+    expect(res.json!.garment).toMatchObject({ color: { id: 'navy' }, size: 'XL' });
+    expect(res.json!.print).toMatchObject({ offset_x_in: 1.5, top_in: 4 });
+    expectInvalid(await post(t, '/api/v1/mockup', form(design, { style: 'own:classic-tee', size: 'XXXXXXL', output_size: '400' })), 'size', 'size=XXXXXXL');
   });
 
   it('json response: 2.9 field names and types', async () => {
