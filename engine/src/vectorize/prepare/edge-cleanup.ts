@@ -38,17 +38,19 @@ export function prepareImage(src: Raster, edgeCleanup: boolean): PreparedImage {
   let opaqueCount = 0;
   let fullyOpaque = true;
   let edges = 0;
+  // Little-endian RGBA read as one Uint32 per pixel when the source is aligned.
+  const src32 = data.byteOffset % 4 === 0 ? new Uint32Array(data.buffer, data.byteOffset, n) : null;
   for (let i = 0; i < n; i++) {
-    const o = i * 4;
-    const a = data[o + 3]!;
+    const v = src32 ? src32[i]! : (data[i * 4]! | (data[i * 4 + 1]! << 8) | (data[i * 4 + 2]! << 16) | (data[i * 4 + 3]! << 24)) >>> 0;
+    const a = v >>> 24;
     if (a < threshold) {
       if (a < 255) fullyOpaque = false;
       continue;
     }
     mask[i] = 1;
     opaqueCount++;
-    // Little-endian RGBA with alpha forced to 255.
-    out32[i] = (data[o]! | (data[o + 1]! << 8) | (data[o + 2]! << 16) | 0xff000000) >>> 0;
+    // Alpha forced to 255.
+    out32[i] = (v | 0xff000000) >>> 0;
     if (a < 255) {
       fullyOpaque = false;
       edges++;

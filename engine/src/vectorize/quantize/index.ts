@@ -8,7 +8,7 @@ import { TRANSPARENT, type LabelMap } from '../types.js';
 import type { PreparedImage } from '../prepare/edge-cleanup.js';
 import { bilateralLab, noiseScore, toLab } from './smooth.js';
 import { detectBlends, NOT_BLEND } from './blend.js';
-import { buildSamples, kmeans, mergeClusters, nearest, seedCentroids, type Clusters, type MergeRules, type Samples } from './palette.js';
+import { buildSamples, kmeans, mergeClusters, nearest, nearestFrom, nearestRadii, seedCentroids, type Clusters, type MergeRules, type Samples } from './palette.js';
 import { majorityCleanup } from './cleanup.js';
 import { dissolveEdgeClusters } from './dissolve.js';
 
@@ -136,39 +136,36 @@ function assignLabels(prep: PreparedImage, lab: Float32Array, blends: Int32Array
   const { mask, rgba } = prep;
   const n = mask.length;
   const px = new Uint32Array(rgba.buffer, rgba.byteOffset, n);
-  const cache = new Map<number, number>();
-  let prevKey = -1, prevLabel = 0;
+  const c = cl.centroids, k = cl.k;
+  // Neighbouring pixels mostly share a label: the last label assigned is tried first (exact, see nearestFrom).
+  const r2 = nearestRadii(c, k);
+  let guess = -1;
+  let prevKey = -1;
   for (let i = 0; i < n; i++) {
     if (!mask[i] || blends[i] !== NOT_BLEND) continue;
+    const o = i * 3;
     if (noisy) {
       // Smoothed flat areas (paper) repeat the exact same Lab value: reuse the previous pixel's label.
-      const o = i * 3;
       if (i > 0 && labels[i - 1] !== TRANSPARENT && blends[i - 1] === NOT_BLEND && lab[o] === lab[o - 3] && lab[o + 1] === lab[o - 2] && lab[o + 2] === lab[o - 1]) {
         labels[i] = labels[i - 1]!;
         continue;
       }
-      labels[i] = nearest(cl.centroids, cl.k, lab[o]!, lab[o + 1]!, lab[o + 2]!);
-      continue;
+    } else {
+      const key = px[i]!;
+      if (key === prevKey) {
+        labels[i] = guess;
+        continue;
+      }
+      prevKey = key;
     }
-    const key = px[i]!;
-    if (key === prevKey) {
-      labels[i] = prevLabel;
-      continue;
-    }
-    let l = cache.get(key);
-    if (l === undefined) {
-      l = nearest(cl.centroids, cl.k, lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!);
-      cache.set(key, l);
-    }
-    labels[i] = l;
-    prevKey = key;
-    prevLabel = l;
+    guess = nearestFrom(c, k, r2, guess, lab[o]!, lab[o + 1]!, lab[o + 2]!);
+    labels[i] = guess;
   }
   // Blends take the ink of the side they lean to; chains of blends fall back to the nearest ink.
   for (let i = 0; i < n; i++) {
     if (!mask[i] || blends[i] === NOT_BLEND) continue;
     const p = blends[i]!;
-    labels[i] = blends[p] === NOT_BLEND && labels[p] !== TRANSPARENT ? labels[p]! : nearest(cl.centroids, cl.k, lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!);
+    labels[i] = blends[p] === NOT_BLEND && labels[p] !== TRANSPARENT ? labels[p]! : nearest(c, k, lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!);
   }
 }
 
@@ -208,13 +205,15 @@ function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: Int32Ar
   }
   const palette = new Uint8Array(order.length * 3);
   const rgb: [number, number, number] = [0, 0, 0];
+  let sampleLabels: Int32Array | null = null;
   order.forEach((j, m) => {
     if (inkPx[j]! > 0 && candCount[j]! >= 0.5 * inkPx[j]!) {
       const v = cand[j]!;
       // Little-endian RGBA packed in a Uint32.
       palette[m * 3] = v & 255; palette[m * 3 + 1] = (v >>> 8) & 255; palette[m * 3 + 2] = (v >>> 16) & 255;
     } else {
-      const c = modeColour(samples, cl, j) ?? cl.centroids.subarray(j * 3, j * 3 + 3);
+      if (samples && !sampleLabels) sampleLabels = labelSamples(samples, cl);
+      const c = (samples && sampleLabels ? modeColour(samples, sampleLabels, j) : null) ?? cl.centroids.subarray(j * 3, j * 3 + 3);
       labToRgb(c[0]!, c[1]!, c[2]!, rgb);
       palette[m * 3] = rgb[0]; palette[m * 3 + 1] = rgb[1]; palette[m * 3 + 2] = rgb[2];
     }
@@ -222,12 +221,23 @@ function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: Int32Ar
   return { width: w, height: h, labels, palette };
 }
 
+/** Nearest cluster of every sample (computed once for all inks). */
+function labelSamples(samples: Samples, cl: Clusters): Int32Array {
+  const out = new Int32Array(samples.count);
+  const r2 = nearestRadii(cl.centroids, cl.k);
+  let guess = -1;
+  for (let i = 0; i < samples.count; i++) {
+    guess = nearestFrom(cl.centroids, cl.k, r2, guess, samples.lab[i * 3]!, samples.lab[i * 3 + 1]!, samples.lab[i * 3 + 2]!);
+    out[i] = guess;
+  }
+  return out;
+}
+
 /** Lab of the heaviest sample bucket of cluster j, when it holds >= 20 % of the cluster's weight. */
-function modeColour(samples: Samples | null, cl: Clusters, j: number): Float64Array | null {
-  if (!samples) return null;
+function modeColour(samples: Samples, sampleLabels: Int32Array, j: number): Float64Array | null {
   let best = -1, bestW = 0, total = 0;
   for (let i = 0; i < samples.count; i++) {
-    if (nearest(cl.centroids, cl.k, samples.lab[i * 3]!, samples.lab[i * 3 + 1]!, samples.lab[i * 3 + 2]!) !== j) continue;
+    if (sampleLabels[i] !== j) continue;
     const wt = samples.weight[i]!;
     total += wt;
     if (wt > bestW) { bestW = wt; best = i; }

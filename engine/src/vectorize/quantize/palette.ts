@@ -169,6 +169,34 @@ export function nearest(c: Float64Array, k: number, L: number, a: number, b: num
   return best;
 }
 
+/**
+ * Per centroid j: (1 - 1e-9) / 4 of the squared distance to its closest other centroid. A colour closer than that
+ * to centroid j has j as its unique nearest centroid (triangle inequality), so `nearestFrom` can skip the search.
+ */
+export function nearestRadii(c: Float64Array, k: number): Float64Array {
+  const r2 = new Float64Array(k);
+  for (let j = 0; j < k; j++) {
+    let m = Infinity;
+    for (let i = 0; i < k; i++) {
+      if (i === j) continue;
+      const dL = c[j * 3]! - c[i * 3]!, dA = c[j * 3 + 1]! - c[i * 3 + 1]!, dB = c[j * 3 + 2]! - c[i * 3 + 2]!;
+      const d = dL * dL + dA * dA + dB * dB;
+      if (d < m) m = d;
+    }
+    r2[j] = m === Infinity ? Infinity : 0.25 * (1 - 1e-9) * m;
+  }
+  return r2;
+}
+
+/** Same result as `nearest`, trying `guess` (e.g. a neighbour's label) first: inside its radius it is the answer. */
+export function nearestFrom(c: Float64Array, k: number, r2: Float64Array, guess: number, L: number, a: number, b: number): number {
+  if (guess >= 0 && guess < k) {
+    const dL = c[guess * 3]! - L, dA = c[guess * 3 + 1]! - a, dB = c[guess * 3 + 2]! - b;
+    if (dL * dL + dA * dA + dB * dB < r2[guess]!) return guess;
+  }
+  return nearest(c, k, L, a, b);
+}
+
 /** A clustering of the samples. */
 export interface Clusters {
   /** Centroids in Lab (3 floats each). */

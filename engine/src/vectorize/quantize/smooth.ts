@@ -71,9 +71,11 @@ export function bilateralLab(lab: Float32Array, mask: Uint8Array, w: number, h: 
   const scale = (TABLE - 1) / maxD2;
   const range = new Float32Array(TABLE);
   for (let i = 0; i < TABLE; i++) range[i] = Math.exp(-(i / scale) / (2 * sigmaR * sigmaR));
-  const sw = [Math.exp(-1), Math.exp(-0.5), Math.exp(-1), Math.exp(-0.5), 1, Math.exp(-0.5), Math.exp(-1), Math.exp(-0.5), Math.exp(-1)];
+  const sw = Float64Array.of(Math.exp(-1), Math.exp(-0.5), Math.exp(-1), Math.exp(-0.5), 1, Math.exp(-0.5), Math.exp(-1), Math.exp(-0.5), Math.exp(-1));
+  const offs = Int32Array.of(-w - 1, -w, -w + 1, -1, 0, 1, w - 1, w, w + 1);
   for (let pass = 0; pass < passes; pass++) {
     for (let y = 0; y < h; y++) {
+      const inner = y > 0 && y < h - 1;
       for (let x = 0; x < w; x++) {
         const i = y * w + x;
         const o = i * 3;
@@ -82,29 +84,44 @@ export function bilateralLab(lab: Float32Array, mask: Uint8Array, w: number, h: 
           dst[o] = L; dst[o + 1] = A; dst[o + 2] = B;
           continue;
         }
-        // Flat interior (equal to its four neighbours, e.g. clean paper): nothing to average.
-        if (x > 0 && x < w - 1 && y > 0 && y < h - 1 && mask[i - 1] && mask[i + 1] && mask[i - w] && mask[i + w]
-          && src[o - 3] === L && src[o + 3] === L && src[o - w * 3] === L && src[o + w * 3] === L
-          && src[o - 2] === A && src[o + 4] === A && src[o - w * 3 + 1] === A && src[o + w * 3 + 1] === A
-          && src[o - 1] === B && src[o + 5] === B && src[o - w * 3 + 2] === B && src[o + w * 3 + 2] === B) {
-          dst[o] = L; dst[o + 1] = A; dst[o + 2] = B;
-          continue;
-        }
         let sL = 0, sA = 0, sB = 0, sWt = 0;
-        let k = 0;
-        for (let dy = -1; dy <= 1; dy++) {
-          const yy = y + dy;
-          for (let dx = -1; dx <= 1; dx++, k++) {
-            const xx = x + dx;
-            if (yy < 0 || yy >= h || xx < 0 || xx >= w) continue;
-            const j = yy * w + xx;
+        if (inner && x > 0 && x < w - 1) {
+          // Interior pixel: flat (equal to its four neighbours, e.g. clean paper) means nothing to average;
+          // else the 3x3 window without bounds checks (same summation order as the border path).
+          if (mask[i - 1] && mask[i + 1] && mask[i - w] && mask[i + w]
+            && src[o - 3] === L && src[o + 3] === L && src[o - w * 3] === L && src[o + w * 3] === L
+            && src[o - 2] === A && src[o + 4] === A && src[o - w * 3 + 1] === A && src[o + w * 3 + 1] === A
+            && src[o - 1] === B && src[o + 5] === B && src[o - w * 3 + 2] === B && src[o + w * 3 + 2] === B) {
+            dst[o] = L; dst[o + 1] = A; dst[o + 2] = B;
+            continue;
+          }
+          for (let k = 0; k < 9; k++) {
+            const j = i + offs[k]!;
             if (!mask[j]) continue;
             const q = j * 3;
-            const dL = src[q]! - L, dA = src[q + 1]! - A, dB = src[q + 2]! - B;
+            const qL = src[q]!, qA = src[q + 1]!, qB = src[q + 2]!;
+            const dL = qL - L, dA = qA - A, dB = qB - B;
             const d2 = dL * dL + dA * dA + dB * dB;
             if (d2 >= maxD2) continue;
             const wt = sw[k]! * range[(d2 * scale) | 0]!;
-            sL += wt * src[q]!; sA += wt * src[q + 1]!; sB += wt * src[q + 2]!; sWt += wt;
+            sL += wt * qL; sA += wt * qA; sB += wt * qB; sWt += wt;
+          }
+        } else {
+          let k = 0;
+          for (let dy = -1; dy <= 1; dy++) {
+            const yy = y + dy;
+            for (let dx = -1; dx <= 1; dx++, k++) {
+              const xx = x + dx;
+              if (yy < 0 || yy >= h || xx < 0 || xx >= w) continue;
+              const j = yy * w + xx;
+              if (!mask[j]) continue;
+              const q = j * 3;
+              const dL = src[q]! - L, dA = src[q + 1]! - A, dB = src[q + 2]! - B;
+              const d2 = dL * dL + dA * dA + dB * dB;
+              if (d2 >= maxD2) continue;
+              const wt = sw[k]! * range[(d2 * scale) | 0]!;
+              sL += wt * src[q]!; sA += wt * src[q + 1]!; sB += wt * src[q + 2]!; sWt += wt;
+            }
           }
         }
         dst[o] = sL / sWt; dst[o + 1] = sA / sWt; dst[o + 2] = sB / sWt;
