@@ -106,22 +106,31 @@ function traceToSvg(src: Raster): string {
 }
 
 /**
+ * Position of content in libvips' Lanczos enlargement (sharp `resize`, any integer factor): a feature at output
+ * position p (output pixels, pixel-area convention) lands at p + RESIZE_UP_SHIFT. Measured (disc centroids at
+ * 2x, 3x, 4x: +0.50 px on both axes) and compensated when tracing at the target size; a test pins it.
+ */
+export const RESIZE_UP_SHIFT = 0.5;
+
+/**
  * Label the resampled image `big` (scale x `small`) with the inks of `small`: a pixel with alpha < 128 is
  * transparent; any other pixel takes the palette ink nearest to its colour (squared RGB distance) among the
  * inks present in the 3x3 input neighbourhood of the input pixel it lies in (all inks when that neighbourhood
  * is transparent). Restricting to local inks keeps an anti-aliased blend of two inks from becoming a sliver
- * of a third ink that happens to lie between them.
+ * of a third ink that happens to lie between them. The map is one pixel wider and taller than `big` (last
+ * column and row repeated) so that, drawn shifted by -RESIZE_UP_SHIFT, it still covers the whole image.
  */
 export function labelAtTarget(small: LabelMap, big: Raster, scale: number): LabelMap {
   const { width: w, height: h, labels: sl, palette } = small;
   const W = big.width, H = big.height, d = big.data;
+  const MW = W + 1, MH = H + 1;
   const k = palette.length / 3;
-  const labels = new Uint16Array(W * H);
+  const labels = new Uint16Array(MW * MH);
   const cand = new Int32Array(9);
   for (let Y = 0; Y < H; Y++) {
     const y = Math.min(h - 1, Math.floor(Y / scale));
     for (let X = 0; X < W; X++) {
-      const i = Y * W + X, o = i * 4;
+      const i = Y * MW + X, o = (Y * W + X) * 4;
       if (d[o + 3]! < ALPHA_SPLIT) {
         labels[i] = TRANSPARENT;
         continue;
@@ -151,8 +160,10 @@ export function labelAtTarget(small: LabelMap, big: Raster, scale: number): Labe
       }
       labels[i] = best;
     }
+    labels[Y * MW + W] = labels[Y * MW + W - 1]!;
   }
-  return { width: W, height: H, labels, palette };
+  labels.copyWithin(H * MW, (H - 1) * MW, H * MW);
+  return { width: MW, height: MH, labels, palette };
 }
 
 /** SVG (user units = output pixels) traced from the label map at the output size (see the file header). */
@@ -165,5 +176,7 @@ async function traceAtTarget(src: Raster, scale: number): Promise<string> {
   // specks smaller than one input pixel across are interpolation artefacts
   mergeSpecks(bigMap, Math.min(16, opts.speckSize * scale));
   const traced = traceLabelMap(bigMap, opts.trace);
-  return writeSvg(traced, solidFills(bigMap), { width: bigMap.width, height: bigMap.height }).svg;
+  const svg = writeSvg(traced, solidFills(bigMap), { width: bigMap.width, height: bigMap.height }).svg;
+  // undo the resampler's shift: the viewport starts RESIZE_UP_SHIFT px into the traced map
+  return svg.replace(/viewBox="[^"]*"/, `viewBox="${RESIZE_UP_SHIFT} ${RESIZE_UP_SHIFT} ${big.width} ${big.height}"`);
 }
