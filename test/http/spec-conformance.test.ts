@@ -237,10 +237,20 @@ describe('4.7/4.8 vectorize', () => {
     expectInvalid(await post(t, '/api/v1/vectorize', form(png, { speck_size: '17' })), 'speck_size', 'speck_size=17');
   });
 
-  it('a transparent PNG stays transparent: no background box', async () => {
+  it('a transparent PNG stays transparent (only the ink is painted); a solid background is traced as its own shape', async () => {
+    const fills = (svg: string): string[] => [...svg.matchAll(/fill="(#[0-9a-fA-F]{3,6})"|fill:\s*(#[0-9a-fA-F]{3,6})/g)].map((m) => (m[1] ?? m[2])!.toLowerCase());
+    const hex = (c: string): [number, number, number] => {
+      const h = c.length === 4 ? c.slice(1).split('').map((x) => x + x).join('') : c.slice(1);
+      return [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16)) as [number, number, number];
+    };
     const svg = Buffer.from((await post(t, '/api/v1/vectorize', form(png))).bytes).toString();
-    expect(svg).not.toMatch(/<rect[^>]*width="(32|100%)"/);
-    expect(svg.toLowerCase()).not.toMatch(/fill="#(000000|ffffff|000|fff)"/);
+    expect(svg).not.toMatch(/<rect/);
+    const inks = fills(svg);
+    expect(inks.length).toBeGreaterThan(0);
+    for (const c of inks) expect(hex(c)[0] - hex(c)[2], c).toBeGreaterThan(100);
+    const opaque = new Uint8Array(await sharp(png).flatten({ background: '#ffffff' }).png().toBuffer());
+    const solid = fills(Buffer.from((await post(t, '/api/v1/vectorize', form(opaque))).bytes).toString());
+    expect(solid.some((c) => hex(c).every((v) => v > 240)), solid.join(' ')).toBe(true);
   });
 });
 
@@ -363,10 +373,18 @@ describe('4.12 POST /mockup', () => {
     expect(pick.headers.get('x-garment')).toBe(last.id);
     const full = await post(t, '/api/v1/mockup', form(design, { template_id: last.id, placement_id: last.placements[0]!.id, output_size: '400' }));
     expect(Number(pick.headers.get('x-print-width-in'))).toBeCloseTo(Number(full.headers.get('x-print-width-in')) / 2, 1);
+    const named = await post(t, '/api/v1/mockup', form(design, { garment: 'WHITE T-SHIRT', placement: 'lEFT cHEST', output_size: '400' }));
+    expect(named.status).toBe(200);
+    expect(named.headers.get('x-garment')).toBe('tee-white');
+    expect(named.headers.get('x-placement')).toMatch(/left[ -]chest/i);
   });
 });
 
 describe('5/8: status reads need the key and count against nothing', () => {
+  it('the per-key daily limit of a new top-tier account is 999,999', () => {
+    expect(t.account.dailyLimit).toBe(999_999);
+  });
+
   it('status reads without a key are 401; many status reads leave the daily count at zero', async () => {
     for (const p of ['/api/v1/vectorize', '/api/v1/remove-bg', '/api/v1/upscale']) expect((await get(t, p, null)).status, p).toBe(401);
     const { account, key } = await t.newAccount('status-only');
