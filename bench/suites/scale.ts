@@ -46,7 +46,7 @@ function freePort(): Promise<number> {
 
 function serve(port: number, env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, [MAIN, 'serve'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', INKPREP_THREADS: '1', INKPREP_LOG_LEVEL: 'error', INKPREP_BOOTSTRAP_KEY: KEY, ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', INKPREP_THREADS: '1', INKPREP_WARM_BLANKS: '0', INKPREP_LOG_LEVEL: 'error', INKPREP_BOOTSTRAP_KEY: KEY, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   return new Promise((resolve, reject) => {
