@@ -200,7 +200,8 @@ describe('4.5/4.6 upscale', () => {
     expect(j).toMatchObject({ scale: 2, preShrunk: false, output_hosted_by: 'service', output_url_expires: false });
     for (const k of ['from', 'to']) if (k in j) expect(j[k]).toEqual({ width: expect.any(Number), height: expect.any(Number) });
     expect((await fetch(new URL(j.output_url as string, t.url))).status).toBe(200);
-    for (const v of ['3', '1', '8', 'x']) expectInvalid(await post(t, '/api/v1/upscale', form(png, { scale: v })), 'scale', `scale=${v}`);
+    expect((await post(t, '/api/v1/upscale', form(png, { scale: '2.0' }))).json).toMatchObject({ scale: 2 });
+    for (const v of ['3', '1', '8', 'x', '2.5']) expectInvalid(await post(t, '/api/v1/upscale', form(png, { scale: v })), 'scale', `scale=${v}`);
   });
 });
 

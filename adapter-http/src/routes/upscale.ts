@@ -25,7 +25,9 @@ export function parseUpscaleFields(fields: Record<string, string>): UpscaleField
   const raw = fields.scale;
   if (raw === undefined || raw.trim() === '') return { scale: 4 };
   const v = raw.trim();
-  if (v === '2' || v === '4') return { scale: Number(v) as 2 | 4 };
+  // spec 2: numbers are decimal text, so "4.0" is the number 4 (as the engine's own parser accepts)
+  const n = /^\+?\d+(\.\d*)?$/.test(v) ? Number(v) : NaN;
+  if (n === 2 || n === 4) return { scale: n };
   throw invalidOption('scale', '2 or 4', raw);
 }
 
