@@ -8,6 +8,7 @@ export type { AppServices } from './services.js';
 export { getRoute, postImageRoute, authenticateExchange, type RouteDef, type GetCall, type ImageCall, type ImageRouteBase, type OpImageRoute, type CustomImageRoute } from './routes/define.js';
 export { ROUTES } from './routes/index.js';
 export { json, binary, type Reply } from './http/reply.js';
+export { checkImageHeader, readDimensions, type ImageHeader } from './http/image-header.js';
 export { errorReply } from './http/errors.js';
 export type { Exchange } from './http/exchange.js';
 export { reserveUse, fairUseCap, fairUseStatus, monthBounds, type Meter, type Reservation } from './limits/meter.js';

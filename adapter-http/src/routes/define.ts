@@ -4,10 +4,11 @@
 //   options (engine op `resolve`) -> image header probe (format, pixel limit) -> metering (atomic
 //   reservation) -> vectorize line (optional) -> engine (aborted with the client) -> reply; any error goes
 //   through the one error map (http/errors.ts). A reservation is kept only when the reply is 2xx.
-import { InkprepError, OPS, probeImage, type DecodeInfo, type ImageFormat, type OpName, type OptionsOf, type ResolvedOf, type ResultOf } from '@inkprep/engine';
+import { InkprepError, OPS, type ImageFormat, type OpName, type OptionsOf, type ResolvedOf, type ResultOf } from '@inkprep/engine';
 import { authenticate, authenticateSync, type Caller } from '../auth/authenticate.js';
 import { extractKey } from '../auth/keys.js';
 import type { Exchange } from '../http/exchange.js';
+import { checkImageHeader, type ImageHeader } from '../http/image-header.js';
 import { readForm } from '../http/multipart.js';
 import type { Reply } from '../http/reply.js';
 import { reserveUse, type Meter, type Reservation } from '../limits/meter.js';
@@ -148,8 +149,8 @@ export interface ImageCall<Options> {
   fields: Record<string, string>;
   /** The uploaded file. For `op` routes it is moved to the engine worker (detached) once the engine runs. */
   image: Uint8Array;
-  /** The file's format and header facts (read without decoding pixels). */
-  info: DecodeInfo;
+  /** The file's format and size from its header (read in JS, nothing decoded). */
+  info: ImageHeader;
   /** Validated options. */
   options: Options;
   /** Aborts when the client disconnects: pass it to every engine call. */
@@ -223,7 +224,7 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
         const maxPixels = typeof spec.maxPixels === 'function'
           ? await spec.maxPixels({ app, options: options as never, caller })
           : spec.maxPixels ?? app.config.maxPixels;
-        const info = await probeImage(image, { maxPixels, formats });
+        const info = await checkImageHeader(image, { maxPixels, formats });
         if (ex.aborted) return;
         const now = app.clock();
         reservation = await reserveUse(app.store, caller, endpoint, spec.meter ?? 'daily', now);
