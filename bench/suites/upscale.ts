@@ -1,7 +1,8 @@
 // Bench: art-aware upscaling on corpus/open. Each SVG is rendered with resvg at 256 px and 512 px on the
 // long side (inputs) and at 4x / 2x of that size (truth, ≈1024 px). Every input is upscaled by our router
 // (`auto`: the image of the path it picks after the vector round-trip guard, timed as classification +
-// the paths it ran), by each path alone (vector, model, resample = Lanczos-3 + halo-free sharpen) and by the baseline
+// the paths it ran), by each path alone (vector, model, resample = Lanczos-3 + halo-free sharpen; on flat art also
+// vector-grid = the vector path traced at the input size, for before/after) and by the baseline
 // sharp lanczos3 (premultiplied RGBA) in the same run, then compared to the truth:
 //  - PSNR (dB) of the RGB composites over mid-grey (higher is better),
 //  - SSIM and mean ΔE (CIE76, all pixels) from golden/lib/metrics.ts,
@@ -14,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { classifyArt, DEFAULT_BUDGET, DEFAULT_BUDGET_4X, OPS, roundTripError, routeFor, runUpscale, upscaleRaster, VECTOR_MAX_ROUNDTRIP, type Raster, type UpscaleRoute } from '@inkprep/engine';
+import { classifyArt, DEFAULT_BUDGET, DEFAULT_BUDGET_4X, OPS, roundTripError, routeFor, runUpscale, upscaleRaster, upscaleVector, VECTOR_MAX_ROUNDTRIP, type Raster, type UpscaleRoute } from '@inkprep/engine';
 import { compareRasters, rasteriseSvg, rasterToPng } from '../../golden/lib/metrics.js';
 import { corpusDir } from '../../golden/lib/corpus.js';
 import type { BenchContext, Row } from '../lib/harness.js';
@@ -25,8 +26,9 @@ interface Item {
   category: string;
 }
 
-type Method = 'auto' | UpscaleRoute | 'lanczos3';
-const METHODS: Method[] = ['auto', 'vector', 'model', 'resample', 'lanczos3'];
+type Method = 'auto' | UpscaleRoute | 'vector-grid' | 'lanczos3';
+// `vector-grid`: the earlier vector path that traced at the input size (edges on the input pixel grid), flat art only.
+const METHODS: Method[] = ['auto', 'vector', 'vector-grid', 'model', 'resample', 'lanczos3'];
 const FLAT = new Set(['silhouette', 'lettering', 'line-art', 'logo']);
 
 async function lanczos3(r: Raster, scale: number): Promise<Raster> {
@@ -39,6 +41,7 @@ async function lanczos3(r: Raster, scale: number): Promise<Raster> {
 
 async function runMethod(m: Method, input: Raster, scale: 2 | 4): Promise<{ raster: Raster; route: string }> {
   if (m === 'lanczos3') return { raster: await lanczos3(input, scale), route: 'lanczos3' };
+  if (m === 'vector-grid') return { raster: await upscaleVector(input, scale, { guard: false, at: 'source' }), route: 'vector-grid' };
   const out = await upscaleRaster(input, { scale, budget: 1e9, budget4x: 1e9, route: m });
   return { raster: out.raster, route: out.route };
 }
@@ -151,7 +154,7 @@ export default async function upscaleSuite(ctx: BenchContext): Promise<void> {
       const classifyMs = performance.now() - cls;
       const byMethod = new Map<Method, Result>();
       let vectorError = 0;
-      for (const m of METHODS.filter((x) => x !== 'auto')) {
+      for (const m of METHODS.filter((x) => x !== 'auto' && (x !== 'vector-grid' || FLAT.has(it.category)))) {
         const t = performance.now();
         const out = await runMethod(m, input, c.scale);
         let ms = performance.now() - t;
