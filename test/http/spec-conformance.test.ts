@@ -10,8 +10,12 @@
 //       fair-use caps, vectorize 25 MB, remove-bg 25 MP ....... limits.test.ts, body.test.ts, remove-bg.test.ts
 // This file adds: every section 4 endpoint at its path and method (with both key headers); the field
 // validation matrix of fix, scan, upscale and mockup; documented defaults (scan 12 in, fix alpha 144 / lpi 35 /
-// 300 DPI, vectorize defaults, mockup defaults); content types; exact field names and types of 2.1, 2.3, 2.4,
-// 2.5, 2.6, 2.7, 2.8, 2.9; no price fields; legacy mockup fields (section 9).
+// 300 DPI, halftone wins over the threshold, vectorize defaults, mockup defaults); PNG/JPEG/WebP inputs; content
+// types and headers; exact field names and types of 2.1-2.9; no price fields; transparency kept and solid
+// backgrounds traced (4.8); legacy mockup fields and case-insensitive names (section 9); status reads need the
+// key and never count (5.6, 8); the default daily limit 999,999 (8).
+// Not checkable over HTTP here: plan-gated key creation (auth.test.ts does it on the store), the 120 s client
+// timeout (vectorize.test.ts proves the server does not time out first), processing times.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { form, get, post, startTestServer, tinyPng, type TestServer } from './harness.js';
@@ -91,6 +95,15 @@ describe('4.1 POST /scan', () => {
     expect(def.headers.get('content-type')).toMatch(/^application\/json/);
     expect(def.json!.dpi).toBe(50);
     expect((await post(t, '/api/v1/scan', form(img, { print_width_inches: '2' }))).json!.dpi).toBe(300);
+  });
+
+  it('2.2 value types: recommended is one of remove/halftone/either/none with a reason; arrays and numbers', async () => {
+    const r = (await post(t, '/api/v1/scan', form(png))).json!;
+    expect(r).toMatchObject({ dpi: expect.any(Number), ink_coverage_percent: expect.any(Number), speck_count: expect.any(Number), is_jpeg: false, issues: expect.any(Array), suggestions: expect.any(Array) });
+    expect(['remove', 'halftone', 'either', 'none']).toContain((r.transparency_fix as { recommended: string }).recommended);
+    expect(typeof (r.transparency_fix as { reason: unknown }).reason).toBe('string');
+    const jpeg = new Uint8Array(await sharp(png).flatten({ background: '#ffffff' }).jpeg().toBuffer());
+    expect((await post(t, '/api/v1/scan', form(jpeg, {}, 'a.jpg'))).json!.is_jpeg).toBe(true);
   });
 
   it('print_width_inches must be a positive number', async () => {
@@ -227,7 +240,7 @@ describe('4.7/4.8 vectorize', () => {
   });
 
   it('accepts the documented ranges: colors 1..20, auto, unlimited; speck_size 0..16; print width in inches; rejects colors lots/21/0', async () => {
-    for (const fields of [{ colors: '1' }, { colors: '20' }, { colors: 'unlimited' }, { speck_size: '0' }, { speck_size: '16' }, { detail: 'precise' }, { detail: 'smoother' }, { shape_style: 'cutout' }, { gradients: 'true' }]) {
+    for (const fields of <Record<string, string>[]>[{ colors: '1' }, { colors: '20' }, { colors: 'unlimited' }, { speck_size: '0' }, { speck_size: '16' }, { detail: 'precise' }, { detail: 'smoother' }, { shape_style: 'cutout' }, { gradients: 'true' }]) {
       const r = await post(t, '/api/v1/vectorize', form(png, fields));
       expect(r.status, JSON.stringify(fields)).toBe(200);
     }
