@@ -18,7 +18,8 @@ export function detectBlends(lab: Float32Array, mask: Uint8Array, w: number, h: 
   // With unsmoothed colours, equal opposite neighbours in every direction rule a blend out cheaply.
   const px = rgba ? new Uint32Array(rgba.buffer, rgba.byteOffset, w * h) : null;
   const minC2 = MIN_CONTRAST * MIN_CONTRAST;
-  const dirs = [1, 0, 0, 1, 1, 1, 1, -1];
+  // Offsets of the four directions: horizontal, vertical, the two diagonals.
+  const offs = Int32Array.of(1, w, w + 1, -w + 1);
   for (let y = 1; y < h - 1; y++) {
     for (let x = 1; x < w - 1; x++) {
       const i = y * w + x;
@@ -34,8 +35,8 @@ export function detectBlends(lab: Float32Array, mask: Uint8Array, w: number, h: 
       const pL = lab[o]!, pA = lab[o + 1]!, pB = lab[o + 2]!;
       let bestL2 = 0;
       let partner = NOT_BLEND;
-      for (let d = 0; d < 8; d += 2) {
-        const off = dirs[d + 1]! * w + dirs[d]!;
+      for (let d = 0; d < 4; d++) {
+        const off = offs[d]!;
         const ia = i - off, ib = i + off;
         if (!mask[ia] || !mask[ib]) continue;
         const qa = ia * 3, qb = ib * 3;
@@ -47,7 +48,8 @@ export function detectBlends(lab: Float32Array, mask: Uint8Array, w: number, h: 
         const t = (vL * eL + vA * eA + vB * eB) / L2;
         if (t <= 0.06 || t >= 0.94) continue;
         const perp2 = vL * vL + vA * vA + vB * vB - t * t * L2;
-        if (perp2 > Math.max(9, 0.04 * L2)) continue;
+        const tol = 0.04 * L2;
+        if (perp2 > (tol > 9 ? tol : 9)) continue;
         bestL2 = L2;
         partner = t < 0.5 ? ia : ib;
       }

@@ -30,14 +30,15 @@ export function buildSamples(lab: Float32Array, use: Uint8Array, rgba?: Uint8Cla
   const n = use.length;
   // Unsmoothed colours repeat in runs: a pixel equal to the previous one used lands in the same bucket.
   const px = rgba ? new Uint32Array(rgba.buffer, rgba.byteOffset, n) : null;
-  let prevPx = -1, prevK = -1;
+  let prevPx = -1, prevK = -1, prevL = NaN, prevA = NaN, prevB = NaN;
   for (let i = 0; i < n; i++) {
     if (!use[i]) continue;
-    if (px && px[i] === prevPx) {
-      sums[prevK] += 1; sums[prevK + 1] += lab[i * 3]!; sums[prevK + 2] += lab[i * 3 + 1]!; sums[prevK + 3] += lab[i * 3 + 2]!;
+    const L = lab[i * 3]!, a = lab[i * 3 + 1]!, b = lab[i * 3 + 2]!;
+    // Same source colour (or, on smoothed art, same Lab) as the previous pixel used: same bucket.
+    if (px ? px[i] === prevPx : L === prevL && a === prevA && b === prevB) {
+      sums[prevK] += 1; sums[prevK + 1] += L; sums[prevK + 2] += a; sums[prevK + 3] += b;
       continue;
     }
-    const L = lab[i * 3]!, a = lab[i * 3 + 1]!, b = lab[i * 3 + 2]!;
     let li = (L * (LB / 100.5)) | 0;
     let ai = ((a + 128) * (AB / 256)) | 0;
     let bi = ((b + 128) * (AB / 256)) | 0;
@@ -47,7 +48,8 @@ export function buildSamples(lab: Float32Array, use: Uint8Array, rgba?: Uint8Cla
     const k = ((li * AB + ai) * AB + bi) * 4;
     if (sums[k] === 0) touched.push(k);
     sums[k] += 1; sums[k + 1] += L; sums[k + 2] += a; sums[k + 3] += b;
-    if (px) { prevPx = px[i]!; prevK = k; }
+    prevK = k;
+    if (px) prevPx = px[i]!; else { prevL = L; prevA = a; prevB = b; }
   }
   // Bucket order (not discovery order) keeps the result independent of pixel order.
   touched.sort((p, q) => p - q);
