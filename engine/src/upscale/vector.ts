@@ -2,14 +2,13 @@
 // called in-thread as plain functions) at the TARGET resolution, then render the SVG, so edges are rendered
 // from curves (razor sharp at any size) and colours are the palette's exact inks.
 // Sub-pixel edges: the palette and the input-size label map come from the vectorizer (prepare + quantize at
-// input size); the input is then resampled to the output size (premultiplied Lanczos-3) and every output
-// pixel is labelled with the nearest palette ink among the inks of its 3x3 input neighbourhood (alpha split
-// at 128). The label boundaries therefore fall where the interpolated anti-aliasing coverage crosses 50 %,
+// input size); the input is then enlarged to the output size (premultiplied Lanczos-3, pixel-centre aligned:
+// lanczos.ts) and every output pixel is labelled with the nearest palette ink among the inks of its 3x3
+// input neighbourhood (alpha split at 128). The label boundaries therefore fall where the interpolated anti-aliasing coverage crosses 50 %,
 // i.e. between input pixels, instead of on the input's pixel grid; the tracer then fits curves to that map.
 // Rendering uses librsvg through sharp (a runtime dependency; resvg is only a dev dependency).
 import sharp from 'sharp';
 import { InkprepError } from '../errors.js';
-import { resizeRaster } from '../raster/resize.js';
 import type { Raster } from '../raster/types.js';
 import { resolveVectorize, vectorizeRaster } from '../ops/vectorize.js';
 import { mergeSpecks } from '../vectorize/clean/specks.js';
@@ -19,6 +18,7 @@ import { quantize } from '../vectorize/quantize/index.js';
 import { writeSvg } from '../vectorize/svg/index.js';
 import { traceLabelMap } from '../vectorize/trace/index.js';
 import { TRANSPARENT, type LabelMap } from '../vectorize/types.js';
+import { enlargeLanczos3 } from './lanczos.js';
 
 /** Render an SVG whose user units are source pixels (viewBox 0 0 w h) at exactly width x height pixels. */
 export async function renderSvg(svg: string, srcWidth: number, srcHeight: number, width: number, height: number): Promise<Raster> {
@@ -106,31 +106,22 @@ function traceToSvg(src: Raster): string {
 }
 
 /**
- * Position of content in libvips' Lanczos enlargement (sharp `resize`, any integer factor): a feature at output
- * position p (output pixels, pixel-area convention) lands at p + RESIZE_UP_SHIFT. Measured (disc centroids at
- * 2x, 3x, 4x: +0.50 px on both axes) and compensated when tracing at the target size; a test pins it.
- */
-export const RESIZE_UP_SHIFT = 0.5;
-
-/**
  * Label the resampled image `big` (scale x `small`) with the inks of `small`: a pixel with alpha < 128 is
  * transparent; any other pixel takes the palette ink nearest to its colour (squared RGB distance) among the
  * inks present in the 3x3 input neighbourhood of the input pixel it lies in (all inks when that neighbourhood
  * is transparent). Restricting to local inks keeps an anti-aliased blend of two inks from becoming a sliver
- * of a third ink that happens to lie between them. The map is one pixel wider and taller than `big` (last
- * column and row repeated) so that, drawn shifted by -RESIZE_UP_SHIFT, it still covers the whole image.
+ * of a third ink that happens to lie between them.
  */
 export function labelAtTarget(small: LabelMap, big: Raster, scale: number): LabelMap {
   const { width: w, height: h, labels: sl, palette } = small;
   const W = big.width, H = big.height, d = big.data;
-  const MW = W + 1, MH = H + 1;
   const k = palette.length / 3;
-  const labels = new Uint16Array(MW * MH);
+  const labels = new Uint16Array(W * H);
   const cand = new Int32Array(9);
   for (let Y = 0; Y < H; Y++) {
     const y = Math.min(h - 1, Math.floor(Y / scale));
     for (let X = 0; X < W; X++) {
-      const i = Y * MW + X, o = (Y * W + X) * 4;
+      const i = Y * W + X, o = i * 4;
       if (d[o + 3]! < ALPHA_SPLIT) {
         labels[i] = TRANSPARENT;
         continue;
@@ -160,10 +151,8 @@ export function labelAtTarget(small: LabelMap, big: Raster, scale: number): Labe
       }
       labels[i] = best;
     }
-    labels[Y * MW + W] = labels[Y * MW + W - 1]!;
   }
-  labels.copyWithin(H * MW, (H - 1) * MW, H * MW);
-  return { width: MW, height: MH, labels, palette };
+  return { width: W, height: H, labels, palette };
 }
 
 /** SVG (user units = output pixels) traced from the label map at the output size (see the file header). */
@@ -171,12 +160,10 @@ async function traceAtTarget(src: Raster, scale: number): Promise<string> {
   const opts = resolveVectorize(TRACE_OPTIONS);
   const { map } = quantize(prepareImage(src, opts.edgeCleanup), opts.colors);
   mergeSpecks(map, opts.speckSize);
-  const big = await resizeRaster(src, { width: src.width * scale, height: src.height * scale });
+  const big = enlargeLanczos3(src, scale);
   const bigMap = labelAtTarget(map, big, scale);
   // specks smaller than one input pixel across are interpolation artefacts
   mergeSpecks(bigMap, Math.min(16, opts.speckSize * scale));
   const traced = traceLabelMap(bigMap, opts.trace);
-  const svg = writeSvg(traced, solidFills(bigMap), { width: bigMap.width, height: bigMap.height }).svg;
-  // undo the resampler's shift: the viewport starts RESIZE_UP_SHIFT px into the traced map
-  return svg.replace(/viewBox="[^"]*"/, `viewBox="${RESIZE_UP_SHIFT} ${RESIZE_UP_SHIFT} ${big.width} ${big.height}"`);
+  return writeSvg(traced, solidFills(bigMap), { width: bigMap.width, height: bigMap.height }).svg;
 }

@@ -1,10 +1,9 @@
 // Sub-pixel edge placement of the vector path: the trace at the target size must put anti-aliased edges where
-// the input's coverage says they are (area, position and outline of a disc), and the compensation of the
-// resampler's enlargement shift must match what libvips actually does.
+// the input's coverage says they are (area, position and outline of a disc; grid-aligned edges stay exact),
+// and the enlargement it labels from must be centred (libvips' is +0.5 output px off).
 import { describe, expect, it } from 'vitest';
 import { upscaleVector, type Raster } from '@inkprep/engine';
-import { resizeRaster } from '../../../engine/src/raster/resize.js';
-import { RESIZE_UP_SHIFT } from '../../../engine/src/upscale/vector.js';
+import { enlargeLanczos3 } from '../../../engine/src/upscale/lanczos.js';
 
 /** Disc of radius r at (cx, cy) with exact area coverage (16x16 supersampling); on `bg` or on transparency. */
 function disc(size: number, cx: number, cy: number, r: number, bg: [number, number, number] | null): Raster {
@@ -74,12 +73,27 @@ describe('vector path edge placement (4x of an anti-aliased disc at 64 px)', () 
     });
   }
 
-  it('compensates the Lanczos enlargement shift that libvips really applies', async () => {
+  it('enlarges without shifting content (pixel-centre aligned Lanczos-3)', () => {
     for (const s of [2, 4]) {
-      const big = await resizeRaster(disc(64, cx, cy, r, null), { width: 64 * s, height: 64 * s });
+      const big = enlargeLanczos3(disc(64, cx, cy, r, null), s);
       const [gx, gy] = centroid(coverage(big, false), 64 * s);
-      expect(gx - cx * s).toBeCloseTo(RESIZE_UP_SHIFT, 1);
-      expect(gy - cy * s).toBeCloseTo(RESIZE_UP_SHIFT, 1);
+      expect(Math.abs(gx - cx * s)).toBeLessThan(0.02);
+      expect(Math.abs(gy - cy * s)).toBeLessThan(0.02);
     }
+  });
+
+  it('keeps edges that lie on the input pixel grid exactly there', async () => {
+    // opaque 40x24 red flag with a white bar over columns 16..23: every edge on a pixel boundary
+    const w = 40, h = 24, data = new Uint8ClampedArray(w * h * 4);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) data.set(x >= 16 && x < 24 ? [255, 255, 255, 255] : [218, 41, 28, 255], (y * w + x) * 4);
+    const out = await upscaleVector({ width: w, height: h, data }, 4);
+    let wrong = 0;
+    for (let y = 0; y < h * 4; y++) {
+      for (let x = 0; x < w * 4; x++) {
+        const want = x >= 64 && x < 96 ? 255 : 218;
+        if (out.data[(y * w * 4 + x) * 4] !== want || out.data[(y * w * 4 + x) * 4 + 3] !== 255) wrong++;
+      }
+    }
+    expect(wrong).toBe(0);
   });
 });
