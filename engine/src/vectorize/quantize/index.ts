@@ -141,8 +141,10 @@ function assignLabels(prep: PreparedImage, lab: Float32Array, blends: Int32Array
   const r2 = nearestRadii(c, k);
   let guess = -1;
   let prevKey = -1;
+  const blendPx: number[] = [];
   for (let i = 0; i < n; i++) {
-    if (!mask[i] || blends[i] !== NOT_BLEND) continue;
+    if (!mask[i]) continue;
+    if (blends[i] !== NOT_BLEND) { blendPx.push(i); continue; }
     const o = i * 3;
     if (noisy) {
       // Smoothed flat areas (paper) repeat the exact same Lab value: reuse the previous pixel's label.
@@ -162,8 +164,7 @@ function assignLabels(prep: PreparedImage, lab: Float32Array, blends: Int32Array
     labels[i] = guess;
   }
   // Blends take the ink of the side they lean to; chains of blends fall back to the nearest ink.
-  for (let i = 0; i < n; i++) {
-    if (!mask[i] || blends[i] === NOT_BLEND) continue;
+  for (const i of blendPx) {
     const p = blends[i]!;
     labels[i] = blends[p] === NOT_BLEND && labels[p] !== TRANSPARENT ? labels[p]! : nearest(c, k, lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!);
   }

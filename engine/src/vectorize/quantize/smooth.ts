@@ -60,7 +60,8 @@ export function noiseScore(rgba: Uint8ClampedArray, mask: Uint8Array, w: number,
 }
 
 /**
- * Bilateral filter (3x3, spatial sigma 1 px) over traced pixels only, `passes` times.
+ * Bilateral filter (3x3, spatial sigma 1 px) over traced pixels only, `passes` times, in place: the result is
+ * written over `lab` (and returned).
  * @param sigmaR range sigma in ΔE76 units (noise below it is averaged, edges above it kept)
  */
 export function bilateralLab(lab: Float32Array, mask: Uint8Array, w: number, h: number, sigmaR: number, passes: number): Float32Array {
@@ -127,9 +128,11 @@ export function bilateralLab(lab: Float32Array, mask: Uint8Array, w: number, h: 
         dst[o] = sL / sWt; dst[o + 1] = sA / sWt; dst[o + 2] = sB / sWt;
       }
     }
-    const t = src === lab ? new Float32Array(lab.length) : src;
+    const t = src;
     src = dst;
     dst = t;
   }
-  return src;
+  // Ping-pong between `lab` and one scratch image: the result ends in `lab`.
+  if (src !== lab) lab.set(src);
+  return lab;
 }
