@@ -79,12 +79,10 @@ export async function roundTripError(src: Raster, big: Raster): Promise<number> 
  */
 export async function upscaleVector(src: Raster, scale: number, opts: { guard?: boolean; at?: 'target' | 'source' } = {}): Promise<Raster> {
   let out: Raster;
-  if (opts.at === 'source') {
-    out = await renderSvg(traceToSvg(src), src.width, src.height, src.width * scale, src.height * scale);
-  } else {
-    const W = src.width * scale, H = src.height * scale;
-    out = await renderSvg(await traceAtTarget(src, scale), W, H, W, H);
-  }
+  const W = src.width * scale, H = src.height * scale;
+  const svg = opts.at === 'source' ? null : await traceAtTarget(src, scale);
+  if (svg) out = await renderSvg(svg, W, H, W, H);
+  else out = await renderSvg(traceToSvg(src), src.width, src.height, W, H);
   if (opts.guard !== false) {
     const err = await roundTripError(src, out);
     if (err > VECTOR_MAX_ROUNDTRIP) {
@@ -155,11 +153,52 @@ export function labelAtTarget(small: LabelMap, big: Raster, scale: number): Labe
   return { width: W, height: H, labels, palette };
 }
 
-/** SVG (user units = output pixels) traced from the label map at the output size (see the file header). */
-async function traceAtTarget(src: Raster, scale: number): Promise<string> {
+/**
+ * Share of the label map's boundary pixels (a 4-neighbour has another label or transparency) whose input pixel
+ * is a blend: alpha strictly between 0 and 255, or any channel more than AA_INK_DIFF from its ink. Near 0 the
+ * art has no anti-aliasing (pixel-aligned flags, pixel art): its edges already lie on the pixel grid, and the
+ * input-size trace reproduces them exactly, corners included.
+ */
+export function antiAliasedShare(src: Raster, map: LabelMap): number {
+  const { width: w, height: h, labels, palette } = map;
+  const d = src.data;
+  let boundary = 0, blended = 0;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x, l = labels[i]!;
+      const edge = (x > 0 && labels[i - 1] !== l) || (x < w - 1 && labels[i + 1] !== l) || (y > 0 && labels[i - w] !== l) || (y < h - 1 && labels[i + w] !== l);
+      if (!edge) continue;
+      boundary++;
+      const o = i * 4, a = d[o + 3]!;
+      if (a > 0 && a < 255) blended++;
+      else if (l !== TRANSPARENT && a === 255) {
+        for (let c = 0; c < 3; c++) {
+          if (Math.abs(d[o + c]! - palette[l * 3 + c]!) > AA_INK_DIFF) {
+            blended++;
+            break;
+          }
+        }
+      }
+    }
+  }
+  return boundary ? blended / boundary : 0;
+}
+
+/** A channel further than this from its ink marks a blended (anti-aliased) pixel. */
+const AA_INK_DIFF = 24;
+/** Below this share of blended boundary pixels the art counts as not anti-aliased (see antiAliasedShare). */
+export const MIN_AA_SHARE = 0.05;
+
+/**
+ * SVG (user units = output pixels) traced from the label map at the output size (see the file header), or
+ * null when the input carries no anti-aliasing to place edges from (antiAliasedShare < MIN_AA_SHARE): the caller
+ * then traces at the input size.
+ */
+async function traceAtTarget(src: Raster, scale: number): Promise<string | null> {
   const opts = resolveVectorize(TRACE_OPTIONS);
   const { map } = quantize(prepareImage(src, opts.edgeCleanup), opts.colors);
   mergeSpecks(map, opts.speckSize);
+  if (antiAliasedShare(src, map) < MIN_AA_SHARE) return null;
   const big = enlargeLanczos3(src, scale);
   const bigMap = labelAtTarget(map, big, scale);
   // specks smaller than one input pixel across are interpolation artefacts

@@ -82,15 +82,16 @@ describe('vector path edge placement (4x of an anti-aliased disc at 64 px)', () 
     }
   });
 
-  it('keeps edges that lie on the input pixel grid exactly there', async () => {
-    // opaque 40x24 red flag with a white bar over columns 16..23: every edge on a pixel boundary
-    const w = 40, h = 24, data = new Uint8ClampedArray(w * h * 4);
-    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) data.set(x >= 16 && x < 24 ? [255, 255, 255, 255] : [218, 41, 28, 255], (y * w + x) * 4);
+  it('keeps edges and corners that lie on the input pixel grid exactly there (art without anti-aliasing)', async () => {
+    // opaque 64x48 red flag with a white cross: every edge on a pixel boundary, 12 right-angle corners
+    const w = 64, h = 48, data = new Uint8ClampedArray(w * h * 4);
+    const inCross = (x: number, y: number): boolean => (x >= 26 && x < 38 && y >= 8 && y < 40) || (x >= 14 && x < 50 && y >= 18 && y < 30);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) data.set(inCross(x, y) ? [255, 255, 255, 255] : [218, 41, 28, 255], (y * w + x) * 4);
     const out = await upscaleVector({ width: w, height: h, data }, 4);
     let wrong = 0;
     for (let y = 0; y < h * 4; y++) {
       for (let x = 0; x < w * 4; x++) {
-        const want = x >= 64 && x < 96 ? 255 : 218;
+        const want = inCross(x >> 2, y >> 2) ? 255 : 218;
         if (out.data[(y * w * 4 + x) * 4] !== want || out.data[(y * w * 4 + x) * 4 + 3] !== 255) wrong++;
       }
     }
