@@ -1,8 +1,9 @@
 // multipart/form-data from uWS onData through busboy, with limits enforced while streaming (before any
 // decoding): the `image` file part is capped at the endpoint's byte limit, the whole body at that plus a
 // small envelope allowance, and parts, fields and field sizes are capped. Each uWS chunk is copied (uWS
-// reuses its ArrayBuffer after the callback). busboy backpressure pauses the socket. The body starts
-// paused (`hold('auth')`) so nothing large is read for a caller that is not authenticated yet.
+// reuses its ArrayBuffer after the callback). busboy backpressure pauses the socket. The body is not paused
+// while the key is checked: with uWS 20.30, data that arrives during a pause before any body byte was read
+// is not always delivered after resume (requests whose body came in a separate packet stalled).
 import busboy from 'busboy';
 import { InkprepError } from '@inkprep/engine';
 import type { Exchange } from './exchange.js';

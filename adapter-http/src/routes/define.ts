@@ -177,6 +177,14 @@ export interface ImageRouteBase<Options> {
   meter?: Meter;
   /** Run one at a time through the vectorize line (429 `queue_full` when it is full). */
   queue?: 'vectorize';
+  /**
+   * Pass the request's AbortSignal to the engine task (op routes), so a client that leaves stops the work.
+   * Default false: with Piscina 5, many concurrent tasks carrying a signal on a small pool stalled for
+   * seconds (32 concurrent scans: 10 s vs 0.1 s without), and aborting a running task stops its worker
+   * (a restart reloads every op module). Set it for long ops that run one at a time (vectorize). Short
+   * ops finish and their result is dropped when the client has left; the reservation is released.
+   */
+  abortEngine?: boolean;
 }
 
 /** An image POST backed by one engine op: `respond` turns the op's result into the reply. */
@@ -211,12 +219,10 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
     handle(ex, app) {
       const maxBytes = typeof spec.maxBytes === 'function' ? spec.maxBytes(app) : spec.maxBytes ?? app.config.maxUploadBytes;
       const body = readForm(ex, { maxFileBytes: maxBytes });
-      body.hold('auth');
       let reservation: Reservation | null = null;
       let turn: QueueTurn | null = null;
       const run = async (): Promise<void> => {
         const caller = await authenticateExchange(ex, app);
-        body.release('auth');
         const form = await body.done;
         if (!form.image || form.image.bytes.byteLength === 0) throw new InkprepError('missing_image', 'The image file is missing: send it as a file part named image');
         const image = form.image.bytes;
@@ -235,7 +241,7 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
         };
         let reply: Reply;
         if (spec.op !== undefined) {
-          const result = await app.engine.run(spec.op, image, form.fields as OptionsOf<OpName>, { signal: ex.signal, maxPixels });
+          const result = await app.engine.run(spec.op, image, form.fields as OptionsOf<OpName>, { signal: spec.abortEngine ? ex.signal : undefined, maxPixels });
           turn?.release();
           reply = await spec.respond(result as never, call as never);
         } else {

@@ -11,6 +11,7 @@ export const vectorizeRoute: RouteDef = postImageRoute({
   maxBytes: (app) => app.config.vectorizeMaxBytes,
   formats: ['png', 'jpeg', 'webp'],
   queue: 'vectorize',
+  abortEngine: true, // one task at a time, seconds long: a client that leaves stops it
   respond: (r, call) => binary(r.svg, 'image/svg+xml; charset=utf-8', {
     'X-Paths': String(r.paths),
     'X-Colors-Used': String(r.colorsUsed),
