@@ -74,7 +74,8 @@ export async function roundTripError(src: Raster, big: Raster): Promise<number> 
 }
 
 /**
- * Trace `src` and render it at `scale` times its size.
+ * Trace `src` and render it at `scale` times its size: traced at the target size (sub-pixel edges) unless the
+ * art has no anti-aliasing or `at: 'source'` asks for the input-size trace (edges on the input grid; bench only).
  * @throws InkprepError `processing_failed` when the render fails the round-trip guard (VECTOR_MAX_ROUNDTRIP).
  */
 export async function upscaleVector(src: Raster, scale: number, opts: { guard?: boolean; at?: 'target' | 'source' } = {}): Promise<Raster> {
