@@ -51,7 +51,7 @@ function cpuOf(t: Target): Promise<number> {
 function startTarget(kind: 'bare' | 'inkprep', dataDir: string): Promise<Target> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--target', kind], {
-      env: { ...process.env, INKPREP_DATA_DIR: dataDir, INKPREP_BOOTSTRAP_KEY: KEY, INKPREP_THREADS: '1' },
+      env: { ...process.env, INKPREP_DATA_DIR: dataDir, INKPREP_BOOTSTRAP_KEY: KEY, INKPREP_THREADS: '1', INKPREP_WARM_BLANKS: '0' },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     let err = '';
