@@ -63,11 +63,9 @@ export function quantize(prep: PreparedImage, colors: ColorsOption, timings?: Re
   lap('smooth');
   const blends = detectBlends(lab, mask, w, h, noisy ? undefined : prep.rgba);
   lap('blends');
-  const use = new Uint8Array(n);
-  let inkCount = 0;
-  for (let i = 0; i < n; i++) if (mask[i] && blends[i] === NOT_BLEND) { use[i] = 1; inkCount++; }
-  if (inkCount === 0) use.set(mask);
-  const samples = buildSamples(lab, use, noisy ? undefined : prep.rgba);
+  // Ink samples: traced pixels that are not blends (all traced pixels when every one is a blend).
+  let samples = buildSamples(lab, mask, blends, noisy ? undefined : prep.rgba);
+  if (samples.count === 0) samples = buildSamples(lab, mask, null, noisy ? undefined : prep.rgba);
   lap('samples');
   const labels = new Uint16Array(n).fill(TRANSPARENT);
   if (samples.count === 0) return { map: { width: w, height: h, labels, palette: new Uint8Array(0) }, lab, noisy };

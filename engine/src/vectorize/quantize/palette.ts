@@ -6,6 +6,8 @@
 // 4. agglomerative merging by Ward cost: clusters closer than `sameInk` always merge; in `auto` mode merging
 //    goes on down to `floor` colours while it keeps the art true (see mergeClusters).
 
+import { NOT_BLEND } from './blend.js';
+
 /** Weighted colour samples: one entry per non-empty Lab bucket. */
 export interface Samples {
   /** Lab of each sample (3 floats each). */
@@ -19,20 +21,21 @@ export interface Samples {
 const LB = 64, AB = 64;
 
 /**
- * Bucket the pixels flagged in `use` (one sample per non-empty Lab bucket, at the exact mean of its pixels).
+ * Bucket the pixels flagged in `mask` whose `blends` entry is NOT_BLEND (every flagged pixel when `blends` is null),
+ * one sample per non-empty Lab bucket, at the exact mean of its pixels.
  * `rgba`: the unsmoothed source colours `lab` was computed from (enables the run shortcut).
  */
-export function buildSamples(lab: Float32Array, use: Uint8Array, rgba?: Uint8ClampedArray): Samples {
+export function buildSamples(lab: Float32Array, mask: Uint8Array, blends: Int32Array | null, rgba?: Uint8ClampedArray): Samples {
   const nb = LB * AB * AB;
   sumsBuf ??= new Float64Array(nb * 4);
   const sums = sumsBuf;
   const touched: number[] = [];
-  const n = use.length;
+  const n = mask.length;
   // Unsmoothed colours repeat in runs: a pixel equal to the previous one used lands in the same bucket.
   const px = rgba ? new Uint32Array(rgba.buffer, rgba.byteOffset, n) : null;
   let prevPx = -1, prevK = -1, prevL = NaN, prevA = NaN, prevB = NaN;
   for (let i = 0; i < n; i++) {
-    if (!use[i]) continue;
+    if (!mask[i] || (blends && blends[i] !== NOT_BLEND)) continue;
     const L = lab[i * 3]!, a = lab[i * 3 + 1]!, b = lab[i * 3 + 2]!;
     // Same source colour (or, on smoothed art, same Lab) as the previous pixel used: same bucket.
     if (px ? px[i] === prevPx : L === prevL && a === prevA && b === prevB) {
