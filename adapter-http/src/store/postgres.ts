@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { InkprepError } from '@inkprep/engine';
 import {
-  DEFAULT_DAILY_LIMIT, FAIR_USE_NAMES, WINDOW_MS,
+  ACCOUNT_PATCH_COLUMNS, DEFAULT_DAILY_LIMIT, FAIR_USE_NAMES, WINDOW_MS,
   type Account, type AccountPatch, type ApiKey, type FairUseName, type Plan, type ReserveResult, type Store, type UsageSummary,
 } from './types.js';
 
@@ -219,10 +219,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
       return count(pool, 'SELECT count(*) AS n FROM accounts', []);
     },
     async updateAccount(id, patch: AccountPatch) {
-      const cols: Record<keyof AccountPatch, string> = {
-        name: 'name', plan: 'plan', status: 'status', admin: 'admin', dailyLimit: 'daily_limit',
-        removeBgCap: 'remove_bg_cap', upscaleCap: 'upscale_cap', removeBgMonthlyAllowance: 'remove_bg_monthly',
-      };
+      const cols = ACCOUNT_PATCH_COLUMNS;
       const sets: string[] = [];
       const vals: unknown[] = [];
       for (const [k, v] of Object.entries(patch) as [keyof AccountPatch, unknown][]) {

@@ -42,6 +42,12 @@ export interface Account {
 /** Fields an operator may change with `account set`. */
 export type AccountPatch = Partial<Pick<Account, 'name' | 'plan' | 'status' | 'admin' | 'dailyLimit' | 'removeBgCap' | 'upscaleCap' | 'removeBgMonthlyAllowance'>>;
 
+/** Column of each patchable account field, shared by the SQL implementations (the only names ever put into SQL text). */
+export const ACCOUNT_PATCH_COLUMNS: Readonly<Record<keyof AccountPatch, string>> = Object.freeze({
+  name: 'name', plan: 'plan', status: 'status', admin: 'admin', dailyLimit: 'daily_limit',
+  removeBgCap: 'remove_bg_cap', upscaleCap: 'upscale_cap', removeBgMonthlyAllowance: 'remove_bg_monthly',
+});
+
 /** An API key as stored: never the secret itself, only its SHA-256. */
 export interface ApiKey {
   /** `key_` + 16 hex digits; safe to show and log. */
