@@ -1,25 +1,16 @@
 // `inkprep info <file>` as a child process through the workspace bin (node_modules/.bin/inkprep, the same
 // link `npx inkprep` uses): JSON report on stdout, exit codes 0 ok / 2 usage / 3 bad input file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
+import { BIN, ROOT, runCli } from './run-cli.js';
 import { mkdtempSync, rmSync, writeFileSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { card } from '../engine/raster/fixtures.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'node_modules/.bin/inkprep');
 let dir = '';
 
-function cli(args: string[], viaNpx = false): Promise<{ code: number; stdout: string; stderr: string }> {
-  const [cmd, argv] = viaNpx ? ['npx', ['--no-install', 'inkprep', ...args]] : [process.execPath, [BIN, ...args]];
-  return new Promise((resolve) => {
-    execFile(cmd, argv, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
+function cli(args: string[], viaNpx = false) {
+  return runCli(args, {}, viaNpx);
 }
 
 beforeAll(async () => {

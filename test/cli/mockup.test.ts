@@ -1,27 +1,16 @@
 // `inkprep mockup <design> -o out.png --style ... --color ... --placement ...` as a child process through the
 // workspace bin: writes the image, prints the 2.9 JSON (without base64) and warnings; exit 2 on a bad field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
+import { runCli } from './run-cli.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'node_modules/.bin/inkprep');
 let dir = '';
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', INKPREP_GARMENT_CACHE_DIR: path.join(os.tmpdir(), 'inkprep-test-garment-cache'), INKPREP_SS_ACCOUNT: '', INKPREP_SS_API_KEY: '' },
-    }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
+function cli(args: string[]) {
+  return runCli(args, { INKPREP_GARMENT_CACHE_DIR: path.join(os.tmpdir(), 'inkprep-test-garment-cache'), INKPREP_SS_ACCOUNT: '', INKPREP_SS_API_KEY: '' });
 }
 
 beforeAll(async () => {

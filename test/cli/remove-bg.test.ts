@@ -1,24 +1,16 @@
 // `inkprep remove-bg in.jpg -o out.png` as a child process: writes a transparent PNG of the same size and
 // prints method/warnings as JSON; exit codes 2 (bad option) and 3 (bad input).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
+import { runCli } from './run-cli.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'node_modules/.bin/inkprep');
 let dir = '';
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', INKPREP_SEGMENTATION_MODEL: '' } }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
+function cli(args: string[]) {
+  return runCli(args, { INKPREP_SEGMENTATION_MODEL: '' });
 }
 
 beforeAll(async () => {

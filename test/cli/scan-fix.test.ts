@@ -1,25 +1,17 @@
 // `inkprep scan` and `inkprep fix` as child processes through the workspace bin: JSON report on stdout,
 // the fixed PNG written to -o with its DPI, option errors naming the field (exit 2), unknown flags rejected.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
+import { runCli } from './run-cli.js';
 import { existsSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { disc, png } from '../engine/scan/fixtures.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'node_modules/.bin/inkprep');
 let dir = '';
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
+function cli(args: string[]) {
+  return runCli(args);
 }
 
 beforeAll(async () => {

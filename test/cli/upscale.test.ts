@@ -1,24 +1,16 @@
 // `inkprep upscale <file> --scale 2|4 -o out.png` as a child process: JSON summary on stdout, the PNG at
 // the scaled size, exit 2 for a bad scale, exit 3 for input over 4x the budget (image_too_large).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
+import { runCli } from './run-cli.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'node_modules/.bin/inkprep');
 let dir = '';
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
+function cli(args: string[]) {
+  return runCli(args);
 }
 
 beforeAll(async () => {
