@@ -7,9 +7,9 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { configFromEnv } from '../../config.js';
 import { bootstrapStore } from '../../bootstrap.js';
 import { openConfiguredStore } from '../../store/open.js';
+import { announceFirstKey, configOrReport } from './serve.js';
 import { parseArgs } from '../args.js';
 import { EXIT, type Command } from '../command.js';
 
@@ -37,13 +37,8 @@ export const clusterCommand: Command = {
       process.stderr.write(`inkprep: Expected an integer from 1 to 64 for --processes but received ${JSON.stringify(flags.processes)}\n`);
       return EXIT.usage;
     }
-    let config;
-    try {
-      config = configFromEnv();
-    } catch (err) {
-      process.stderr.write(`inkprep: ${(err as Error).message}\n`);
-      return EXIT.usage;
-    }
+    const config = configOrReport();
+    if (!config) return EXIT.usage;
     if (config.port === 0) {
       process.stderr.write('inkprep: cluster needs a fixed PORT (0 would give every process its own port)\n');
       return EXIT.usage;
@@ -52,7 +47,7 @@ export const clusterCommand: Command = {
       const { store } = await openConfiguredStore({ dataDir: config.dataDir });
       const boot = await bootstrapStore(store, config.bootstrapKey, Date.now());
       await store.close();
-      if (boot.created && !boot.fromEnv) process.stderr.write(`\nFirst API key for account ${boot.accountId} (shown once, store it now):\n\n  ${boot.secret}\n\n`);
+      if (boot.created && !boot.fromEnv) announceFirstKey(boot.accountId, boot.secret);
     } catch (err) {
       process.stderr.write(`inkprep: cannot open the store: ${(err as Error).message}\n`);
       return EXIT.failed;

@@ -1,6 +1,6 @@
 // `inkprep serve`: run the /api/v1 service with configuration from environment variables
 // (README "## HTTP service"). SIGTERM/SIGINT drain in-flight requests, then close the pool and the store.
-import { configFromEnv } from '../../config.js';
+import { configFromEnv, type ServerConfig } from '../../config.js';
 import { bootstrapStore } from '../../bootstrap.js';
 import { createLogger } from '../../log.js';
 import { startServer } from '../../server.js';
@@ -26,13 +26,8 @@ export const serveCommand: Command = {
       process.stdout.write(this.usage + '\n');
       return EXIT.ok;
     }
-    let config;
-    try {
-      config = configFromEnv();
-    } catch (err) {
-      process.stderr.write(`inkprep: ${(err as Error).message}\n`);
-      return EXIT.usage;
-    }
+    const config = configOrReport();
+    if (!config) return EXIT.usage;
     const log = createLogger(config.logLevel);
     let store;
     try {
@@ -48,7 +43,7 @@ export const serveCommand: Command = {
       log.info('created local business account', { account: boot.accountId, key: boot.keyId, data_dir: config.dataDir });
       if (!boot.fromEnv) {
         // Shown once, on stderr, outside the JSON log stream (never logged).
-        process.stderr.write(`\nFirst API key for account ${boot.accountId} (shown once, store it now):\n\n  ${boot.secret}\n\n`);
+        announceFirstKey(boot.accountId, boot.secret);
       }
     }
     const server = await startServer({ config, store, log });
@@ -74,3 +69,18 @@ export const serveCommand: Command = {
     });
   },
 };
+
+/** The server configuration from the environment, or null after printing which variable is wrong. */
+export function configOrReport(): ServerConfig | null {
+  try {
+    return configFromEnv();
+  } catch (err) {
+    process.stderr.write(`inkprep: ${(err as Error).message}\n`);
+    return null;
+  }
+}
+
+/** Print a newly created first key once, on stderr, outside the JSON log stream (never logged). */
+export function announceFirstKey(accountId: string, secret: string): void {
+  process.stderr.write(`\nFirst API key for account ${accountId} (shown once, store it now):\n\n  ${secret}\n\n`);
+}
