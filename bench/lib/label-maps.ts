@@ -6,8 +6,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import { TRANSPARENT, type LabelMap } from '../../engine/src/vectorize/types.js';
+import { corpusDir } from '../../golden/lib/corpus.js';
 
-export const CORPUS_DIR = '/work/shared/corpus/open';
+/** The open corpus (committed under corpus/open). */
+export const CORPUS_DIR = corpusDir() ?? path.resolve('corpus/open');
 
 export interface CorpusItem {
   id: string;

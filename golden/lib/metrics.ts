@@ -2,7 +2,7 @@
 // rasterise SVG (resvg), decode PNG/JPEG/WebP to straight-alpha RGBA, and compare two rasters:
 //  - ΔE: CIE76 ΔE*ab per pixel after compositing both images over mid-grey (128,128,128) in 8-bit sRGB,
 //    reported as mean over all pixels, mean over pixels opaque (alpha >= 128) in either image (the corpus
-//    convention, /work/shared/corpus/open/README.md), 99th percentile and max;
+//    convention, corpus/open/README.md), 99th percentile and max;
 //  - SSIM of the luminance of the grey composites (Wang et al. 2004, 8x8 windows, stride 4, C1/C2 from
 //    K1 = 0.01, K2 = 0.03, L = 255);
 //  - alpha IoU of the alpha >= 128 masks (1 when both are empty);

@@ -1,4 +1,4 @@
-// Conformance of the HTTP API with /work/shared/spec/artwork-api-v1.md, walked section by section over real
+// Conformance of the HTTP API with docs/artwork-api-v1.md, walked section by section over real
 // HTTP. Where another file already proves a row, it is not repeated here:
 //   2.2 scan report fields/types ......................... scan-fix.test.ts
 //   2.6/2.7/2.8/2.9 basic shapes, mockup X- header values .. mockup.test.ts (types, key format, no prices: here)

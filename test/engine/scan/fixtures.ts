@@ -1,6 +1,8 @@
 // Synthetic rasters with known answers for the scan, fix and halftone tests (not a test file itself).
 import sharp from 'sharp';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { corpusDir } from '../../../golden/lib/corpus.js';
 import type { Raster } from '@inkprep/engine';
 
 export type RGB = [number, number, number];
@@ -40,7 +42,7 @@ export function disc(w: number, h: number, o: { r: number; rgb?: RGB; glowSigma?
 
 /** Render a corpus SVG to a Raster with its long side fitted to `size` px. */
 export async function corpusRaster(file: string, size = 1024): Promise<Raster> {
-  const svg = readFileSync(`/work/shared/corpus/open/${file}`);
+  const svg = readFileSync(path.join(corpusDir() ?? 'corpus/open', file));
   const meta = await sharp(svg).metadata();
   const density = Math.min(2400, (72 * size) / Math.max(meta.width ?? size, meta.height ?? size));
   const { data, info } = await sharp(svg, { density }).resize(size, size, { fit: 'inside' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });

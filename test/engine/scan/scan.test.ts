@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { readdirSync } from 'node:fs';
 import { createEngine, scanRaster, resizeRaster, InkprepError, type Raster, type ScanReport } from '@inkprep/engine';
 import { canvas, corpusRaster, disc, png } from './fixtures.js';
+import { corpusDir } from '../../../golden/lib/corpus.js';
 
 const info = { format: 'png' as const, is_jpeg: false, density: null };
 const scan = (r: Raster, printWidthInches = 12): ScanReport => scanRaster({ raster: r, info, printWidthInches });
@@ -246,7 +247,7 @@ describe('scan: corpus art', () => {
   });
 
   it('every corpus artwork at 512 px reads none, except the sunrise whose water edge carries an orange underlayer', async () => {
-    const files = readdirSync('/work/shared/corpus/open').filter((f) => f.endsWith('.svg'));
+    const files = readdirSync(corpusDir() ?? 'corpus/open').filter((f) => f.endsWith('.svg'));
     expect(files.length).toBeGreaterThanOrEqual(40);
     const notNone: string[] = [];
     for (const f of files) {
