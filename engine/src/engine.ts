@@ -30,7 +30,12 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Stricter pixel limit for this call (e.g. 25 MP for remove-bg). */
   maxPixels?: number;
-  /** Move the input's buffer to the worker (default true when the input owns its whole ArrayBuffer). */
+  /**
+   * Move the input's bytes to the worker instead of copying them (default false: the caller's buffer is never
+   * touched). With `true` the input's ArrayBuffer is detached after the call, as with `postMessage` transfer;
+   * an input that is a view into a larger or shared buffer (e.g. a pooled `Buffer`) is still copied, since
+   * moving it would empty bytes the caller does not know it shares.
+   */
   transfer?: boolean;
 }
 
@@ -60,6 +65,50 @@ function ownsWholeBuffer(a: Uint8Array | Uint8ClampedArray): boolean {
   return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength && a.buffer instanceof ArrayBuffer;
 }
 
+/** A detached ArrayBuffer refuses new views (Node 20 has no `ArrayBuffer.prototype.detached`). */
+function isDetached(buffer: ArrayBufferLike): boolean {
+  if (!(buffer instanceof ArrayBuffer)) return false;
+  try {
+    new Uint8Array(buffer, 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Check the input's shape and that its bytes are still there. A detached buffer (moved to another thread
+ * earlier, e.g. by a previous call with `{ transfer: true }`) is the caller's mistake, so `invalid_option`.
+ */
+function checkInput(input: unknown): asserts input is OpInput {
+  if (input === undefined || input === null) throw new InkprepError('missing_image', 'The image is missing: pass the encoded file bytes or a Raster');
+  const data = input instanceof Uint8Array ? input
+    : typeof input === 'object' && input !== null && isRaster(input as OpInput) ? (input as { data: unknown }).data
+    : undefined;
+  if (!(data instanceof Uint8Array || data instanceof Uint8ClampedArray)) {
+    throw new InkprepError('invalid_option', 'Expected the input to be a Uint8Array of the encoded file or a Raster { width, height, data: Uint8ClampedArray }', { field: 'input' });
+  }
+  if (isDetached(data.buffer)) {
+    throw new InkprepError('invalid_option', 'The input buffer is detached (its bytes were moved to another thread, e.g. by an earlier call with { transfer: true }); pass a buffer that still holds the image', { field: 'input' });
+  }
+}
+
+/**
+ * What is posted to the worker and which buffer is moved with it. By default the bytes are copied once into
+ * a buffer of their own, which is then moved (one memcpy, no structured-clone copy of a larger parent
+ * buffer); with `transfer: true` an input owning its whole buffer is moved as it is.
+ */
+function outgoing(input: OpInput, transfer: boolean): { input: OpInput; transferList: ArrayBuffer[] } {
+  const data = isRaster(input) ? input.data : input;
+  if (transfer && ownsWholeBuffer(data)) return { input, transferList: [data.buffer as ArrayBuffer] };
+  if (isRaster(input)) {
+    const copy = new Uint8ClampedArray(input.data);
+    return { input: { width: input.width, height: input.height, data: copy }, transferList: [copy.buffer] };
+  }
+  const copy = new Uint8Array(input);
+  return { input: copy, transferList: [copy.buffer] };
+}
+
 /**
  * Create an engine.
  * @example
@@ -85,6 +134,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   async function run<K extends OpName>(op: K, input: OpInput, raw?: OptionsOf<K>, call: CallOptions = {}): Promise<ResultOf<K>> {
     if (closed) throw new InkprepError('shutting_down', 'The engine is closed');
     const def = OPS[op] as unknown as OpDef<unknown, unknown, ResultOf<K>>;
+    checkInput(input);
     const resolved = def.resolve(raw);
     const limit = Math.min(maxPixels, call.maxPixels ?? maxPixels);
     if (call.signal?.aborted) throw new InkprepError('aborted');
@@ -93,13 +143,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
       if (!out.ok) throw fromWire(out.error);
       return out.value as ResultOf<K>;
     }
-    const data = isRaster(input) ? input.data : input;
-    const transferList = call.transfer !== false && ownsWholeBuffer(data) ? [data.buffer as ArrayBuffer] : [];
-    const task: TaskMessage = { op, input, options: resolved, maxPixels: limit };
+    const sent = outgoing(input, call.transfer === true);
+    const task: TaskMessage = { op, input: sent.input, options: resolved, maxPixels: limit };
     let reply: ReplyMessage;
     inFlight++;
     try {
-      const settled = pool.run(task, { signal: call.signal ?? null, transferList });
+      const settled = pool.run(task, { signal: call.signal ?? null, transferList: sent.transferList });
       pending.add(settled);
       const forget = () => pending.delete(settled);
       settled.then(forget, forget);

@@ -147,7 +147,10 @@ export interface ImageCall<Options> {
   caller: Caller;
   /** Text fields as sent (unknown fields included; they are ignored by validation). */
   fields: Record<string, string>;
-  /** The uploaded file. For `op` routes it is moved to the engine worker (detached) once the engine runs. */
+  /**
+   * The uploaded file. The request owns these bytes and never reads them after the engine call, so engine
+   * calls pass `{ transfer: true }` (zero-copy; `image` is detached once the engine runs).
+   */
   image: Uint8Array;
   /** The file's format and size from its header (read in JS, nothing decoded). */
   info: ImageHeader;
@@ -241,7 +244,7 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
         };
         let reply: Reply;
         if (spec.op !== undefined) {
-          const result = await app.engine.run(spec.op, image, form.fields as OptionsOf<OpName>, { signal: spec.abortEngine ? ex.signal : undefined, maxPixels });
+          const result = await app.engine.run(spec.op, image, form.fields as OptionsOf<OpName>, { signal: spec.abortEngine ? ex.signal : undefined, maxPixels, transfer: true });
           turn?.release();
           reply = await spec.respond(result as never, call as never);
         } else {

@@ -96,7 +96,7 @@ export const mockupRoute: RouteDef = postImageRoute<Record<string, string>>({
   async handle({ app, image, options, signal }) {
     const style = options.style?.trim();
     const supplier_style = style ? await catalogRef().garmentFor(style, signal) : undefined;
-    const result = await app.engine.mockup(image, { ...options, ...(supplier_style ? { supplier_style } : {}) }, { signal });
+    const result = await app.engine.mockup(image, { ...options, ...(supplier_style ? { supplier_style } : {}) }, { signal, transfer: true });
     return mockupReply(result);
   },
 });

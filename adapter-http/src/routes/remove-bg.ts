@@ -21,7 +21,7 @@ export const removeBgRoute: RouteDef = postImageRoute<Record<string, never>>({
   maxPixels: ({ app }) => maxPixelsFor(app),
   validate: () => ({}),
   async handle({ app, image, signal }) {
-    const out = await app.engine.removeBg(image, {}, { signal, maxPixels: await maxPixelsFor(app) });
+    const out = await app.engine.removeBg(image, {}, { signal, maxPixels: await maxPixelsFor(app), transfer: true });
     return binary(out.png, 'image/png', {
       'X-Method': out.method,
       'X-Warnings': out.warnings.join(' | '),

@@ -49,7 +49,7 @@ export const upscaleRoute: RouteDef = postImageRoute<UpscaleFields>({
   },
   async handle({ app, image, options, signal, ex }) {
     const limits = await getUpscaleLimits(app.store);
-    const out = await app.engine.upscale(image, { scale: options.scale, budget: limits.budget, budget4x: limits.budget4x }, { signal });
+    const out = await app.engine.upscale(image, { scale: options.scale, budget: limits.budget, budget4x: limits.budget4x }, { signal, transfer: true });
     const hosting = hostingFor(app.config.dataDir);
     const base = {
       scale: out.scale,

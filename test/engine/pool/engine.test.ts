@@ -1,9 +1,13 @@
-// The pooled Engine: errors rebuilt across the thread boundary, zero-copy transfer of inputs, abort of
+// The pooled Engine: errors rebuilt across the thread boundary, input ownership (copied by default, moved
+// with { transfer: true }, detached inputs refused), abort of
 // queued and running tasks, the queue limit and draining close().
 //
 // Slow work for the abort/queue tests is a legitimate op on a legitimately slow input: `info` fully decodes
 // a 3000x3000 PNG (9 MP -> 36 MB RGBA), so the task is still in the worker when the test aborts it one
 // event-loop turn after submitting. No fake op is added to the public registry.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine, InkprepError, type Engine } from '@inkprep/engine';
 import { bombPng, card } from '../raster/fixtures.js';
@@ -68,31 +72,65 @@ describe('engine pool', () => {
     expect(err.code).toBe('invalid_option');
   });
 
-  it('moves an input that owns its ArrayBuffer (the sent array is detached), no copy', async () => {
-    const bytes = copy(small);
-    await engine.info(bytes);
-    expect(bytes.byteLength).toBe(0);
-    expect(bytes.buffer.byteLength).toBe(0);
+  it('never touches the caller\'s buffer by default: one readFile buffer serves scan, vectorize and info', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'inkprep-engine-'));
+    const file = path.join(dir, 'card.png');
+    await writeFile(file, small);
+    const b = await readFile(file);
+    expect(b.byteOffset === 0 && b.byteLength === b.buffer.byteLength).toBe(true); // owns its buffer: movable
+    const report = await engine.scan(b);
+    expect(report).toHaveProperty('issues');
+    const svg = await engine.vectorize(b, { colors: 2 });
+    expect(svg.svg).toMatch(/^<svg|<\?xml/);
+    expect((await engine.info(b)).width).toBe(40);
+    expect(Buffer.compare(b, Buffer.from(small))).toBe(0);
+    await rm(dir, { recursive: true, force: true });
   });
 
-  it('moves a Raster input: its pixel buffer is detached', async () => {
-    const data = new Uint8ClampedArray(8 * 8 * 4);
+  it('a Raster input is copied by default: its pixels stay with the caller', async () => {
+    const data = new Uint8ClampedArray(8 * 8 * 4).fill(200);
     const info = await engine.info({ width: 8, height: 8, data });
     expect([info.width, info.height]).toEqual([8, 8]);
+    expect(data.byteLength).toBe(8 * 8 * 4);
+    expect(data[5]).toBe(200);
+  });
+
+  it('{ transfer: true } moves an input that owns its ArrayBuffer (detached afterwards), encoded or Raster', async () => {
+    const bytes = copy(small);
+    expect((await engine.info(bytes, {}, { transfer: true })).width).toBe(40);
+    expect(bytes.byteLength).toBe(0);
+    expect(bytes.buffer.byteLength).toBe(0);
+    const data = new Uint8ClampedArray(8 * 8 * 4);
+    await engine.info({ width: 8, height: 8, data }, {}, { transfer: true });
     expect(data.byteLength).toBe(0);
   });
 
-  it('copies (does not detach) a Buffer that is a slice of a pooled slab, and { transfer: false }', async () => {
+  it('{ transfer: true } still copies a view into a larger buffer (a pooled Buffer), which it does not own', async () => {
     const pooled = Buffer.from(small); // small Buffers are carved out of Node's shared 8 KB pool
     expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.byteLength);
-    const info = await engine.info(pooled);
+    const info = await engine.info(pooled, {}, { transfer: true });
     expect(info.width).toBe(40);
-    expect(pooled.byteLength).toBe(small.byteLength);
     expect(Buffer.compare(pooled, Buffer.from(small))).toBe(0);
+  });
 
-    const kept = copy(small);
-    await engine.info(kept, {}, { transfer: false });
-    expect(kept.byteLength).toBe(small.byteLength);
+  it('a detached buffer gives invalid_option saying so, pooled or in-thread, not processing_failed', async () => {
+    const bytes = copy(small);
+    await engine.info(bytes, {}, { transfer: true });
+    const pooledErr = await rejection(engine.vectorize(bytes));
+    expect([pooledErr.code, pooledErr.status, pooledErr.details.field]).toEqual(['invalid_option', 400, 'input']);
+    expect(pooledErr.message).toMatch(/detached/);
+    const local = make({ threads: 0 });
+    const localErr = await rejection(local.scan(bytes));
+    expect([localErr.code, localErr.details.field]).toEqual(['invalid_option', 'input']);
+    const raster = { width: 8, height: 8, data: new Uint8ClampedArray(8 * 8 * 4) };
+    structuredClone(raster.data.buffer, { transfer: [raster.data.buffer] });
+    expect((await rejection(engine.info(raster))).message).toMatch(/detached/);
+  });
+
+  it('a missing or non-image input is a client error, not a crash', async () => {
+    expect((await rejection(engine.info(undefined as never))).code).toBe('missing_image');
+    const wrong = await rejection(engine.info('art.png' as never));
+    expect([wrong.code, wrong.details.field]).toEqual(['invalid_option', 'input']);
   });
 
   it('abort: a running task rejects with aborted and the pool keeps working', async () => {
