@@ -13,7 +13,7 @@ import type { OwnStyle, View } from './specs.js';
 export const RENDER_SIZES = [512, 1024, 2048] as const;
 const FORMAT_VERSION = 6;
 /** Version of colorize() (colouring a cached neutral render; the neutral files do not depend on it). */
-const COLOR_VERSION = 1;
+const COLOR_VERSION = 2;
 /** Changes whenever blanks render differently (cached pictures keyed by it go stale). */
 export const GARMENT_RENDER_VERSION = FORMAT_VERSION * 100 + COLOR_VERSION;
 

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { invalidOption } from '../errors.js';
 import { getGarmentAt } from '../garments/cache.js';
-import { BACKDROP, type ColorSpec } from '../garments/colorize.js';
+import type { ColorSpec } from '../garments/colorize.js';
 import {
   defaultColor, findColor, findOwnStyle, OWN_STYLES, PLACEMENT_IDS, PLACEMENTS, placementsFor,
   type OwnStyle, type PlacementId, type PlacementSpec, type SupplierGarment, type View,
@@ -436,7 +436,9 @@ export async function renderMockup(input: Raster | DesignSource, o: Readonly<Res
   if (o.frame === 'square' && W !== H) {
     const side = Math.max(W, H);
     const padL = Math.floor((side - W) / 2), padT = Math.floor((side - H) / 2);
-    img = img.extend({ left: padL, right: side - W - padL, top: padT, bottom: side - H - padT, background: { ...BACKDROP, alpha: 1 } });
+    // The render's own margin is plain backdrop (sweep and shadow fade out before it): repeating the edge
+    // pixels continues it without a seam, where a flat BACKDROP fill would show one against the sweep.
+    img = img.extend({ left: padL, right: side - W - padL, top: padT, bottom: side - H - padT, extendWith: 'copy' });
     left += padL; top += padT;
     W = H = side;
   }

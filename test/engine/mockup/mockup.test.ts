@@ -133,6 +133,22 @@ describe('true-to-size placement geometry', () => {
     expect(Math.abs((b.left - a.left) - (OUT - native.width) / 2)).toBeLessThanOrEqual(1);
     expect(Math.abs((b.top - a.top) - Math.floor((OUT - native.height) / 2))).toBeLessThanOrEqual(1);
   });
+
+  it('square frame padding continues the backdrop without a seam', async () => {
+    const r = await renderMockup(solid(300, 300, [230, 20, 20]), resolveMockup({ style: 'own:classic-tee', color: 'black', fabric: 'false', output_size: OUT, frame: 'square' }));
+    const img = await decode(r.image);
+    const native = await renderMockup(solid(300, 300, [230, 20, 20]), resolveMockup({ style: 'own:classic-tee', color: 'black', fabric: 'false', output_size: OUT }));
+    const padT = Math.floor((OUT - native.height) / 2);
+    expect(padT).toBeGreaterThan(10);
+    // Across each pad boundary, neighbouring rows differ no more than rows inside the backdrop do.
+    for (const y of [padT, padT + native.height]) {
+      let worst = 0;
+      for (let x = 0; x < img.width; x++) {
+        for (let k = 0; k < 3; k++) worst = Math.max(worst, Math.abs(img.data[(y * img.width + x) * 4 + k]! - img.data[((y - 1) * img.width + x) * 4 + k]!));
+      }
+      expect(worst).toBeLessThanOrEqual(1);
+    }
+  });
 });
 
 describe('legacy template mode', () => {
