@@ -4,6 +4,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { InkprepError, fromWire } from './errors.js';
 import { DEFAULT_MAX_PIXELS } from './raster/decode.js';
@@ -11,6 +12,7 @@ import { OPS, type OpName, type OptionsOf, type ResultOf } from './ops/registry.
 import { isRaster, type OpDef, type OpInput } from './ops/types.js';
 import type { ReplyMessage, TaskMessage } from './pool/messages.js';
 import { runOpSafely } from './pool/run-op.js';
+import { safeSink, type ProgressEvent } from './progress.js';
 
 /** Options of `createEngine`. All optional. */
 export interface EngineOptions {
@@ -37,6 +39,11 @@ export interface CallOptions {
    * moving it would empty bytes the caller does not know it shares.
    */
   transfer?: boolean;
+  /**
+   * Progress of the call: the stage running and the share done (see README "Progress"). Called on the
+   * calling thread; events posted by a worker just before the result may be dropped.
+   */
+  onProgress?: (event: ProgressEvent) => void;
 }
 
 type OpMethods = { [K in OpName]: (input: OpInput, options?: OptionsOf<K>, call?: CallOptions) => Promise<ResultOf<K>> };
@@ -109,6 +116,13 @@ function outgoing(input: OpInput, transfer: boolean): { input: OpInput; transfer
   return { input: copy, transferList: [copy.buffer] };
 }
 
+/** A channel whose worker end travels with the task; events arriving on our end go to `sink`. */
+function progressChannel(sink: (e: ProgressEvent) => void): { worker: MessagePort; close(): void } {
+  const { port1, port2 } = new MessageChannel();
+  port1.on('message', (e: ProgressEvent) => sink(e));
+  return { worker: port2, close: () => port1.close() };
+}
+
 /**
  * Create an engine.
  * @example
@@ -138,17 +152,20 @@ export function createEngine(options: EngineOptions = {}): Engine {
     const resolved = def.resolve(raw);
     const limit = Math.min(maxPixels, call.maxPixels ?? maxPixels);
     if (call.signal?.aborted) throw new InkprepError('aborted');
+    const onProgress = safeSink(call.onProgress);
     if (!pool) {
-      const out = await runOpSafely(op, input, resolved, limit);
+      const out = await runOpSafely(op, input, resolved, limit, onProgress);
       if (!out.ok) throw fromWire(out.error);
       return out.value as ResultOf<K>;
     }
     const sent = outgoing(input, call.transfer === true);
     const task: TaskMessage = { op, input: sent.input, options: resolved, maxPixels: limit };
+    const progress = onProgress ? progressChannel(onProgress) : null;
+    if (progress) task.progress = progress.worker;
     let reply: ReplyMessage;
     inFlight++;
     try {
-      const settled = pool.run(task, { signal: call.signal ?? null, transferList: sent.transferList });
+      const settled = pool.run(task, { signal: call.signal ?? null, transferList: progress ? [...sent.transferList, progress.worker] : sent.transferList });
       pending.add(settled);
       const forget = () => pending.delete(settled);
       settled.then(forget, forget);
@@ -159,6 +176,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       throw new InkprepError('processing_failed', `Worker failed: ${(err as Error).message ?? String(err)}`, {}, { cause: err });
     } finally {
       inFlight--;
+      progress?.close();
     }
     if (!reply.ok) throw fromWire(reply.error);
     return reply.value as ResultOf<K>;

@@ -23,15 +23,16 @@ export interface FixOutcome {
 }
 
 /**
- * Run the fix steps on a raster (modified in place where possible).
+ * Run the fix steps on a raster (modified in place where possible). `progress` hears each step as it starts.
  * @example const { raster, dpi } = await fixRaster(r, resolveFix({ fix_halftone: 'true' }));
  */
-export async function fixRaster(input: Raster, o: Readonly<ResolvedFix>): Promise<FixOutcome> {
+export async function fixRaster(input: Raster, o: Readonly<ResolvedFix>, progress: (step: FixStep) => void = () => {}): Promise<FixOutcome> {
   let r = input;
   const applied: FixStep[] = [];
   const stats: Record<string, number> = {};
   // Despeckle judges speck size at the print resolution of the input.
   if (o.fix_despeckle) {
+    progress('despeckle');
     const d = despeckle(r, halftoneDpi(r.width, o.print_width_inches));
     stats.specks_removed = d.specksRemoved;
     stats.pinholes_filled = d.pinholesFilled;
@@ -39,6 +40,7 @@ export async function fixRaster(input: Raster, o: Readonly<ResolvedFix>): Promis
     applied.push('despeckle');
   }
   if (o.fix_trim) {
+    progress('trim');
     const t = trimTransparent(r);
     r = t.raster;
     stats.trim_x = t.box.x;
@@ -51,17 +53,20 @@ export async function fixRaster(input: Raster, o: Readonly<ResolvedFix>): Promis
       const field = o.resize_width_px ? 'resize_width_px' : 'resize_height_px';
       throw invalidOption(field, `a size that keeps the output within ${MAX_RESIZE_SIDE} px per side and ${MAX_RESIZE_PIXELS} pixels (would be ${size.width}x${size.height})`, o[field]);
     }
+    progress('resize');
     r = await resizeRaster(r, size);
     applied.push('resize');
   }
   const dpi = halftoneDpi(r.width, o.print_width_inches);
   if (o.fix_halftone) {
+    progress('halftone');
     const h = halftoneRaster(r, { lpi: o.halftone_lpi, dpi });
     stats.halftone_cell_px = Math.round(h.cellPx * 1000) / 1000;
     stats.halftone_angle = h.angle;
     stats.halftone_pixels = h.converted;
     applied.push('halftone');
   } else if (o.fix_alpha_threshold) {
+    progress('alpha_threshold');
     const t = thresholdAlpha(r, o.alpha_threshold);
     stats.alpha_removed = t.removed;
     stats.alpha_kept = t.kept;

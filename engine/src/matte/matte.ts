@@ -27,16 +27,23 @@ export interface ArtworkMatteOptions {
   jpeg?: boolean;
   /** `remove` (default): enclosed background-coloured regions are background too; `keep`: only what is connected to the border. */
   enclosed?: 'remove' | 'keep';
+  /** Hears how far the matte is (0..1, by the measured share of each step) and the step starting. */
+  onProgress?: (done: number, step: string) => void;
 }
 
 /** Smallest noise assumed for JPEG sources, in sRGB units and ΔE (ringing, 4:2:0 chroma). */
 export const JPEG_NOISE_RGB = 6;
 export const JPEG_NOISE_DELTA_E = 2;
 
+/** Where each step starts, as a share of the whole matte (measured on 2000 px art, bench remove-bg inputs). */
+const MATTE_AT = { classify: 0.15, alpha: 0.83, despeckle: 0.92 } as const;
+
 /** Run the artwork matting pipeline on an opaque raster (its alpha channel is ignored). */
 export function matteArtwork(src: Raster, opts: ArtworkMatteOptions = {}): ArtworkMatte {
   const { width, height, data } = src;
   const n = width * height;
+  const progress = opts.onProgress ?? (() => {});
+  progress(0, 'background');
   const model = fitBackground(data, width, height);
   const dist = distanceMap(data, width, height, model);
   let compression: 'jpeg' | 'detected' | 'none' = 'none';
@@ -54,6 +61,7 @@ export function matteArtwork(src: Raster, opts: ArtworkMatteOptions = {}): Artwo
   const t = thresholdsFor(model, width, height);
   if (opts.enclosed === 'keep') t.minHoleArea = Number.POSITIVE_INFINITY;
   const queue = new Int32Array(n);
+  progress(MATTE_AT.classify, 'classify');
   const cls = classify(dist, width, height, t, queue);
   if (separability.separable) separability = judgeClassification(cls.borderBackground);
   const { state, band } = cls;
@@ -71,8 +79,10 @@ export function matteArtwork(src: Raster, opts: ArtworkMatteOptions = {}): Artwo
     backgroundRgbAt(model, i % width, Math.floor(i / width), tmp);
     bg[k * 3] = tmp[0]!; bg[k * 3 + 1] = tmp[1]!; bg[k * 3 + 2] = tmp[2]!;
   }
+  progress(MATTE_AT.alpha, 'alpha');
   const { alpha, fg } = estimateAlpha(data, width, height, state, band, bg, model.noiseRgb);
   decontaminate(data, out, band, alpha, fg, bg, model.noiseRgb >= SAMPLE_MODE_NOISE ? 'sample' : 'unmix');
+  progress(MATTE_AT.despeckle, 'despeckle');
   const specks = despeckle(out, width, height, band, t.speckArea, queue);
 
   let transparent = 0;

@@ -18,6 +18,8 @@ export interface RemoveBgSettings {
   jpeg?: boolean;
   /** Enclosed background-coloured regions: `remove` (default) or `keep`. */
   enclosed?: 'remove' | 'keep';
+  /** Hears how far the matte is (0..1) and the step running (the op's progress events). */
+  onProgress?: (done: number, step: string) => void;
 }
 
 /** Share of border pixels that must be (nearly) transparent for the input to count as already cut out. */
@@ -58,14 +60,16 @@ export async function removeBackground(src: Raster, s: RemoveBgSettings): Promis
   const warnings: string[] = [];
   let result: MatteResult;
   if (s.backend === 'model') {
+    s.onProgress?.(0, 'model');
     result = await viaModel(src, s.model!, warnings);
   } else {
-    const matte = matteArtwork(src, { jpeg: s.jpeg, enclosed: s.enclosed ?? 'remove' });
+    const matte = matteArtwork(src, { jpeg: s.jpeg, enclosed: s.enclosed ?? 'remove', ...(s.onProgress ? { onProgress: s.onProgress } : {}) });
     result = { data: matte.data, width, height, method: 'matte', warnings, stats: matte.stats };
     if (!matte.separability.separable) {
       const why = matte.separability.reason;
       if (s.backend === 'auto' && s.model) {
         try {
+          s.onProgress?.(0.9, 'model');
           result = await viaModel(src, s.model, warnings);
           warnings.unshift(`not_separable: ${why}; used the segmentation model`);
         } catch (err) {

@@ -5,6 +5,7 @@ import { encodePng } from '../raster/encode.js';
 import type { Raster } from '../raster/types.js';
 import { resolveFix, type FixOptions, type ResolvedFix } from '../fix/options.js';
 import { fixRaster, type FixStep } from '../fix/pipeline.js';
+import { stageProgress } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
 
 /** Result of `fix`: the PNG bytes (moved back from the worker) and what was done. */
@@ -20,13 +21,21 @@ export interface FixResult {
   stats: Record<string, number>;
 }
 
+/** Stages of `fix` and their shares of a typical run (steps not asked for are skipped). */
+export const FIX_STAGES = { decode: 5, despeckle: 35, trim: 3, resize: 30, alpha_threshold: 10, halftone: 10, encode: 7 } as const;
+
 export const fixOp: OpDef<FixOptions, ResolvedFix, FixResult> = {
   resolve: resolveFix,
   async run(input, opts, ctx) {
+    const progress = stageProgress(ctx.progress, FIX_STAGES);
     let raster: Raster;
     if (isRaster(input)) raster = { width: input.width, height: input.height, data: input.data.slice() };
-    else raster = (await decodeImage(input, { maxPixels: ctx.maxPixels })).raster;
-    const out = await fixRaster(raster, opts);
+    else {
+      progress('decode');
+      raster = (await decodeImage(input, { maxPixels: ctx.maxPixels })).raster;
+    }
+    const out = await fixRaster(raster, opts, progress);
+    progress('encode');
     const dpi = Math.round(out.dpi * 100) / 100;
     const png = await encodePng(out.raster, { dpi });
     return { png, width: out.raster.width, height: out.raster.height, dpi, applied: out.applied, stats: out.stats };

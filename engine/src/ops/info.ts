@@ -2,6 +2,7 @@
 import { decodeImage } from '../raster/decode.js';
 import type { DecodeInfo } from '../raster/types.js';
 import { asRecord } from '../options/validate.js';
+import { stageProgress } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
 
 /** `info` takes no options. */
@@ -21,6 +22,7 @@ export const infoOp: OpDef<InfoOptions, InfoOptions, DecodeInfo> = {
       };
     }
     // Decoding fully (not just the header) proves the file is readable, which is what `info` promises.
+    stageProgress(ctx.progress, { decode: 1 })('decode');
     return (await decodeImage(input, { maxPixels: ctx.maxPixels })).info;
   },
 };

@@ -19,6 +19,7 @@ import {
 import { asRecord, parseEnum, parseNumber, type RawValue } from '../options/validate.js';
 import { decodeImage, probeImage } from '../raster/decode.js';
 import type { Raster } from '../raster/types.js';
+import { stageProgress, type StageReporter } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
 
 /** Options of `mockup` as a caller sends them (HTTP form fields are text). */
@@ -393,10 +394,11 @@ async function bytesSource(bytes: Uint8Array, maxPixels: number): Promise<Design
 }
 
 /** Render a mockup (see MockupOptions). Pure function of its inputs apart from the blank cache. */
-export async function renderMockup(input: Raster | DesignSource, o: Readonly<ResolvedMockup>): Promise<MockupResult> {
+export async function renderMockup(input: Raster | DesignSource, o: Readonly<ResolvedMockup>, progress: StageReporter<MockupStage> = () => {}): Promise<MockupResult> {
   const design: DesignSource = 'resized' in input ? input : rasterSource(input);
   const style = findOwnStyle(o.base)!;
   const color: ColorSpec = { hex: o.color.hex, ...(o.color.heather ? { heather: o.color.heather } : {}) };
+  progress('garment');
   const g = await getGarmentAt(style, o.view, color, o.output_size);
   const warnings: MockupWarning[] = [];
   // True scale: the same picture stands for every size; a bigger chest means fewer pixels per inch.
@@ -422,12 +424,14 @@ export async function renderMockup(input: Raster | DesignSource, o: Readonly<Res
   const dpi = design.width / widthIn;
   const dw = dpiWarning(dpi, widthIn, design.width);
   if (dw) warnings.push(dw);
+  progress('design');
   const sized = await design.resized(wPx, hPx);
   const box = detectBackgroundBox(sized);
   if (box) warnings.push(backgroundWarning(box));
   const off = offGarmentPct(g.mask, g.width, g.height, sized, rect);
   if (off >= 2) warnings.push(offGarmentWarning(off));
   const out = new Uint8ClampedArray(g.rgba);
+  progress('composite');
   compositeDesign(out, g, sized, rect, o.fabric, ppi);
 
   let img = sharp(Buffer.from(out.buffer, out.byteOffset, out.byteLength), { raw: { width: g.width, height: g.height, channels: 4 } });
@@ -442,6 +446,7 @@ export async function renderMockup(input: Raster | DesignSource, o: Readonly<Res
     left += padL; top += padT;
     W = H = side;
   }
+  progress('encode');
   img = img.removeAlpha();
   // Encoders tuned for a preview: JPEG without Huffman optimisation (measured at 2000 px: ~20 ms instead of
   // ~90 ms CPU for ~25% more bytes), PNG at zlib level 1 without adaptive filtering (see README).
@@ -475,10 +480,17 @@ export async function renderMockup(input: Raster | DesignSource, o: Readonly<Res
   };
 }
 
+/** Stages of `mockup` and their shares of a typical run (cached blank; a first render of a blank takes longer). */
+export const MOCKUP_STAGES = { decode: 3, garment: 55, design: 15, composite: 10, encode: 17 } as const;
+export type MockupStage = keyof typeof MOCKUP_STAGES;
+
 export const mockupOp: OpDef<MockupOptions, ResolvedMockup, MockupResult> = {
   resolve: resolveMockup,
   async run(input, opts, ctx) {
-    return renderMockup(isRaster(input) ? input : await bytesSource(input, ctx.maxPixels), opts);
+    const progress = stageProgress(ctx.progress, MOCKUP_STAGES);
+    if (isRaster(input)) return renderMockup(input, opts, progress);
+    progress('decode');
+    return renderMockup(await bytesSource(input, ctx.maxPixels), opts, progress);
   },
   transfer(result) {
     return [result.image.buffer as ArrayBuffer];

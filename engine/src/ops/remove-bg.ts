@@ -9,6 +9,7 @@ import { asRecord, parseEnum } from '../options/validate.js';
 import { resolveModelConfig, segmentationModelFromEnv, type SegmentationModelConfig, type SegmentationModelOptions } from '../matte/model.js';
 import { removeBackground, type RemoveBgBackend } from '../matte/pipeline.js';
 import type { MatteStats, RemoveBgMethod } from '../matte/types.js';
+import { stageProgress } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
 
 /** Largest remove-bg input in pixels (spec 8: 25 megapixels). */
@@ -44,6 +45,9 @@ export interface RemoveBgResult {
   stats: MatteStats;
 }
 
+/** Stages of `removeBg` and their shares of a typical run. */
+export const REMOVE_BG_STAGES = { decode: 3, matte: 95, encode: 2 } as const;
+
 export const removeBgOp: OpDef<RemoveBgOptions, ResolvedRemoveBg, RemoveBgResult> = {
   resolve(raw) {
     const o = asRecord(raw);
@@ -58,6 +62,7 @@ export const removeBgOp: OpDef<RemoveBgOptions, ResolvedRemoveBg, RemoveBgResult
     return Object.freeze({ backend, model, enclosed });
   },
   async run(input, opts, ctx) {
+    const progress = stageProgress(ctx.progress, REMOVE_BG_STAGES);
     const limit = Math.min(ctx.maxPixels, REMOVE_BG_MAX_PIXELS);
     let raster: Raster;
     let jpeg: true | undefined;
@@ -67,13 +72,16 @@ export const removeBgOp: OpDef<RemoveBgOptions, ResolvedRemoveBg, RemoveBgResult
       if (pixels > limit) throw new InkprepError('image_too_large', `The image is ${input.width}x${input.height} (${pixels} pixels); the limit is ${limit} pixels`, { maxPixels: limit, pixels });
       raster = input;
     } else {
+      progress('decode');
       const dec = await decodeImage(input, { maxPixels: limit, formats: ['png', 'jpeg'] });
       raster = dec.raster;
       // A JPEG says so; PNGs (possibly saved from a JPEG) and rasters are checked for ringing by the matte.
       if (dec.info.is_jpeg) jpeg = true;
       dpi = dec.info.density ?? undefined;
     }
-    const r = await removeBackground(raster, { backend: opts.backend, model: opts.model, jpeg, enclosed: opts.enclosed });
+    progress('matte', 0, opts.backend === 'model' ? 'model' : 'matte');
+    const r = await removeBackground(raster, { backend: opts.backend, model: opts.model, jpeg, enclosed: opts.enclosed, onProgress: (done, stage) => progress('matte', done, stage) });
+    progress('encode');
     const png = await encodePng({ width: r.width, height: r.height, data: r.data }, dpi ? { dpi } : {});
     return { png, width: r.width, height: r.height, method: r.method, warnings: r.warnings, stats: r.stats };
   },

@@ -4,6 +4,7 @@ import { asRecord, parseNumber } from '../options/validate.js';
 import { scanRaster, DEFAULT_PRINT_WIDTH_IN } from '../scan/report.js';
 import type { ScanReport } from '../scan/types.js';
 import { PRINT_WIDTH_RANGE } from '../fix/options.js';
+import { stageProgress } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
 
 /** Scan options as sent by a caller (text or number). */
@@ -16,6 +17,9 @@ export interface ResolvedScan {
   print_width_inches: number;
 }
 
+/** Stages of `scan` and their shares of a typical run. */
+export const SCAN_STAGES = { decode: 20, alpha: 30, background: 3, specks: 12, lines: 35 } as const;
+
 export const scanOp: OpDef<ScanOptions, ResolvedScan, ScanReport> = {
   resolve(raw) {
     const o = asRecord(raw);
@@ -24,10 +28,12 @@ export const scanOp: OpDef<ScanOptions, ResolvedScan, ScanReport> = {
     });
   },
   async run(input, opts, ctx) {
+    const progress = stageProgress(ctx.progress, SCAN_STAGES);
     if (isRaster(input)) {
-      return scanRaster({ raster: input, info: { format: 'png', is_jpeg: false, density: null }, printWidthInches: opts.print_width_inches });
+      return scanRaster({ raster: input, info: { format: 'png', is_jpeg: false, density: null }, printWidthInches: opts.print_width_inches, progress });
     }
+    progress('decode');
     const { raster, info } = await decodeImage(input, { maxPixels: ctx.maxPixels });
-    return scanRaster({ raster, info, printWidthInches: opts.print_width_inches });
+    return scanRaster({ raster, info, printWidthInches: opts.print_width_inches, progress });
   },
 };

@@ -1,5 +1,6 @@
 // The shape every engine op follows: options resolved once on the calling thread, work done in a worker.
 import type { Raster } from '../raster/types.js';
+import type { ProgressSink } from '../progress.js';
 
 /** What an op receives: encoded file bytes (PNG/JPEG/WebP) or already-decoded pixels. */
 export type OpInput = Uint8Array | Raster;
@@ -8,6 +9,8 @@ export type OpInput = Uint8Array | Raster;
 export interface OpContext {
   /** Largest image decoded, in pixels (engine default or a stricter per-call value). */
   maxPixels: number;
+  /** Where the op reports its stages (see progress.ts); absent when nobody listens. */
+  progress?: ProgressSink;
 }
 
 /**

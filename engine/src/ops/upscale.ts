@@ -8,6 +8,7 @@ import { invalidOption } from '../errors.js';
 import { DEFAULT_BUDGET, DEFAULT_BUDGET_4X, maxPixelsFor, planSize } from '../upscale/budget.js';
 import { upscaleRaster, type UpscaleRoute } from '../upscale/upscale.js';
 import type { ArtClass } from '../upscale/classify.js';
+import { stageProgress } from '../progress.js';
 import { isRaster, type OpContext, type OpDef, type OpInput } from './types.js';
 
 /** Caller options (text accepted, as HTTP form fields send it). */
@@ -51,6 +52,9 @@ export interface UpscaleResult {
 
 const MAX_BUDGET = 100_000_000;
 
+/** Stages of `upscale` and their shares of a typical run; the `upscale` stage is named after its route. */
+export const UPSCALE_STAGES = { decode: 3, upscale: 90, encode: 7 } as const;
+
 export const upscaleOp: OpDef<UpscaleOptions, ResolvedUpscale, UpscaleResult> = {
   resolve(raw) {
     const o = asRecord(raw);
@@ -71,11 +75,12 @@ export const upscaleOp: OpDef<UpscaleOptions, ResolvedUpscale, UpscaleResult> = 
 };
 
 /**
- * The body of op `upscale`, callable in-thread with a progress callback (the CLI uses it for long runs).
+ * The body of op `upscale` (in-thread callers: benches).
  * @throws InkprepError `image_too_large` (maxPixels = budget x 4 for the scale, pixels), `unsupported_format`
  *   (only PNG and JPEG), `image_unreadable`.
  */
-export async function runUpscale(input: OpInput, opts: Readonly<ResolvedUpscale>, ctx: OpContext, onProgress?: (fraction: number, stage: string) => void): Promise<UpscaleResult> {
+export async function runUpscale(input: OpInput, opts: Readonly<ResolvedUpscale>, ctx: OpContext): Promise<UpscaleResult> {
+    const progress = stageProgress(ctx.progress, UPSCALE_STAGES);
     const limit = Math.min(ctx.maxPixels, maxPixelsFor(opts.scale, opts));
     let src: Raster;
     let density: number | null = null;
@@ -84,13 +89,15 @@ export async function runUpscale(input: OpInput, opts: Readonly<ResolvedUpscale>
       src = input;
     } else {
       // Header first: the 413 carries the upscale limit, checked before any pixel is decoded.
+      progress('decode');
       const head = await probeImage(input, { formats: ['png', 'jpeg'], maxPixels: Number.MAX_SAFE_INTEGER });
       planSize(head.width, head.height, opts.scale, opts);
       const dec = await decodeImage(input, { formats: ['png', 'jpeg'], maxPixels: limit });
       src = dec.raster;
       density = dec.info.density;
     }
-    const out = await upscaleRaster(src, { scale: opts.scale, budget: opts.budget, budget4x: opts.budget4x, route: opts.route, onProgress });
+    const out = await upscaleRaster(src, { scale: opts.scale, budget: opts.budget, budget4x: opts.budget4x, route: opts.route, onProgress: (f, stage) => progress('upscale', f, stage) });
+    progress('encode');
     const png = await encodePng(out.raster, density ? { dpi: (density * out.raster.width) / src.width } : {});
     return {
       png,

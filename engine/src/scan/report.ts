@@ -28,24 +28,30 @@ export interface ScanInput {
   raster: Raster;
   info: Pick<DecodeInfo, 'format' | 'is_jpeg' | 'density'>;
   printWidthInches: number;
+  /** Hears each analysis step as it starts (the op's progress events). */
+  progress?: (step: 'alpha' | 'background' | 'specks' | 'lines') => void;
 }
 
 /**
  * Build the scan report.
  * @example const report = scanRaster({ raster, info, printWidthInches: 12 });
  */
-export function scanRaster({ raster, info, printWidthInches }: ScanInput): ScanReport {
+export function scanRaster({ raster, info, printWidthInches, progress = () => {} }: ScanInput): ScanReport {
   const { width, height } = raster;
   const dpi = width / printWidthInches;
+  progress('alpha');
   const s = alphaStats(raster);
   const plane = s.plane;
   const fringe = s.semi > 0 ? detectFringe(raster, plane, s.edgeSemi) : { edgePixels: 0, offPixels: 0, offShare: 0, matteSpread: 0, hasHalo: false, matte: null };
+  progress('background');
   const bg = detectBackground(raster, s.transparent / s.pixels);
   // An opaque image on a solid background: specks, strokes and the content box are judged against the
   // background colour instead of the (uniformly opaque) alpha channel.
   const onSolid = bg.kind === 'solid' && bg.rgb !== null && s.transparent / s.pixels < 0.01;
   const shapePlane = onSolid ? foregroundPlane(raster, bg.rgb!) : plane;
+  progress('specks');
   const specks = findSpecks(raster, dpi, shapePlane);
+  progress('lines');
   const thin = thinLines(raster, dpi, shapePlane);
   // on a solid background with nothing else on it the whole canvas is the (opaque) content
   const box = contentBox(specks.components) ?? (onSolid ? { x: 0, y: 0, width, height } : null);

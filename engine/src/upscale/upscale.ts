@@ -22,7 +22,7 @@ export interface UpscaleParams extends Budgets {
   route: 'auto' | UpscaleRoute;
   /** Memory bound per model tile in bytes (sr.ts default when omitted). */
   tileMemory?: number;
-  /** Progress of long runs: fraction 0..1 and a stage name. Only in-thread callers can pass it. */
+  /** Progress: fraction 0..1 of the upscale and the step (shrink, classify, then the route's name). */
   onProgress?: (fraction: number, stage: string) => void;
 }
 
@@ -52,9 +52,11 @@ export function routeFor(art: ArtStats): UpscaleRoute {
 export async function upscaleRaster(src: Raster, p: UpscaleParams): Promise<UpscaleOutcome> {
   const plan = planSize(src.width, src.height, p.scale, p);
   let t = performance.now();
+  if (plan.preShrunk) p.onProgress?.(0, 'shrink');
   const input = plan.preShrunk ? await resizeRaster(src, plan.to) : src;
   const shrinkMs = performance.now() - t;
   t = performance.now();
+  p.onProgress?.(0, 'classify');
   const art = classifyArt(input);
   const classifyMs = performance.now() - t;
   const chosen: UpscaleRoute = p.route === 'auto' ? routeFor(art) : p.route;

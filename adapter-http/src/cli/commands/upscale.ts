@@ -1,7 +1,6 @@
 // `inkprep upscale <file> --scale 4 -o out.png`: art-aware upscaling like POST /api/v1/upscale, in-thread
 // with a progress line on stderr (terminals only) for long runs; prints a JSON summary on stdout.
 import { writeFile } from 'node:fs/promises';
-import { DEFAULT_MAX_PIXELS, OPS, runUpscale } from '@inkprep/engine';
 import { runFileVerb } from '../file-verb.js';
 import { progress, progressDone, type Command } from '../command.js';
 
@@ -24,12 +23,11 @@ export const upscaleCommand: Command = {
     '  --route R        auto (default), vector, model or resample',
   ].join('\n'),
   run(argv) {
-    return runFileVerb(argv, { usage: this.usage, output: 'out.png', fields: FIELDS, engine: false }, async ({ input, output, options }) => {
-      const resolved = OPS.upscale.resolve(options);
+    return runFileVerb(argv, { usage: this.usage, output: 'out.png', fields: FIELDS }, async ({ input, output, options, engine }) => {
       const started = performance.now();
-      const out = await runUpscale(input, resolved, { maxPixels: DEFAULT_MAX_PIXELS }, (f, stage) => {
-        progress(`upscale ${resolved.scale}x: ${stage} ${Math.round(f * 100)}% (${((performance.now() - started) / 1000).toFixed(1)} s)`);
-      });
+      const out = await engine.upscale(input, options, { onProgress: (e) => {
+        progress(`upscale: ${e.stage} ${Math.round(e.fraction * 100)}% (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+      } });
       progressDone();
       await writeFile(output, out.png);
       process.stdout.write(JSON.stringify({

@@ -77,9 +77,11 @@ function boundaryEdges(rank: Int32Array, w: number, h: number, layers: number): 
  * [x, x+1] x [y, y+1]). Subpaths are oriented so the nonzero fill rule is right: outer boundaries clockwise
  * on screen, holes counter-clockwise.
  *
+ * `onProgress` hears the share of layers traced (stacked only).
+ *
  * @example traceLabelMap(map, { alphaMax: 1, optTolerance: 0.2, turdSize: 0, shapeStyle: 'stacked', smooth: true })
  */
-export function traceLabelMap(map: LabelMap, params: TraceParams): TraceResult {
+export function traceLabelMap(map: LabelMap, params: TraceParams, onProgress?: (done: number) => void): TraceResult {
   if (params.shapeStyle === 'cutout') return traceCutout(map, params);
   const { width: w, height: h } = map;
   const order = orderLayers(map);
@@ -113,6 +115,7 @@ export function traceLabelMap(map: LabelMap, params: TraceParams): TraceResult {
     const subpaths: PathSegments[] = [];
     for (let i = 0; i < raw.length; i++) if (!keep || keep[i]) subpaths.push(fitPath(raw[i]!, params));
     if (subpaths.length) shapes.push({ label: order.labels[k]!, subpaths });
+    onProgress?.((k + 1) / layers);
   }
   return { shapes };
 }
