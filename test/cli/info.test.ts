@@ -50,7 +50,7 @@ describe('inkprep info', () => {
       cli(['info', path.join(dir, 'anim.gif')]),
     ]);
     expect(missing.code).toBe(3);
-    expect(missing.stderr).toMatch(/ENOENT|no such file/i);
+    expect(JSON.parse(missing.stderr)).toMatchObject({ code: 'missing_image', path: path.join(dir, 'nope.png') });
     expect(text.code).toBe(3);
     expect(JSON.parse(text.stderr)).toMatchObject({ code: 'image_unreadable' });
     expect(gif.code).toBe(3);
@@ -67,14 +67,14 @@ describe('inkprep info', () => {
       cli(['info', '--help']),
     ]);
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/usage: inkprep info <file>/);
+    expect(JSON.parse(none.stderr)).toMatchObject({ code: 'usage', usage: 'inkprep info <file|->' });
     expect(extra.code).toBe(2);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/unknown command/);
+    expect(JSON.parse(unknown.stderr)).toMatchObject({ code: 'usage', error: expect.stringMatching(/unknown command/) });
     expect(bare.code).toBe(2);
     expect(bare.stdout).toMatch(/usage: inkprep <command>/);
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/usage: inkprep info <file>/);
+    expect(help.stdout).toMatch(/usage: inkprep info <file\|->/);
   });
 });
 

@@ -1,45 +1,69 @@
-// The shape of one CLI verb and shared helpers for reporting and errors.
-import { InkprepError } from '@inkprep/engine';
+// The shape of one CLI verb, the exit codes by cause, and the one error format: a single JSON line on stderr,
+// `{ error, code, ...details }`, the same body the HTTP API sends.
+import { InkprepError, type ErrorDetails } from '@inkprep/engine';
+import { clearProgress } from './progress.js';
 
 export interface Command {
   name: string;
   /** One line for the command list. */
   summary: string;
-  /** Full usage text. */
+  /** Full usage text; its first line is the synopsis (`usage: inkprep <verb> ...`). */
   usage: string;
   /** Returns the process exit code. */
   run(argv: string[]): Promise<number>;
 }
 
-/** Exit codes: 0 ok, 1 processing failure, 2 usage / bad input, 3 input file problem. */
-export const EXIT = { ok: 0, failed: 1, usage: 2, input: 3 } as const;
+/** Exit codes: 0 ok, 1 processing failed, 2 usage or option value, 3 input problem, 4 output path problem. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, input: 3, output: 4 } as const;
 
-export class UsageError extends Error {}
+/**
+ * Codes only the CLI reports, besides the engine registry's (README "CLI"): `usage` (a bad command line: unknown
+ * command or option, missing argument) and `output_unwritable` (the -o path's folder is missing or not writable).
+ */
+export type CliErrorCode = 'usage' | 'output_unwritable';
 
-/** Print an error the way every verb does and return its exit code. */
-export function reportError(err: unknown, json: boolean): number {
-  if (err instanceof UsageError) {
-    process.stderr.write(`inkprep: ${err.message}\n`);
-    return EXIT.usage;
+/** A bad command line; `usage` is the verb's synopsis, shown in the error line. */
+export class UsageError extends Error {
+  constructor(message: string, readonly usage?: string) {
+    super(message);
   }
-  if (err instanceof InkprepError) {
-    if (json) process.stderr.write(JSON.stringify({ error: err.message, code: err.code, ...err.details }) + '\n');
-    else process.stderr.write(`inkprep: ${err.message} (${err.code})\n`);
-    return err.status >= 500 ? EXIT.failed : err.code === 'image_unreadable' || err.code === 'unsupported_format' || err.code === 'image_too_large' ? EXIT.input : EXIT.usage;
+}
+
+/** The output path cannot be written (missing folder, not writable, a directory, stdout closed). */
+export class OutputError extends Error {
+  constructor(message: string, readonly path: string, options?: { cause?: unknown }) {
+    super(message, options);
   }
-  const e = err as NodeJS.ErrnoException;
-  if (e && (e.code === 'ENOENT' || e.code === 'EACCES' || e.code === 'EISDIR')) {
-    process.stderr.write(`inkprep: ${e.message}\n`);
-    return EXIT.input;
-  }
-  process.stderr.write(`inkprep: ${e?.stack ?? String(err)}\n`);
+}
+
+/** Engine codes that mean the input file is at fault (exit 3). */
+const INPUT_CODES: ReadonlySet<string> = new Set(['missing_image', 'image_unreadable', 'unsupported_format', 'image_too_large', 'body_too_large']);
+
+/** The exit code for an error code. */
+export function exitCodeFor(code: string): number {
+  if (code === 'usage' || code === 'invalid_option') return EXIT.usage;
+  if (INPUT_CODES.has(code)) return EXIT.input;
+  if (code === 'output_unwritable') return EXIT.output;
   return EXIT.failed;
 }
 
-/** Progress line on stderr for long work (only when stderr is a terminal). */
-export function progress(msg: string): void {
-  if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${msg}`);
+/** Print one error line on stderr and return its exit code. */
+export function printError(code: CliErrorCode | InkprepError['code'], message: string, details: ErrorDetails = {}): number {
+  clearProgress();
+  process.stderr.write(JSON.stringify({ error: message, code, ...details }) + '\n');
+  return exitCodeFor(code);
 }
-export function progressDone(): void {
-  if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K');
+
+/** The first line of a usage text without its `usage: ` prefix. */
+export function synopsis(usage: string): string {
+  return usage.split('\n', 1)[0]!.replace(/^usage:\s*/, '');
+}
+
+/** Print any error the way every verb does and return its exit code. */
+export function reportError(err: unknown): number {
+  if (err instanceof UsageError) return printError('usage', err.message, err.usage ? { usage: err.usage } : {});
+  if (err instanceof OutputError) return printError('output_unwritable', err.message, { path: err.path });
+  if (err instanceof InkprepError) return printError(err.code, err.message, err.details);
+  const message = err instanceof Error ? err.message : String(err);
+  return printError('internal_error', message, process.env.INKPREP_DEBUG && err instanceof Error && err.stack ? { stack: err.stack } : {});
 }

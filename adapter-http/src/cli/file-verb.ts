@@ -1,33 +1,44 @@
-// The common shape of the file-in verbs (info, scan, fix, vectorize, remove-bg, upscale, mockup):
-// parse flags, answer --help, check the positional input and -o, reject unknown options, read the input,
-// run the body with an in-thread engine, map any error to an exit code, and always close the engine.
-import { readFile } from 'node:fs/promises';
-import { createEngine, type Engine, type EngineOptions } from '@inkprep/engine';
+// The common shape of the file-in verbs (info, scan, fix, vectorize, remove-bg, upscale, mockup): parse
+// flags, answer --help, check the input and -o (`-` = stdin / stdout), reject unknown options, read the input,
+// run the body with an in-thread engine and a progress line, map any error to its exit code, close the engine.
+import { createEngine, type CallOptions, type Engine, type EngineOptions } from '@inkprep/engine';
 import { opOptions, parseArgs } from './args.js';
-import { EXIT, UsageError, progressDone, reportError } from './command.js';
+import { EXIT, UsageError, reportError, synopsis } from './command.js';
+import { STDIO, checkOutput, readInput, reserveStdout, writeOutput } from './io.js';
+import { clearProgress, progressLine } from './progress.js';
 
 export interface FileVerbSpec {
+  /** The verb's name (progress line). */
+  verb: string;
   usage: string;
-  /** Name of the output file in the "missing -o" message (e.g. `out.png`); omit when the verb writes to stdout. */
+  /** Name of the output file in the "missing -o" message (e.g. `out.png`); omit when the verb writes no file. */
   output?: string;
+  /** The output is binary (PNG/JPEG): `-o -` refuses a terminal. */
+  binary?: boolean;
   /** API fields accepted as flags; null passes every flag to the op (which validates and names the field). */
   fields: readonly string[] | null;
-  /** Engine options (always in-thread); false when the verb calls pure functions itself. */
-  engine?: Omit<EngineOptions, 'threads'> | false;
-  /** Print errors as JSON on stderr; default true (vectorize only with --json). */
-  jsonErrors?: (flags: Record<string, string | true>) => boolean;
+  /** Engine options (always in-thread). */
+  engine?: Omit<EngineOptions, 'threads'>;
 }
 
 export interface FileVerbCall {
-  /** The input file's bytes. */
+  /** The input's bytes (file or stdin). */
   input: Uint8Array;
-  /** The -o path (always set when the spec names an output). */
+  /** The -o path, `-` for stdout (always set when the spec names an output). */
   output: string;
   /** API fields from the flags, as text. */
   options: Record<string, string>;
   flags: Record<string, string | true>;
-  /** In-thread engine (throws if the spec disabled it). */
+  /** In-thread engine. */
   engine: Engine;
+  /** Per-call engine options: the progress line's listener (terminals only). */
+  call: CallOptions;
+  /** Write the output bytes to -o (file or stdout). */
+  write(bytes: Uint8Array | string): Promise<void>;
+  /** Print the JSON summary: on stdout, or on stderr when stdout carries the output. */
+  report(summary: unknown, pretty?: boolean): void;
+  /** A warning as one JSON line on stderr (`{ warning, code }`), unless --quiet. */
+  warn(code: string, message: string): void;
 }
 
 /** Run a file-in verb; resolves to the exit code. */
@@ -37,29 +48,51 @@ export async function runFileVerb(argv: string[], spec: FileVerbSpec, body: (cal
     process.stdout.write(spec.usage + '\n');
     return EXIT.ok;
   }
-  const engine = spec.engine === false ? null : createEngine({ ...spec.engine, threads: 0 });
+  const usage = synopsis(spec.usage);
+  let engine: Engine | null = null;
   try {
-    if (positionals.length !== 1) throw new UsageError(spec.usage);
-    if (spec.output && typeof flags.output !== 'string') throw new UsageError(`missing -o <${spec.output}>\n\n${spec.usage}`);
+    if (positionals.length === 0) throw new UsageError('missing the input file (a path, or - for stdin)', usage);
+    if (positionals.length > 1) throw new UsageError(`one input file expected, got ${positionals.length}: ${positionals.join(' ')}`, usage);
+    if (spec.output && typeof flags.output !== 'string') throw new UsageError(`missing -o <${spec.output}> (a path, or - for stdout)`, usage);
+    if (!spec.output && flags.output !== undefined) throw new UsageError(`${spec.verb} prints JSON on stdout and takes no -o`, usage);
     const options = opOptions(flags);
     if (spec.fields) {
-      for (const k of Object.keys(options)) if (!spec.fields.includes(k)) throw new UsageError(`unknown option --${k.replace(/_/g, '-')}\n\n${spec.usage}`);
+      for (const k of Object.keys(options)) if (!spec.fields.includes(k)) throw new UsageError(`unknown option --${k.replace(/_/g, '-')}`, usage);
     }
-    const bytes = await readFile(positionals[0]!);
+    const output = typeof flags.output === 'string' ? flags.output : '';
+    const toStdout = output === STDIO;
+    const input = await readInput(positionals[0]!, usage);
+    if (spec.output) await checkOutput(output, spec.binary ?? false, usage);
+    if (toStdout) reserveStdout();
+    engine = createEngine({ ...spec.engine, threads: 0 });
+    const quiet = flags.quiet === true;
+    const onProgress = progressLine(spec.verb, quiet);
     await body({
-      input: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      output: typeof flags.output === 'string' ? flags.output : '',
+      input,
+      output,
       options,
       flags,
-      get engine(): Engine {
-        if (!engine) throw new Error('this verb runs without an engine');
-        return engine;
+      engine,
+      call: onProgress ? { onProgress } : {},
+      write: (bytes) => {
+        clearProgress();
+        return writeOutput(output, bytes);
+      },
+      report: (summary, pretty = false) => {
+        clearProgress();
+        const text = JSON.stringify(summary, null, pretty && !toStdout ? 2 : undefined) + '\n';
+        // stdout is reserved for the output bytes when -o -: the summary goes to stderr instead.
+        process.stdout.write(text);
+      },
+      warn: (code, message) => {
+        clearProgress();
+        if (!quiet) process.stderr.write(JSON.stringify({ warning: message, code }) + '\n');
       },
     });
+    clearProgress();
     return EXIT.ok;
   } catch (err) {
-    progressDone();
-    return reportError(err, spec.jsonErrors ? spec.jsonErrors(flags) : true);
+    return reportError(err);
   } finally {
     await engine?.close();
   }

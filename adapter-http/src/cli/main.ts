@@ -2,7 +2,8 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from './command.js';
-import { EXIT } from './command.js';
+import { EXIT, printError } from './command.js';
+import { cliVersion } from './version.js';
 
 // Operator verbs load only what they need (the admin CLI starts without the engine's image stack).
 const LIGHT: Record<string, () => Promise<Command>> = {
@@ -19,13 +20,19 @@ function help(COMMANDS: readonly Command[]): string {
     '',
     'Run `inkprep <command> --help` for the options of a command. Option names match the API fields',
     '(e.g. --print-width-inches or --print_width_inches).',
-    'exit codes: 0 ok, 1 processing failed, 2 bad usage or option, 3 input file missing/unreadable/too large',
+    'A file argument or -o may be - for stdin / stdout. Errors are one JSON line on stderr: { error, code, ... }.',
+    'exit codes: 0 ok, 1 processing failed, 2 bad usage or option, 3 input missing/unreadable/unsupported/too large,',
+    '4 output path not writable (missing folder, no permission). inkprep --version prints the version.',
   ].join('\n');
 }
 
 /** Run the CLI with argv (without node and script); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [verb, ...rest] = argv;
+  if (verb === '--version' || verb === '-v' || verb === 'version') {
+    process.stdout.write(cliVersion() + '\n');
+    return EXIT.ok;
+  }
   const light = verb ? LIGHT[verb] : undefined;
   if (light) return (await light()).run(rest);
   const { COMMANDS } = await import('./commands/index.js');
@@ -34,10 +41,7 @@ export async function main(argv: string[]): Promise<number> {
     return verb ? EXIT.ok : EXIT.usage;
   }
   const cmd = COMMANDS.find((c) => c.name === verb);
-  if (!cmd) {
-    process.stderr.write(`inkprep: unknown command ${JSON.stringify(verb)}\n\n${help(COMMANDS)}\n`);
-    return EXIT.usage;
-  }
+  if (!cmd) return printError('usage', `unknown command ${JSON.stringify(verb)}; inkprep --help lists them`, { commands: COMMANDS.map((c) => c.name).join(' ') });
   return cmd.run(rest);
 }
 

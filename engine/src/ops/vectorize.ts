@@ -115,7 +115,7 @@ export function vectorizeRaster(raster: Raster, opts: Readonly<ResolvedVectorize
   progress('prepare');
   const prep = prepareImage(raster, opts.edgeCleanup);
   progress('quantize');
-  const { map, lab } = quantize(prep, opts.colors, undefined, source.jpeg);
+  const { map, lab } = quantize(prep, opts.colors, undefined, source.jpeg, (done) => progress('quantize', done));
   if (opts.gradients) {
     progress('bands');
     mergeShadedBands(map, lab);

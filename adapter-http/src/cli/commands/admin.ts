@@ -210,7 +210,7 @@ export const adminCommand: Command = {
       store = (await openConfiguredStore({ dataDir: path.resolve(process.env.INKPREP_DATA_DIR?.trim() || './data'), cacheKeys: false })).store;
       return await runAdmin(store, positionals, flags, { json });
     } catch (err) {
-      return reportError(err, json);
+      return reportError(err);
     } finally {
       await store?.close();
     }

@@ -1,5 +1,4 @@
-// `inkprep fix <file> -o out.png [--fix-halftone true ...]`: repair artwork like POST /api/v1/fix.
-import { writeFile } from 'node:fs/promises';
+// `inkprep fix <file|-> -o <out.png|-> [--fix-halftone true ...]`: repair artwork like POST /api/v1/fix.
 import { runFileVerb } from '../file-verb.js';
 import type { Command } from '../command.js';
 
@@ -12,10 +11,11 @@ export const fixCommand: Command = {
   name: 'fix',
   summary: 'repair artwork (despeckle, trim, resize, alpha threshold or halftone) and write a PNG with its DPI',
   usage: [
-    'usage: inkprep fix <file> -o <out.png> [options]',
+    'usage: inkprep fix <file|-> -o <out.png|-> [options]',
     '',
     'Steps run in this order: despeckle -> trim -> resize -> alpha threshold or halftone (halftone wins).',
-    'Booleans are the text true or false (a bare flag means true). Prints a JSON summary on stdout.',
+    'Booleans are the text true or false (a bare flag means true). Prints a JSON summary on stdout',
+    '(on stderr with -o -, which writes the PNG to stdout; - as input reads stdin).',
     '',
     'options (same names as POST /api/v1/fix):',
     '  --fix-alpha-threshold true   cut semi-transparent edges at --alpha-threshold and remove matte colour',
@@ -29,10 +29,10 @@ export const fixCommand: Command = {
     '  --resize-height-px N         output height',
   ].join('\n'),
   run(argv) {
-    return runFileVerb(argv, { usage: this.usage, output: 'out.png', fields: FIELDS }, async ({ input, output, options, engine }) => {
-      const out = await engine.fix(input, options);
-      await writeFile(output, out.png);
-      process.stdout.write(JSON.stringify({ output, width: out.width, height: out.height, dpi: out.dpi, applied: out.applied, stats: out.stats }) + '\n');
+    return runFileVerb(argv, { verb: this.name, usage: this.usage, output: 'out.png', binary: true, fields: FIELDS }, async ({ input, output, options, engine, call, write, report }) => {
+      const out = await engine.fix(input, options, call);
+      await write(out.png);
+      report({ output, width: out.width, height: out.height, dpi: out.dpi, applied: out.applied, stats: out.stats });
     });
   },
 };

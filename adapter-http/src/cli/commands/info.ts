@@ -1,14 +1,14 @@
-// `inkprep info <file>`: print the decode report as JSON.
+// `inkprep info <file|->`: print the decode report as JSON.
 import { runFileVerb } from '../file-verb.js';
 import type { Command } from '../command.js';
 
 export const infoCommand: Command = {
   name: 'info',
   summary: 'print the decode report of an image (size, format, alpha, density) as JSON',
-  usage: 'usage: inkprep info <file>\n\nPrints { width, height, format, is_jpeg, has_alpha, density, ... } as JSON.',
+  usage: 'usage: inkprep info <file|->\n\nPrints { width, height, format, is_jpeg, has_alpha, density, ... } as JSON. - reads the image from stdin.',
   run(argv) {
-    return runFileVerb(argv, { usage: this.usage, fields: [] }, async ({ input, engine }) => {
-      process.stdout.write(JSON.stringify(await engine.info(input), null, 2) + '\n');
+    return runFileVerb(argv, { verb: this.name, usage: this.usage, fields: [] }, async ({ input, engine, call, report }) => {
+      report(await engine.info(input, {}, call), true);
     });
   },
 };

@@ -1,7 +1,6 @@
-// `inkprep mockup <design> --style own:classic-tee --color navy --placement full-front -o out.png`: render a
+// `inkprep mockup <design|-> --style own:classic-tee --color navy --placement full-front -o <out.png|->`: render a
 // mockup like POST /api/v1/mockup (same field names). Supplier styles (e.g. ss:39) are resolved through the
 // catalog configured from env (INKPREP_SS_ACCOUNT, INKPREP_SS_API_KEY). Prints the 2.9 JSON without the image.
-import { writeFile } from 'node:fs/promises';
 import { catalogFromEnv } from '../../catalog/index.js';
 import { runFileVerb } from '../file-verb.js';
 import type { Command } from '../command.js';
@@ -15,7 +14,7 @@ export const mockupCommand: Command = {
   name: 'mockup',
   summary: 'render a design on a garment at true size (or on a legacy template) and write a PNG or JPEG',
   usage: [
-    'usage: inkprep mockup <design> -o <out.png|out.jpg> [options]',
+    'usage: inkprep mockup <design|-> -o <out.png|out.jpg|-> [options]',
     '',
     'true-to-size (with --style):',
     '  --style KEY            own:classic-tee, own:womens-tee, own:long-sleeve-tee, own:hoodie, or a supplier key',
@@ -28,18 +27,21 @@ export const mockupCommand: Command = {
     '  --size S               garment size shown at true scale (its chest spec)',
     'legacy (without --style): --template-id ID | --garment NAME, --placement-id ID | --placement NAME, --scale 0.1-2',
     'both: --fabric 0-1|false (default 0.8), --output-size 400-4000 (default 2000), --frame native|square, --format png|jpeg',
+    '',
+    'The format follows the -o extension unless --format is given (png for -o -, which writes the image to stdout',
+    'and the JSON on stderr). - as the design reads it from stdin.',
   ].join('\n'),
   run(argv) {
-    return runFileVerb(argv, { usage: this.usage, output: 'out.png', fields: FIELDS }, async ({ input, output, options, engine }) => {
+    return runFileVerb(argv, { verb: this.name, usage: this.usage, output: 'out.png', binary: true, fields: FIELDS }, async ({ input, output, options, engine, call, write, report, warn }) => {
       if (!options.format && /\.jpe?g$/i.test(output)) options.format = 'jpeg';
       const supplier_style = options.style ? await catalogFromEnv().garmentFor(options.style) : undefined;
-      const r = await engine.mockup(input, { ...options, ...(supplier_style ? { supplier_style } : {}) });
-      await writeFile(output, r.image);
-      process.stdout.write(JSON.stringify({
+      const r = await engine.mockup(input, { ...options, ...(supplier_style ? { supplier_style } : {}) }, call);
+      await write(r.image);
+      report({
         output, garment: r.garment, view: r.view, placement: r.placement, print: r.print, warnings: r.warnings,
         image: { content_type: r.content_type, width: r.width, height: r.height },
-      }, null, 2) + '\n');
-      for (const w of r.warnings) process.stderr.write(`warning (${w.code}): ${w.message}\n`);
+      }, true);
+      for (const w of r.warnings) warn(w.code, w.message);
     });
   },
 };

@@ -1,5 +1,4 @@
-// `inkprep remove-bg <in.png|in.jpg> -o out.png`: background removal like POST /api/v1/remove-bg.
-import { writeFile } from 'node:fs/promises';
+// `inkprep remove-bg <in.png|in.jpg|-> -o <out.png|->`: background removal like POST /api/v1/remove-bg.
 import { REMOVE_BG_MAX_PIXELS, type RemoveBgBackend, type RemoveBgOptions } from '@inkprep/engine';
 import { runFileVerb } from '../file-verb.js';
 import type { Command } from '../command.js';
@@ -8,11 +7,11 @@ export const removeBgCommand: Command = {
   name: 'remove-bg',
   summary: 'remove the background of artwork (PNG or JPEG, at most 25 MP) and write a transparent PNG',
   usage: [
-    'usage: inkprep remove-bg <in.png|in.jpg> -o <out.png> [options]',
+    'usage: inkprep remove-bg <in.png|in.jpg|-> -o <out.png|-> [options]',
     '',
     'Writes a PNG with straight alpha, same size as the input, and prints',
     '{ output, width, height, method, warnings, stats } as JSON on stdout (method and warnings are the',
-    'X-Method and X-Warnings headers of the API).',
+    'X-Method and X-Warnings headers of the API; on stderr with -o -, which writes the PNG to stdout).',
     '',
     'options:',
     '  --backend auto|matte|model   default auto: artwork matte; the segmentation model only for photo-like',
@@ -24,17 +23,21 @@ export const removeBgCommand: Command = {
     '                               background connected to the border is removed',
   ].join('\n'),
   run(argv) {
-    const spec = { usage: this.usage, output: 'out.png', fields: ['backend', 'model', 'enclosed'], engine: { maxPixels: REMOVE_BG_MAX_PIXELS } };
-    return runFileVerb(argv, spec, async ({ input, output, options, flags, engine }) => {
+    const spec = { verb: this.name, usage: this.usage, output: 'out.png', binary: true, fields: ['backend', 'model', 'enclosed'], engine: { maxPixels: REMOVE_BG_MAX_PIXELS } };
+    return runFileVerb(argv, spec, async ({ input, output, options, engine, call, write, report, warn }) => {
       // The op validates the values (invalid_option naming the field).
       const opts: RemoveBgOptions = {};
       if (options.backend !== undefined) opts.backend = options.backend as RemoveBgBackend;
       if (options.model !== undefined) opts.model = options.model;
       if (options.enclosed !== undefined) opts.enclosed = options.enclosed as 'remove' | 'keep';
-      const out = await engine.removeBg(input, opts);
-      await writeFile(output, out.png);
-      process.stdout.write(JSON.stringify({ output, width: out.width, height: out.height, method: out.method, warnings: out.warnings, stats: out.stats }) + '\n');
-      if (!flags.quiet) for (const w of out.warnings) process.stderr.write(`inkprep: warning: ${w}\n`);
+      const out = await engine.removeBg(input, opts, call);
+      await write(out.png);
+      report({ output, width: out.width, height: out.height, method: out.method, warnings: out.warnings, stats: out.stats });
+      // Warnings are `<code>: <text>` sentences (the X-Warnings header).
+      for (const w of out.warnings) {
+        const at = w.indexOf(': ');
+        warn(at > 0 ? w.slice(0, at) : 'warning', at > 0 ? w.slice(at + 2) : w);
+      }
     });
   },
 };

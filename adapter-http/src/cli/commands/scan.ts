@@ -1,4 +1,4 @@
-// `inkprep scan <file> [--print-width-inches 12]`: print the scan report (spec 2.2) as JSON.
+// `inkprep scan <file|-> [--print-width-inches 12]`: print the scan report (spec 2.2) as JSON.
 import { runFileVerb } from '../file-verb.js';
 import type { Command } from '../command.js';
 
@@ -8,18 +8,19 @@ export const scanCommand: Command = {
   name: 'scan',
   summary: 'print-readiness report (DPI, background, soft edges, fringe, specks, issues, suggested fixes) as JSON',
   usage: [
-    'usage: inkprep scan <file> [--print-width-inches 12]',
+    'usage: inkprep scan <file|-> [--print-width-inches 12]',
     '',
     'Prints the scan report of POST /api/v1/scan as JSON: dpi at the print width, stated_dpi, background,',
     'alpha { soft_rim_px, semi_transparent_percent, has_fringe, ... }, transparency_fix { recommended, reason },',
     'ink_coverage_percent, speck_count, is_jpeg, edge_quality, issues and suggestions (POST /fix fields).',
+    '- reads the image from stdin.',
     '',
     'options:',
     '  --print-width-inches N   target print width in inches (0.1 to 500, default 12)',
   ].join('\n'),
   run(argv) {
-    return runFileVerb(argv, { usage: this.usage, fields: FIELDS }, async ({ input, options, engine }) => {
-      process.stdout.write(JSON.stringify(await engine.scan(input, options), null, 2) + '\n');
+    return runFileVerb(argv, { verb: this.name, usage: this.usage, fields: FIELDS }, async ({ input, options, engine, call, report }) => {
+      report(await engine.scan(input, options, call), true);
     });
   },
 };

@@ -1,8 +1,7 @@
-// `inkprep upscale <file> --scale 4 -o out.png`: art-aware upscaling like POST /api/v1/upscale, in-thread
-// with a progress line on stderr (terminals only) for long runs; prints a JSON summary on stdout.
-import { writeFile } from 'node:fs/promises';
+// `inkprep upscale <file|-> --scale 4 -o <out.png|->`: art-aware upscaling like POST /api/v1/upscale;
+// prints a JSON summary (on stderr when the PNG goes to stdout).
 import { runFileVerb } from '../file-verb.js';
-import { progress, progressDone, type Command } from '../command.js';
+import type { Command } from '../command.js';
 
 const FIELDS = ['scale', 'budget', 'budget4x', 'route'];
 
@@ -10,7 +9,7 @@ export const upscaleCommand: Command = {
   name: 'upscale',
   summary: 'upscale artwork 2x or 4x (flat art via vector tracing, painted art via ESRGAN, else Lanczos) to a PNG',
   usage: [
-    'usage: inkprep upscale <file.png|file.jpg> -o <out.png> [--scale 2|4] [options]',
+    'usage: inkprep upscale <file.png|file.jpg|-> -o <out.png|-> [--scale 2|4] [options]',
     '',
     'Art-aware: flat art is traced and re-rendered as vectors, painted/photographic art goes through the',
     'ESRGAN-slim model, anything else through Lanczos-3 plus halo-free sharpening. Input above the budget is',
@@ -23,18 +22,15 @@ export const upscaleCommand: Command = {
     '  --route R        auto (default), vector, model or resample',
   ].join('\n'),
   run(argv) {
-    return runFileVerb(argv, { usage: this.usage, output: 'out.png', fields: FIELDS }, async ({ input, output, options, engine }) => {
+    return runFileVerb(argv, { verb: this.name, usage: this.usage, output: 'out.png', binary: true, fields: FIELDS }, async ({ input, output, options, engine, call, write, report }) => {
       const started = performance.now();
-      const out = await engine.upscale(input, options, { onProgress: (e) => {
-        progress(`upscale: ${e.stage} ${Math.round(e.fraction * 100)}% (${((performance.now() - started) / 1000).toFixed(1)} s)`);
-      } });
-      progressDone();
-      await writeFile(output, out.png);
-      process.stdout.write(JSON.stringify({
+      const out = await engine.upscale(input, options, call);
+      await write(out.png);
+      report({
         output, width: out.width, height: out.height, scale: out.scale, route: out.route, chosen: out.chosen,
         fallback: out.fallback, art: out.art, preShrunk: out.preShrunk, from: out.from, to: out.to,
         ms: Math.round(performance.now() - started),
-      }) + '\n');
+      });
     });
   },
 };

@@ -1,9 +1,8 @@
-// `inkprep vectorize <file> -o out.svg [--colors auto] [--detail balanced] ...`: raster art -> SVG.
-import { writeFile } from 'node:fs/promises';
+// `inkprep vectorize <file|-> -o <out.svg|-> [--colors auto] [--detail balanced] ...`: raster art -> SVG.
 import { runFileVerb } from '../file-verb.js';
 import type { Command } from '../command.js';
 
-const USAGE = `usage: inkprep vectorize <in.png|jpg|webp> -o <out.svg> [options]
+const USAGE = `usage: inkprep vectorize <in.png|jpg|webp|-> -o <out.svg|-> [options]
 
 Options (same names and values as POST /api/v1/vectorize):
   --colors auto|1-20|unlimited    palette: auto (default) picks the smallest true palette, N is a maximum
@@ -14,20 +13,22 @@ Options (same names and values as POST /api/v1/vectorize):
   --smooth-bands true|false        only with --colors unlimited (default true)
   --gradients true|false           allow gradient fills on shaded art (default false)
   --print-width-inches N           write width/height in inches
-  --json                           print { paths, colorsUsed, traceMs, width, height } on stdout`;
+  --json                           print { paths, colorsUsed, traceMs, width, height } on stdout
+                                   (on stderr with -o -, which writes the SVG to stdout)
+  --quiet                          no summary line and no progress line on stderr
+- as the input reads the image from stdin.`;
 
 export const vectorizeCommand: Command = {
   name: 'vectorize',
   summary: 'convert raster art (PNG/JPEG/WebP) into a print-ready SVG',
   usage: USAGE,
   run(argv) {
-    const spec = { usage: USAGE, output: 'out.svg', fields: null, jsonErrors: (f: Record<string, string | true>) => !!f.json };
-    return runFileVerb(argv, spec, async ({ input, output, options, flags, engine }) => {
-      const res = await engine.vectorize(input, options);
-      await writeFile(output, res.svg);
+    return runFileVerb(argv, { verb: this.name, usage: USAGE, output: 'out.svg', fields: null }, async ({ input, output, options, flags, engine, call, write, report }) => {
+      const res = await engine.vectorize(input, options, call);
+      await write(res.svg);
       const stats = { paths: res.paths, colorsUsed: res.colorsUsed, traceMs: res.traceMs, width: res.width, height: res.height };
-      if (flags.json) process.stdout.write(JSON.stringify(stats) + '\n');
-      else if (!flags.quiet) process.stderr.write(`${output}: ${res.paths} paths, ${res.colorsUsed} colours, ${res.traceMs} ms\n`);
+      if (flags.json) report(stats);
+      else if (!flags.quiet) process.stderr.write(`${output === '-' ? 'stdout' : output}: ${res.paths} paths, ${res.colorsUsed} colours, ${res.traceMs} ms\n`);
     });
   },
 };
