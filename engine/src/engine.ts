@@ -40,7 +40,7 @@ export interface CallOptions {
    */
   transfer?: boolean;
   /**
-   * Progress of the call: the stage running and the share done (see README "Progress"). Called on the
+   * Progress of the call: the stage running and the share done (see README "Progress events"). Called on the
    * calling thread; events posted by a worker just before the result may be dropped.
    */
   onProgress?: (event: ProgressEvent) => void;

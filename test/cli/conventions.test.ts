@@ -129,6 +129,23 @@ describe('exit codes by cause, one JSON error line', () => {
     expect(errorLine(bad.stderr)).toMatchObject({ code: 'invalid_option', field: 'colors', error: expect.stringMatching(/colors/) });
   });
 
+  it('serve, cluster and admin report their errors the same way', async () => {
+    const data = mkdtempSync(path.join(os.tmpdir(), 'inkprep-cli-conv-admin-'));
+    try {
+      const [serve, cluster, admin] = await Promise.all([
+        runCli(['serve'], { PORT: 'eighty' }),
+        runCli(['cluster', '--processes', '0']),
+        runCli(['admin', 'account', 'create', '--name', 'X', '--plan', 'gold'], { INKPREP_DATA_DIR: data, DATABASE_URL: '' }),
+      ]);
+      for (const r of [serve, cluster, admin]) expect(r.code, r.stderr).toBe(2);
+      expect(errorLine(serve.stderr)).toMatchObject({ code: 'invalid_option', error: expect.stringMatching(/PORT/) });
+      expect(errorLine(cluster.stderr)).toMatchObject({ code: 'invalid_option', field: 'processes' });
+      expect(errorLine(admin.stderr)).toMatchObject({ code: 'usage', error: expect.stringMatching(/--plan/) });
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+
   it('3: input missing, a folder, not an image, unsupported, or empty stdin', async () => {
     const [missing, folder, text, empty, webp] = await Promise.all([
       runCliBytes(['fix', path.join(dir, 'nope.png'), '-o', path.join(dir, 'x.png')]),

@@ -11,7 +11,7 @@ import { bootstrapStore } from '../../bootstrap.js';
 import { openConfiguredStore } from '../../store/open.js';
 import { announceFirstKey, configOrReport } from './serve.js';
 import { parseArgs } from '../args.js';
-import { EXIT, type Command } from '../command.js';
+import { EXIT, printError, type Command } from '../command.js';
 
 const USAGE = [
   'usage: inkprep cluster [--processes N]',
@@ -34,14 +34,12 @@ export const clusterCommand: Command = {
     }
     const n = Number(flags.processes ?? process.env.INKPREP_PROCESSES ?? os.availableParallelism());
     if (!Number.isInteger(n) || n < 1 || n > 64) {
-      process.stderr.write(`inkprep: Expected an integer from 1 to 64 for --processes but received ${JSON.stringify(flags.processes)}\n`);
-      return EXIT.usage;
+      return printError('invalid_option', `Expected an integer from 1 to 64 for --processes but received ${JSON.stringify(flags.processes)}`, { field: 'processes' });
     }
     const config = configOrReport();
     if (!config) return EXIT.usage;
     if (config.port === 0) {
-      process.stderr.write('inkprep: cluster needs a fixed PORT (0 would give every process its own port)\n');
-      return EXIT.usage;
+      return printError('invalid_option', 'cluster needs a fixed PORT (0 would give every process its own port)', { field: 'PORT' });
     }
     try {
       const { store } = await openConfiguredStore({ dataDir: config.dataDir });
@@ -49,8 +47,7 @@ export const clusterCommand: Command = {
       await store.close();
       if (boot.created && !boot.fromEnv) announceFirstKey(boot.accountId, boot.secret);
     } catch (err) {
-      process.stderr.write(`inkprep: cannot open the store: ${(err as Error).message}\n`);
-      return EXIT.failed;
+      return printError('internal_error', `cannot open the store: ${(err as Error).message}`);
     }
 
     const mainJs = fileURLToPath(new URL('../main.js', import.meta.url));

@@ -6,7 +6,7 @@ import { createLogger } from '../../log.js';
 import { startServer } from '../../server.js';
 import { openConfiguredStore } from '../../store/open.js';
 import { parseArgs } from '../args.js';
-import { EXIT, type Command } from '../command.js';
+import { EXIT, printError, type Command } from '../command.js';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -35,8 +35,7 @@ export const serveCommand: Command = {
       store = opened.store;
       log.info('store opened', { store: opened.kind });
     } catch (err) {
-      process.stderr.write(`inkprep: cannot open the store: ${(err as Error).message}\n`);
-      return EXIT.failed;
+      return printError('internal_error', `cannot open the store: ${(err as Error).message}`);
     }
     const boot = await bootstrapStore(store, config.bootstrapKey, Date.now());
     if (boot.created) {
@@ -75,7 +74,7 @@ export function configOrReport(): ServerConfig | null {
   try {
     return configFromEnv();
   } catch (err) {
-    process.stderr.write(`inkprep: ${(err as Error).message}\n`);
+    printError('invalid_option', (err as Error).message);
     return null;
   }
 }
