@@ -16,11 +16,12 @@ export type { ScanReport, ScanAlpha, ScanIssue, ScanSuggestion, IssueCode, Sever
 export { SCAN_STAGES, type ScanOptions, type ResolvedScan } from './ops/scan.js';
 export { FIX_STAGES, type FixResult } from './ops/fix.js';
 export { resolveFix, FIX_DEFAULTS, type FixOptions, type ResolvedFix } from './fix/options.js';
-export { fixRaster, type FixOutcome, type FixStep } from './fix/pipeline.js';
+export { fixRaster, type FixOutcome, type FixStep, type FixWarning } from './fix/pipeline.js';
 export { alphaStats, type AlphaStats } from './alpha/stats.js';
 export { detectFringe, type FringeReport } from './alpha/fringe.js';
 export { thresholdAlpha, type ThresholdResult } from './alpha/threshold.js';
-export { halftoneRaster, halftoneDpi, clippedDiscArea, DEFAULT_SCREEN_ANGLE, MIN_DOT_ALPHA, type HalftoneParams, type HalftoneResult } from './halftone/screen.js';
+export { halftoneRaster, halftoneDpi, clippedDiscArea, minDotSidePx, DEFAULT_SCREEN_ANGLE, MIN_DOT_ALPHA, MIN_DOT_MM, MIN_CELL_PX, type HalftoneParams, type HalftoneResult, type HalftoneWarning } from './halftone/screen.js';
+export { dotShapes, type DotShapes, type RoundSize } from './halftone/dots.js';
 export { labelRuns, labelComponents, forEachRunOf, type MaskSource, type RunComponents } from './raster/components.js';
 export { resizeRaster, resizeDimensions, type ResizeTarget } from './raster/resize.js';
 export { opaqueBounds, cropRaster, trimTransparent, type Box } from './raster/trim.js';

@@ -58,6 +58,16 @@ describe('POST /api/v1/fix', () => {
     expect(semi).toBe(0);
   });
 
+  it('X-Warnings: empty normally, halftone_cell_too_small when the cell is under 4 px (55 lpi at 75 DPI)', async () => {
+    const ok = await post(t, '/api/v1/fix', form(await png(disc(300, 300, { r: 80, glowSigma: 15 })), { fix_halftone: 'true', print_width_inches: '1' }));
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-warnings')).toBe('');
+    const low = await post(t, '/api/v1/fix', form(await png(disc(300, 300, { r: 80, glowSigma: 15 })), { fix_halftone: 'true', halftone_lpi: '55', print_width_inches: '4' }));
+    expect(low.status).toBe(200);
+    expect(low.headers.get('x-warnings')).toBe('halftone_cell_too_small');
+    expect(low.headers.get('x-dpi')).toBe('75');
+  });
+
   it('trims and resizes', async () => {
     const res = await post(t, '/api/v1/fix', form(await png(disc(200, 200, { r: 50 })), { fix_trim: 'true', resize_width_px: '50' }));
     expect(res.status).toBe(200);

@@ -11,5 +11,6 @@ export const scanRoute: RouteDef = postImageRoute({
 export const fixRoute: RouteDef = postImageRoute({
   path: '/api/v1/fix',
   op: 'fix',
-  respond: (out) => binary(out.png, 'image/png', { 'X-Width': String(out.width), 'X-Height': String(out.height), 'X-DPI': String(out.dpi) }),
+  // X-Warnings: comma list of warning codes, empty when none (as on POST /mockup)
+  respond: (out) => binary(out.png, 'image/png', { 'X-Width': String(out.width), 'X-Height': String(out.height), 'X-DPI': String(out.dpi), 'X-Warnings': out.warnings.map((w) => w.code).join(',') }),
 });

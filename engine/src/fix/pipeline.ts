@@ -1,17 +1,26 @@
-// The fix pipeline in its documented order: despeckle -> trim -> resize -> alpha threshold or halftone
-// (halftone wins when both are asked for; dots are made after the resize, at the final resolution).
-// The output DPI is width px / print_width_inches, or 300 when no print width is given.
+// The fix pipeline, in the order that lets each step see what the next one needs:
+//   despeckle -> alpha threshold (+ decontamination) -> trim -> resize -> halftone -> trim again
+// Despeckle first, so specks never widen the trim box; the threshold before trim, so trim sees the final
+// alpha (pixels the threshold removes do not count); halftone after the resize, at the final resolution
+// (trim before it ignores alpha that carries no ink, and trims once more after it when no resize fixed
+// the output size). When both fix_halftone and fix_alpha_threshold are asked for, halftone wins.
+// Resolution: print_width_inches is the print width of the uploaded image, as in scan, so the input is
+// `width / print_width_inches` DPI; trim keeps that DPI (the art keeps its printed size) and a resize
+// scales it. Without a print width the output is 300 DPI.
 import { invalidOption } from '../errors.js';
 import { thresholdAlpha } from '../alpha/threshold.js';
-import { halftoneDpi, halftoneRaster } from '../halftone/screen.js';
+import { halftoneRaster, MIN_DOT_ALPHA, type HalftoneWarning } from '../halftone/screen.js';
 import { resizeDimensions, resizeRaster } from '../raster/resize.js';
-import { trimTransparent } from '../raster/trim.js';
+import { cropRaster, opaqueBounds } from '../raster/trim.js';
 import type { Raster } from '../raster/types.js';
 import { despeckle } from './despeckle.js';
-import { MAX_RESIZE_PIXELS, MAX_RESIZE_SIDE, type ResolvedFix } from './options.js';
+import { FIX_DEFAULTS, MAX_RESIZE_PIXELS, MAX_RESIZE_SIDE, type ResolvedFix } from './options.js';
 
 /** Steps that ran, in order. */
-export type FixStep = 'despeckle' | 'trim' | 'resize' | 'alpha_threshold' | 'halftone';
+export type FixStep = 'despeckle' | 'alpha_threshold' | 'trim' | 'resize' | 'halftone';
+
+/** Something about the output the caller should know (stable code + one sentence). */
+export type FixWarning = HalftoneWarning;
 
 export interface FixOutcome {
   raster: Raster;
@@ -20,6 +29,7 @@ export interface FixOutcome {
   applied: FixStep[];
   /** What each step did (counts, boxes, sizes). */
   stats: Record<string, number>;
+  warnings: FixWarning[];
 }
 
 /**
@@ -30,42 +40,18 @@ export async function fixRaster(input: Raster, o: Readonly<ResolvedFix>, progres
   let r = input;
   const applied: FixStep[] = [];
   const stats: Record<string, number> = {};
-  // Despeckle judges speck size at the print resolution of the input.
+  const warnings: FixWarning[] = [];
+  // resolution of the pixels as they are now (input: from the print width; kept by trim, scaled by resize)
+  let dpi = o.print_width_inches ? r.width / o.print_width_inches : FIX_DEFAULTS.dpi;
   if (o.fix_despeckle) {
     progress('despeckle');
-    const d = despeckle(r, halftoneDpi(r.width, o.print_width_inches));
+    const d = despeckle(r, dpi);
     stats.specks_removed = d.specksRemoved;
     stats.pinholes_filled = d.pinholesFilled;
     stats.colour_specks_fixed = d.colourSpecksFixed;
     applied.push('despeckle');
   }
-  if (o.fix_trim) {
-    progress('trim');
-    const t = trimTransparent(r);
-    r = t.raster;
-    stats.trim_x = t.box.x;
-    stats.trim_y = t.box.y;
-    applied.push('trim');
-  }
-  if (o.resize_width_px || o.resize_height_px) {
-    const size = resizeDimensions(r.width, r.height, { width: o.resize_width_px, height: o.resize_height_px });
-    if (size.width * size.height > MAX_RESIZE_PIXELS || size.width > MAX_RESIZE_SIDE || size.height > MAX_RESIZE_SIDE) {
-      const field = o.resize_width_px ? 'resize_width_px' : 'resize_height_px';
-      throw invalidOption(field, `a size that keeps the output within ${MAX_RESIZE_SIDE} px per side and ${MAX_RESIZE_PIXELS} pixels (would be ${size.width}x${size.height})`, o[field]);
-    }
-    progress('resize');
-    r = await resizeRaster(r, size);
-    applied.push('resize');
-  }
-  const dpi = halftoneDpi(r.width, o.print_width_inches);
-  if (o.fix_halftone) {
-    progress('halftone');
-    const h = halftoneRaster(r, { lpi: o.halftone_lpi, dpi });
-    stats.halftone_cell_px = Math.round(h.cellPx * 1000) / 1000;
-    stats.halftone_angle = h.angle;
-    stats.halftone_pixels = h.converted;
-    applied.push('halftone');
-  } else if (o.fix_alpha_threshold) {
+  if (o.fix_alpha_threshold && !o.fix_halftone) {
     progress('alpha_threshold');
     const t = thresholdAlpha(r, o.alpha_threshold);
     stats.alpha_removed = t.removed;
@@ -73,5 +59,51 @@ export async function fixRaster(input: Raster, o: Readonly<ResolvedFix>, progres
     stats.alpha_recoloured = t.recoloured;
     applied.push('alpha_threshold');
   }
-  return { raster: r, dpi, applied, stats };
+  let trimX = 0;
+  let trimY = 0;
+  const trim = (minAlpha: number): void => {
+    const b = opaqueBounds(r, minAlpha);
+    if (!b || (b.width === r.width && b.height === r.height)) return;
+    r = cropRaster(r, b);
+    trimX += b.x;
+    trimY += b.y;
+  };
+  if (o.fix_trim) {
+    progress('trim');
+    // with halftone, alpha below MIN_DOT_ALPHA will carry no ink
+    trim(o.fix_halftone ? MIN_DOT_ALPHA : 1);
+    applied.push('trim');
+  }
+  const resized = !!(o.resize_width_px || o.resize_height_px);
+  if (resized) {
+    const size = resizeDimensions(r.width, r.height, { width: o.resize_width_px, height: o.resize_height_px });
+    if (size.width * size.height > MAX_RESIZE_PIXELS || size.width > MAX_RESIZE_SIDE || size.height > MAX_RESIZE_SIDE) {
+      const field = o.resize_width_px ? 'resize_width_px' : 'resize_height_px';
+      throw invalidOption(field, `a size that keeps the output within ${MAX_RESIZE_SIDE} px per side and ${MAX_RESIZE_PIXELS} pixels (would be ${size.width}x${size.height})`, o[field]);
+    }
+    progress('resize');
+    if (o.print_width_inches) dpi *= size.width / r.width;
+    r = await resizeRaster(r, size);
+    applied.push('resize');
+  }
+  if (!o.print_width_inches) dpi = FIX_DEFAULTS.dpi;
+  if (o.fix_halftone) {
+    progress('halftone');
+    const h = halftoneRaster(r, { lpi: o.halftone_lpi, dpi });
+    stats.halftone_cell_px = Math.round(h.cellPx * 1000) / 1000;
+    stats.halftone_lpi = Math.round(h.lpi * 100) / 100;
+    stats.halftone_angle = h.angle;
+    stats.halftone_pixels = h.converted;
+    stats.halftone_dots = h.dots;
+    stats.halftone_min_dot_px = h.minDotPx;
+    warnings.push(...h.warnings);
+    applied.push('halftone');
+    // dots dropped at the border may leave a transparent margin; the size is free unless resized
+    if (o.fix_trim && !resized) trim(1);
+  }
+  if (o.fix_trim) {
+    stats.trim_x = trimX;
+    stats.trim_y = trimY;
+  }
+  return { raster: r, dpi, applied, stats, warnings };
 }

@@ -1,10 +1,10 @@
-// Op `fix`: despeckle -> trim -> resize -> alpha threshold or halftone, then PNG with its DPI (pHYs)
+// Op `fix`: despeckle -> alpha threshold -> trim -> resize -> halftone (fix/pipeline.ts), then PNG with its DPI (pHYs)
 // (spec 4.2, POST /api/v1/fix). Options use the API field names; see fix/options.ts.
 import { decodeImage } from '../raster/decode.js';
 import { encodePng } from '../raster/encode.js';
 import type { Raster } from '../raster/types.js';
 import { resolveFix, type FixOptions, type ResolvedFix } from '../fix/options.js';
-import { fixRaster, type FixStep } from '../fix/pipeline.js';
+import { fixRaster, type FixStep, type FixWarning } from '../fix/pipeline.js';
 import { stageProgress } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
 
@@ -19,10 +19,12 @@ export interface FixResult {
   applied: FixStep[];
   /** Per-step counts (specks_removed, alpha_removed, halftone_cell_px, ...). */
   stats: Record<string, number>;
+  /** Things about the output the caller should know, e.g. `halftone_cell_too_small` (POST /fix: X-Warnings). */
+  warnings: FixWarning[];
 }
 
 /** Stages of `fix` and their shares of a typical run (steps not asked for are skipped). */
-export const FIX_STAGES = { decode: 5, despeckle: 35, trim: 3, resize: 30, alpha_threshold: 10, halftone: 10, encode: 7 } as const;
+export const FIX_STAGES = { decode: 5, despeckle: 35, alpha_threshold: 10, trim: 3, resize: 30, halftone: 10, encode: 7 } as const;
 
 export const fixOp: OpDef<FixOptions, ResolvedFix, FixResult> = {
   resolve: resolveFix,
@@ -38,7 +40,7 @@ export const fixOp: OpDef<FixOptions, ResolvedFix, FixResult> = {
     progress('encode');
     const dpi = Math.round(out.dpi * 100) / 100;
     const png = await encodePng(out.raster, { dpi });
-    return { png, width: out.raster.width, height: out.raster.height, dpi, applied: out.applied, stats: out.stats };
+    return { png, width: out.raster.width, height: out.raster.height, dpi, applied: out.applied, stats: out.stats, warnings: out.warnings };
   },
   transfer(result) {
     return [result.png.buffer as ArrayBuffer];

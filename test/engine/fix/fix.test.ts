@@ -104,7 +104,7 @@ describe('fix steps', () => {
     expect(out.raster.data.filter((v, i) => i % 4 === 3 && v !== 0 && v !== 255).length).toBe(0);
   });
 
-  it('order despeckle -> trim -> resize -> halftone; dots sized at the final resolution', async () => {
+  it('order despeckle -> trim -> resize -> halftone; dots sized at the final resolution (trim keeps the DPI, resize scales it)', async () => {
     const r = disc(400, 400, { r: 60, glowSigma: 10 });
     r.data.set([0, 0, 0, 255], (2 * 400 + 2) * 4); // a speck in the corner, outside the art
     const out = await fix(r, { fix_despeckle: 'true', fix_trim: 'true', resize_width_px: '600', fix_halftone: 'true', print_width_inches: '2', halftone_lpi: '30' });
@@ -113,9 +113,12 @@ describe('fix steps', () => {
     // the speck was removed before trimming, so the trim hugs the glow, not the corner
     expect(out.stats.trim_x).toBeGreaterThan(50);
     expect(out.width).toBe(600);
-    expect(out.dpi).toBe(300);
-    expect(out.stats.halftone_cell_px).toBeCloseTo(300 / 30, 3);
-    expect(out.raster.density).toBeCloseTo(300, 0);
+    // 400 px at 2 in = 200 DPI; the trimmed art keeps its printed size, so the resize raises the DPI
+    const trimmedWidth = 400 - 2 * out.stats.trim_x!;
+    const dpi = (200 * 600) / trimmedWidth;
+    expect(Math.abs(out.dpi - dpi)).toBeLessThan(dpi * 0.01);
+    expect(out.stats.halftone_cell_px).toBeCloseTo(out.dpi / 30, 1);
+    expect(out.raster.density).toBeCloseTo(out.dpi, -1);
   });
 
   it('trim crops fully transparent borders exactly', async () => {

@@ -1,8 +1,12 @@
 // Halftone screen properties: only alpha 0/255, dot area proportional to alpha (50 % patch -> 45-55 %
 // covered), dot pitch equal to the cell size (output DPI / LPI) within 5 %, dots on the rotated grid,
-// opaque art untouched, and the clipped-disc area function.
+// opaque art untouched, and the clipped-disc area function; in physical units: no dot under the minimum
+// printable dot, round dots and coverage within 2 % at every lpi 15-65 for 150-600 DPI, the small-cell
+// warning, round holes in dark tones.
 import { describe, expect, it } from 'vitest';
-import { clippedDiscArea, halftoneRaster, labelRuns, type Raster } from '@inkprep/engine';
+import { clippedDiscArea, halftoneRaster, labelRuns, minDotSidePx, type Raster } from '@inkprep/engine';
+import { alphaRamp } from '../../../golden/lib/customer-art.js';
+import { dotStats, meanAlpha } from '../../../golden/lib/print-checks.js';
 import { canvas, disc } from '../scan/fixtures.js';
 
 function patch(w: number, h: number, alpha: number, rgb: [number, number, number] = [40, 120, 200]): Raster {
@@ -101,30 +105,32 @@ describe('halftone screen', () => {
   });
 
   it.each([
-    [35, 300],
-    [15, 300],
-    [65, 600],
-    [45, 150],
-  ])('dot pitch equals dpi / lpi within 5 percent (lpi %i at %i DPI)', (lpi, dpi) => {
-    const cell = dpi / lpi;
+    [35, 300, 90],
+    [15, 300, 90],
+    [65, 600, 90],
+    [45, 150, 64], // 4 px cells: 2x2 dots (the minimum at 150 DPI) that do not touch
+  ])('dot pitch equals dpi / lpi (at least 4 px) within 5 percent or 0.3 px (lpi %i at %i DPI)', (lpi, dpi, alpha) => {
+    // below 4 px the screen is coarsened to 4 px cells, with a warning
+    const cell = Math.max(4, dpi / lpi);
     const size = Math.round(cell * 24);
-    const r = patch(size, size, 60); // ~24 %: separate round dots
-    halftoneRaster(r, { lpi, dpi });
+    const r = patch(size, size, alpha); // separate round dots in every cell
+    const res = halftoneRaster(r, { lpi, dpi });
+    expect(res.cellPx).toBeCloseTo(cell, 6);
+    expect(res.warnings.map((w) => w.code)).toEqual(dpi / lpi < 4 ? ['halftone_cell_too_small'] : []);
     const c = dotCentres(r);
     expect(c.length).toBeGreaterThan(100);
-    // nearest-neighbour distance between dot centres
-    const nn: number[] = [];
+    // distance between neighbouring dot centres (first ring: 0.6-1.4 cells; dots are snapped to the
+    // pixel grid, so each distance is off by up to a pixel, the median is not)
+    const ring: number[] = [];
     for (let i = 0; i < c.length; i += 3) {
-      let best = Infinity;
       for (let j = 0; j < c.length; j++) {
-        if (j === i) continue;
         const d = Math.hypot(c[i]![0] - c[j]![0], c[i]![1] - c[j]![1]);
-        if (d < best) best = d;
+        if (j !== i && d > 0.6 * cell && d < 1.4 * cell) ring.push(d);
       }
-      nn.push(best);
     }
-    const pitch = median(nn);
-    expect(Math.abs(pitch - cell) / cell).toBeLessThan(0.05);
+    const pitch = median(ring);
+    // 5 %, or 0.3 px on small cells (a dot centre moves by up to half a pixel when snapped)
+    expect(Math.abs(pitch - cell)).toBeLessThan(Math.max(0.05 * cell, 0.3));
   });
 
   it('dots lie on the 45 degree rotated screen (cell centres)', () => {
@@ -172,5 +178,66 @@ describe('halftone screen', () => {
     }
     // a disc fills pi/4 = 0.785 of its bounding square
     expect(Math.abs(median(ratios) - Math.PI / 4)).toBeLessThan(0.08);
+  });
+});
+
+describe('halftone in physical units', () => {
+  it('no dot is smaller than the minimum printable dot (0.25 mm: 3 px at 300 DPI); the ramp keeps its mean coverage within 2 %', () => {
+    const ramp = alphaRamp(3000, 110);
+    const mean = meanAlpha(ramp);
+    const res = halftoneRaster(ramp, { lpi: 55, dpi: 300 });
+    expect(minDotSidePx(300)).toBe(3);
+    expect(res.minDotPx).toBe(9);
+    const s = dotStats(ramp, 3, 0.6 * res.cellPx ** 2);
+    expect(s.dots).toBeGreaterThan(1000);
+    expect(s.onePx + s.twoPx + s.belowMin).toBe(0);
+    expect(s.roundShare).toBeGreaterThan(0.95);
+    expect(Math.abs(s.coverage - mean)).toBeLessThan(0.02);
+  });
+
+  it.each([150, 200, 300, 450, 600])('every lpi 15-65 at %i DPI: binary, dots at least the minimum, round, coverage within 2 %', (dpi) => {
+    const minSide = minDotSidePx(dpi);
+    expect(minSide).toBe(Math.max(2, Math.ceil((0.25 * dpi) / 25.4 - 0.05)));
+    for (const lpi of [15, 25, 35, 45, 55, 65]) {
+      for (const a of [15, 40, 90, 128, 200]) {
+        const size = Math.min(1000, Math.round(Math.max(4, dpi / lpi) * 32)); // 8x8 cells average the dither
+        const p = patch(size, size, a);
+        const res = halftoneRaster(p, { lpi, dpi });
+        expect(res.cellPx).toBeGreaterThanOrEqual(4);
+        let semi = 0;
+        for (let i = 3; i < p.data.length; i += 4) if (p.data[i] !== 0 && p.data[i] !== 255) semi++;
+        expect(semi).toBe(0);
+        const s = dotStats(p, minSide, 0.45 * res.cellPx ** 2);
+        expect(s.belowMin, `${lpi} lpi at ${dpi} DPI, alpha ${a}`).toBe(0);
+        if (a <= 90) expect(s.roundShare, `${lpi} lpi at ${dpi} DPI, alpha ${a}`).toBeGreaterThan(0.9);
+        expect(Math.abs(s.coverage - a / 255), `${lpi} lpi at ${dpi} DPI, alpha ${a}`).toBeLessThan(0.02);
+      }
+    }
+  });
+
+  it('a cell under 4 px (55 lpi at 75 DPI = 1.36 px) is coarsened to 4 px with a warning naming the numbers', () => {
+    const p = patch(300, 300, 100);
+    const res = halftoneRaster(p, { lpi: 55, dpi: 75 });
+    expect(res.cellPx).toBe(4);
+    expect(res.lpi).toBeCloseTo(18.75, 6);
+    expect(res.warnings).toHaveLength(1);
+    expect(res.warnings[0]!.code).toBe('halftone_cell_too_small');
+    expect(res.warnings[0]!.message).toMatch(/1\.36 px/);
+    expect(halftoneRaster(patch(100, 100, 100), { lpi: 55, dpi: 300 }).warnings).toEqual([]);
+  });
+
+  it('dark tones get round holes at the cell corners, not slivers: every hole at least the minimum dot', () => {
+    const p = patch(400, 400, 215);
+    halftoneRaster(p, { lpi: 35, dpi: 300 });
+    const holes = labelRuns({ data: p.data, width: 400, height: 400, stride: 4, offset: 3, min: 1, invert: true }, 4);
+    let small = 0;
+    let n = 0;
+    for (let c = 0; c < holes.count; c++) {
+      if (holes.touchesBorder[c]) continue;
+      n++;
+      if (Math.min(holes.maxX[c]! - holes.minX[c]!, holes.maxY[c]! - holes.minY[c]!) < 3) small++;
+    }
+    expect(n).toBeGreaterThan(100);
+    expect(small).toBe(0);
   });
 });

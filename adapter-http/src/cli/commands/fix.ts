@@ -13,7 +13,7 @@ export const fixCommand: Command = {
   usage: [
     'usage: inkprep fix <file|-> -o <out.png|-> [options]',
     '',
-    'Steps run in this order: despeckle -> trim -> resize -> alpha threshold or halftone (halftone wins).',
+    'Steps run in this order: despeckle -> alpha threshold -> trim -> resize -> halftone (halftone wins).',
     'Booleans are the text true or false (a bare flag means true). Prints a JSON summary on stdout',
     '(on stderr with -o -, which writes the PNG to stdout; - as input reads stdin).',
     '',
@@ -22,7 +22,7 @@ export const fixCommand: Command = {
     '  --alpha-threshold N          0 to 255, default 144 (alpha below -> transparent, at or above -> opaque)',
     '  --fix-halftone true          turn semi-transparent pixels into opaque halftone dots',
     '  --halftone-lpi N             15 to 65 lines per inch, default 35',
-    '  --print-width-inches N       print width; output DPI = width px / N (default 300 DPI)',
+    '  --print-width-inches N       print width of the input; its DPI = width px / N (default: output 300 DPI)',
     '  --fix-trim true              crop fully transparent borders',
     '  --fix-despeckle true         remove specks, pinholes and single-pixel colour noise',
     '  --resize-width-px N          output width (aspect kept unless --resize-height-px is given too)',
@@ -32,7 +32,7 @@ export const fixCommand: Command = {
     return runFileVerb(argv, { verb: this.name, usage: this.usage, output: 'out.png', binary: true, fields: FIELDS }, async ({ input, output, options, engine, call, write, report }) => {
       const out = await engine.fix(input, options, call);
       await write(out.png);
-      report({ output, width: out.width, height: out.height, dpi: out.dpi, applied: out.applied, stats: out.stats });
+      report({ output, width: out.width, height: out.height, dpi: out.dpi, applied: out.applied, stats: out.stats, warnings: out.warnings });
     });
   },
 };
