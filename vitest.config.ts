@@ -1,6 +1,14 @@
 // Tests import the packages from source; the Piscina worker itself runs from engine/dist (built by pretest).
+// Two projects: every test on the default HTTP transport (INKPREP_HTTP, else auto), and test/http once more
+// on the other transport, so the route table is proven on uWebSockets.js and on node:http in one run.
+// Where uWS has no native build (Node 22, 24) auto already means node:http and the second run is skipped.
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
+import { findUwsBinary } from './adapter-http/src/transport/uws-load.js';
+
+const chosen = (process.env.INKPREP_HTTP ?? '').trim() || 'auto';
+const defaultKind = chosen === 'auto' ? (findUwsBinary().ok ? 'uws' : 'node') : chosen;
+const other = defaultKind === 'uws' ? 'node' : findUwsBinary().ok ? 'uws' : null;
 
 export default defineConfig({
   resolve: {
@@ -10,11 +18,14 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: defaultKind, include: ['test/**/*.test.ts'], env: { INKPREP_HTTP: defaultKind } } },
+      ...(other ? [{ extends: true as const, test: { name: `http-${other}`, include: ['test/http/**/*.test.ts'], env: { INKPREP_HTTP: other } } }] : []),
+    ],
   },
 });

@@ -2,6 +2,8 @@
 // README "## HTTP service" lists the same variables; keep the two in step.
 import os from 'node:os';
 import path from 'node:path';
+import { parseTransportChoice } from './transport/select.js';
+import type { TransportChoice } from './transport/types.js';
 
 /** Everything `inkprep serve` (and createServer) is configured with. */
 export interface ServerConfig {
@@ -31,6 +33,8 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /** Serve Prometheus text at GET /metrics (no auth). Env `INKPREP_METRICS` (`0` disables), default on. */
   metrics: boolean;
+  /** HTTP transport: `uws`, `node` or `auto` (uWebSockets.js where its native build loads, else node:http). Env `INKPREP_HTTP`, default `auto`. */
+  http: TransportChoice;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -50,6 +54,7 @@ export const CONFIG_DEFAULTS: Readonly<Omit<ServerConfig, 'threads' | 'dataDir'>
   shutdownGraceMs: 130_000,
   logLevel: 'info',
   metrics: true,
+  http: 'auto',
 });
 
 function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min: number, max: number): number {
@@ -86,6 +91,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     shutdownGraceMs: int(env, 'INKPREP_SHUTDOWN_GRACE_MS', CONFIG_DEFAULTS.shutdownGraceMs, 0, 3_600_000),
     logLevel: level,
     metrics: env.INKPREP_METRICS !== '0' && env.INKPREP_METRICS !== 'false',
+    http: parseTransportChoice(env.INKPREP_HTTP),
   };
 }
 

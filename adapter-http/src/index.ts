@@ -11,6 +11,8 @@ export { json, binary, type Reply } from './http/reply.js';
 export { checkImageHeader, readDimensions, type ImageHeader } from './http/image-header.js';
 export { errorReply } from './http/errors.js';
 export type { Exchange } from './http/exchange.js';
+export { parseTransportChoice } from './transport/select.js';
+export { PortInUseError, type TransportKind, type TransportChoice } from './transport/types.js';
 export { reserveUse, fairUseCap, fairUseStatus, monthBounds, type Meter, type Reservation } from './limits/meter.js';
 export { SETTINGS, getSetting, getUpscaleLimits, parseSetting, isSettingName, UPSCALE_SHRINK_ALLOWANCE, type SettingName, type UpscaleLimits } from './settings.js';
 export { ConversionQueue, DEFAULT_MAX_WAITING, type QueueSnapshot, type QueueTurn } from './queue/vectorize-queue.js';

@@ -1,11 +1,14 @@
-// The /api/v1 service on uWebSockets.js: builds the services, registers the route table, answers
-// 404/405 for the rest, serves /metrics, and shuts down gracefully (stop accepting, finish in-flight
-// work, close the engine pool and the store).
-import uWS from 'uWebSockets.js';
+// The /api/v1 service: builds the services, routes each request to the route table, answers 404/405 for
+// the rest, serves /metrics, and shuts down gracefully (stop accepting, finish in-flight work, close the
+// engine pool and the store). The HTTP transport (uWebSockets.js or node:http, transport/select.ts) is
+// chosen at start; routing and everything after it is the same code on both.
 import { createEngine, InkprepError, type Engine } from '@inkprep/engine';
 import type { ServerConfig } from './config.js';
 import { Exchange, type ExchangeHooks } from './http/exchange.js';
+import { selectTransport } from './transport/select.js';
+import type { TransportKind, Wire } from './transport/types.js';
 import { json } from './http/reply.js';
+import { Router } from './http/router.js';
 import { createLogger, type Logger } from './log.js';
 import { Metrics } from './metrics.js';
 import { ConversionQueue } from './queue/vectorize-queue.js';
@@ -30,11 +33,15 @@ export interface ServerOptions {
   routes?: readonly RouteDef[];
   /** Close the store when the server closes (default true). */
   closeStore?: boolean;
+  /** Share the port with other processes on purpose (`inkprep cluster`); otherwise a busy port is an error. */
+  sharePort?: boolean;
 }
 
 export interface InkprepServer {
   /** The bound port (useful with port 0). */
   port: number;
+  /** The HTTP transport serving the routes (config.http, resolved at start). */
+  transport: TransportKind;
   services: AppServices;
   /** Requests being handled now. */
   inFlight(): number;
@@ -80,13 +87,25 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
     },
   };
 
-  const app = uWS.App();
   const routes = opts.routes ?? ROUTES;
-  const methodsByPath = new Map<string, string[]>();
-  for (const r of routes) {
-    methodsByPath.set(r.path, [...(methodsByPath.get(r.path) ?? []), r.method.toUpperCase()]);
-    app[r.method](r.path, (res, req) => {
-      const ex = new Exchange(res, req, r.path, hooks);
+  const router = new Router(routes);
+  const metricsRoute = (ex: Exchange): void => {
+    const stats = engine.stats();
+    const q = services.vectorizeQueue.snapshot().queue;
+    ex.send({
+      status: 200, contentType: 'text/plain; version=0.0.4',
+      body: metrics.render({
+        inkprep_vectorize_converting: q.converting ? 1 : 0, inkprep_vectorize_waiting: q.waiting,
+        inkprep_engine_running: stats.running, inkprep_engine_queued: stats.queued,
+      }),
+    });
+    ex.settle();
+  };
+  const handle = (wire: Wire): void => {
+    const m = router.match(wire.method, wire.path);
+    if (m && 'route' in m) {
+      const r = m.route;
+      const ex = new Exchange(wire, r.path, hooks);
       if (draining) {
         ex.fail(new InkprepError('shutting_down', 'The service is shutting down; retry on another instance'), true);
         ex.settle();
@@ -98,31 +117,17 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
         ex.fail(err);
         ex.settle();
       }
-      ex.armAbort(); // no-op when the route already replied inside this callback
-    });
-  }
-  if (config.metrics) {
-    app.get('/metrics', (res, req) => {
-      const ex = new Exchange(res, req, '/metrics', hooks);
-      const stats = engine.stats();
-      const q = services.vectorizeQueue.snapshot().queue;
-      ex.send({
-        status: 200, contentType: 'text/plain; version=0.0.4',
-        body: metrics.render({
-          inkprep_vectorize_converting: q.converting ? 1 : 0, inkprep_vectorize_waiting: q.waiting,
-          inkprep_engine_running: stats.running, inkprep_engine_queued: stats.queued,
-        }),
-      });
-      ex.settle();
-    });
-  }
-  app.any('/*', (res, req) => {
-    const ex = new Exchange(res, req, 'unmatched', hooks);
-    const allowed = methodsByPath.get(ex.path);
-    if (allowed) ex.send(json({ error: `Method ${ex.method.toUpperCase()} is not allowed on ${ex.path}; use ${allowed.join(' or ')}`, code: 'method_not_allowed' }, 405, { Allow: allowed.join(', ') }), true);
-    else ex.send(json({ error: `No route ${ex.path}`, code: 'not_found' }, 404), true);
+      return;
+    }
+    if (!m && config.metrics && wire.path === '/metrics' && wire.method === 'get') {
+      metricsRoute(new Exchange(wire, '/metrics', hooks));
+      return;
+    }
+    const ex = new Exchange(wire, 'unmatched', hooks);
+    if (m) ex.send(json({ error: `Method ${ex.method.toUpperCase()} is not allowed on ${ex.path}; use ${m.allowed.join(' or ')}`, code: 'method_not_allowed' }, 405, { Allow: m.allowed.join(', ') }));
+    else ex.send(json({ error: `No route ${ex.path}`, code: 'not_found' }, 404));
     ex.settle();
-  });
+  };
 
   // Usage events older than the longest window that reads them (the calendar month) are pruned hourly.
   const prune = (): void => {
@@ -135,17 +140,25 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
   const pruneTimer = setInterval(prune, 3_600_000);
   pruneTimer.unref();
 
-  const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
-    app.listen(config.host, config.port, (s) => (s ? resolve(s) : reject(new Error(`Cannot listen on ${config.host}:${config.port}`))));
-  });
-  const port = uWS.us_socket_local_port(listenSocket);
-  log.info('listening', { host: config.host, port, threads: config.threads, vectorize_max_waiting: config.vectorizeMaxWaiting });
+  const { transport, reason } = await selectTransport(config.http);
+  log.info('http transport', { transport: transport.kind, reason, node: process.version });
+  let listener;
+  try {
+    listener = await transport.listen({ host: config.host, port: config.port, sharePort: opts.sharePort ?? false }, handle);
+  } catch (err) {
+    clearInterval(pruneTimer);
+    if (ownEngine) await engine.close();
+    throw err;
+  }
+  const port = listener.port;
+  log.info('listening', { host: config.host, port, transport: transport.kind, threads: config.threads, vectorize_max_waiting: config.vectorizeMaxWaiting });
   // Own garment blanks pre-rendered in the background (INKPREP_WARM_BLANKS; cancelled by close()).
   if (routes.some((r) => r.path === '/api/v1/mockup')) startBlankWarmup(services);
 
   let closing: Promise<void> | null = null;
   return {
     port,
+    transport: transport.kind,
     services,
     inFlight: () => active.size,
     close(graceMs = config.shutdownGraceMs) {
@@ -153,7 +166,7 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
       closing = (async () => {
         draining = true;
         clearInterval(pruneTimer);
-        uWS.us_listen_socket_close(listenSocket);
+        listener.stopListening();
         log.info('shutting down', { in_flight: active.size });
         if (active.size > 0) {
           await new Promise<void>((resolve) => {
@@ -165,7 +178,8 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
           });
         }
         if (active.size > 0) log.warn('closing with requests still running', { in_flight: active.size });
-        for (const ex of active) if (!ex.done) ex.res.close();
+        for (const ex of active) ex.closeConnection();
+        listener.closeIdle();
         for (const fn of closers) await fn();
         if (ownEngine) await engine.close();
         if (opts.closeStore !== false) await store.close();

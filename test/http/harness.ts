@@ -1,9 +1,10 @@
 // Shared setup for the HTTP tests: a real server on an ephemeral port with an in-memory store,
-// an injected clock, a one-thread engine, and a Business account with one key.
+// an injected clock, a one-thread engine, and a Business account with one key. The transport comes from
+// INKPREP_HTTP (uws | node | auto, as for `inkprep serve`): CI runs this suite once per transport.
 import sharp from 'sharp';
 import { createEngine, type Engine } from '@inkprep/engine';
 import {
-  ROUTES, createApiKey, defaultConfig, openStore, startServer,
+  ROUTES, createApiKey, defaultConfig, openStore, parseTransportChoice, startServer,
   type Account, type InkprepServer, type RouteDef, type ServerConfig, type Store,
 } from '@inkprep/http';
 
@@ -39,7 +40,7 @@ export async function startTestServer(opts: { routes?: readonly RouteDef[]; conf
   const { createLogger } = await import('@inkprep/http');
   const log = createLogger('info', (line) => logs.push(JSON.parse(line) as Record<string, unknown>));
   const server = await startServer({
-    config: defaultConfig({ dataDir: ':memory:', threads: 1, ...opts.config }),
+    config: defaultConfig({ dataDir: ':memory:', threads: 1, http: parseTransportChoice(process.env.INKPREP_HTTP), ...opts.config }),
     store, engine, clock: clock.now, log, routes: opts.routes ?? ROUTES,
   });
   const newAccount = async (name = 'test'): Promise<{ account: Account; key: string }> => {

@@ -1,12 +1,15 @@
-// One request/response pair over uWS. Captures what the handler needs from the stack-allocated
-// HttpRequest up front, attaches onAborted unless it replied inside the uWS callback, and guarantees: no write after an abort, exactly one
-// reply, an AbortSignal that fires when the client leaves (so engine tasks and queue places are dropped),
-// corked writes with backpressure for large bodies, one log line and metrics per request.
+// One request/response pair, independent of the HTTP transport (uWS or node:http; see transport/types.ts).
+// Captures what the handler needs from the request up front and guarantees: no write after an abort,
+// exactly one reply, an AbortSignal that fires when the client leaves (so engine tasks and queue places
+// are dropped), one log line and metrics per request. A reply sent before the request body has arrived
+// (401/402/403/413/429/400 while the client is still uploading) is delivered and the rest of the body is
+// read and discarded up to DRAIN_LIMIT_BYTES: closing a socket with unread data makes the kernel reset it,
+// and Node's fetch, browsers and others then lose the answer (EPIPE) before they read it.
 import { randomBytes } from 'node:crypto';
-import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Logger } from '../log.js';
+import type { Wire } from '../transport/types.js';
 import { errorReply } from './errors.js';
-import { statusLine, type Reply } from './reply.js';
+import type { Reply } from './reply.js';
 
 /** Hooks the server gives each exchange (in-flight tracking, metrics, log). */
 export interface ExchangeHooks {
@@ -17,6 +20,13 @@ export interface ExchangeHooks {
   onEnd(ex: Exchange): void;
 }
 
+/**
+ * After an early reply, at most this many further body bytes are read (and dropped) so the client can
+ * finish sending and read the answer; a body declared larger gets the reply and a closed connection.
+ */
+export const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+
+const EMPTY = Buffer.alloc(0);
 const ID_PREFIX = randomBytes(4).toString('hex');
 let idCounter = 0;
 const VALID_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -43,6 +53,7 @@ export class Exchange {
   private childLog: Logger | null = null;
   status = 0;
   code: string | undefined;
+  /** Body bytes the pipeline read (multipart counts them; drained bytes after an early reply do not count). */
   bytesIn = 0;
   /** Account id (never the key secret) for the log line. */
   accountId: string | undefined;
@@ -52,45 +63,48 @@ export class Exchange {
   private settled = false;
   private controller: AbortController | null = null;
   private readonly abortHandlers: (() => void)[] = [];
+  /** Body state: whether the last chunk arrived, bytes seen from the wire, and the reader. */
+  private bodyDone: boolean;
+  private bodySeen = 0;
+  private bodyAttached = false;
+  private bodyConsumer: ((chunk: Buffer, last: boolean) => void) | null = null;
+  private bodyPaused = false;
+  private draining = false;
+  private closeAfterDrain = false;
 
-  constructor(readonly res: HttpResponse, req: HttpRequest, route: string, private readonly hooks: ExchangeHooks) {
-    this.method = req.getMethod();
-    this.path = req.getUrl();
+  constructor(private readonly wire: Wire, route: string, private readonly hooks: ExchangeHooks) {
+    this.method = wire.method;
+    this.path = wire.path;
     this.route = route;
     if (this.method === 'get') {
       this.contentType = '';
       this.contentLength = null;
-      this.query = req.getQuery() ?? '';
+      this.query = wire.query;
+      this.bodyDone = true;
     } else {
-      this.contentType = req.getHeader('content-type');
+      this.contentType = wire.header('content-type');
       this.query = '';
-      const cl = req.getHeader('content-length');
+      const cl = wire.header('content-length');
       this.contentLength = cl && /^\d+$/.test(cl) ? Number(cl) : null;
+      this.bodyDone = this.contentLength === null ? wire.header('transfer-encoding') === '' : this.contentLength === 0;
     }
-    this.apiKeyHeader = req.getHeader('x-api-key');
-    this.authorizationHeader = req.getHeader('authorization');
-    this.id = requestId(req.getHeader('x-request-id'));
+    this.apiKeyHeader = wire.header('x-api-key');
+    this.authorizationHeader = wire.header('authorization');
+    this.id = requestId(wire.header('x-request-id'));
+    wire.onAborted(() => this.clientLeft());
     hooks.onStart(this);
   }
 
-  private armed = false;
-  /**
-   * Attach the uWS abort handler. The server calls this when the route handler returns without having
-   * replied (uWS requires it before returning); replies sent synchronously skip it (saves a native handle).
-   */
-  armAbort(): void {
-    if (this.armed || this.responseEnded) return;
-    this.armed = true;
-    this.res.onAborted(() => {
-      this.abortedFlag = true;
-      this.controller?.abort();
-      for (const h of this.abortHandlers.splice(0)) h();
-      if (!this.replied) {
-        this.status = 499;
-        this.code = 'aborted';
-      }
-      this.maybeEnd();
-    });
+  private clientLeft(): void {
+    if (this.abortedFlag) return;
+    this.abortedFlag = true;
+    this.controller?.abort();
+    for (const h of this.abortHandlers.splice(0)) h();
+    if (!this.replied) {
+      this.status = 499;
+      this.code = 'aborted';
+    }
+    this.maybeEnd();
   }
 
   /** Logger whose lines carry this request's id. */
@@ -106,6 +120,11 @@ export class Exchange {
   /** Whether a reply was sent (or the client left). */
   get done(): boolean {
     return this.replied || this.abortedFlag;
+  }
+
+  /** Whether the request body has arrived in full (true for requests without one). */
+  get bodyComplete(): boolean {
+    return this.bodyDone;
   }
 
   /** Fires when the client disconnects before the reply; pass it to engine calls and the queue. */
@@ -124,27 +143,74 @@ export class Exchange {
   }
 
   /**
+   * Read the request body: `consumer` gets each chunk (its own copy) and a final call with `last` true.
+   * Call once, synchronously in the route handler (uWS delivers nothing to a reader attached later).
+   * After a reply the consumer gets nothing more (the rest is drained).
+   */
+  readBody(consumer: (chunk: Buffer, last: boolean) => void): void {
+    this.bodyConsumer = consumer;
+    this.attachBody();
+  }
+
+  /** Stop reading from the socket until `resumeBody` (backpressure from the body's consumer). */
+  pauseBody(): void {
+    if (this.bodyPaused || this.draining || this.abortedFlag || this.bodyDone) return;
+    this.bodyPaused = true;
+    this.wire.pause();
+  }
+
+  resumeBody(): void {
+    if (!this.bodyPaused || this.abortedFlag) return;
+    this.bodyPaused = false;
+    this.wire.resume();
+  }
+
+  private attachBody(): void {
+    if (this.bodyAttached) return;
+    this.bodyAttached = true;
+    const owns = this.wire.ownsChunks;
+    this.wire.onData((chunk, last) => {
+      const n = chunk.byteLength;
+      this.bodySeen += n;
+      if (last) this.bodyDone = true;
+      if (this.draining) {
+        if (this.bodySeen > DRAIN_LIMIT_BYTES) this.wire.close();
+        else if (last && this.closeAfterDrain) this.wire.close();
+        return;
+      }
+      const consumer = this.bodyConsumer;
+      if (!consumer) return;
+      const own = n === 0 ? EMPTY : owns ? Buffer.from(chunk.buffer, chunk.byteOffset, n) : Buffer.from(chunk);
+      consumer(own, last);
+    });
+  }
+
+  /**
    * Send a reply (once; ignored after an abort or a previous reply). `closeConnection` ends the
-   * keep-alive connection, used when the request body was not read to its end.
+   * keep-alive connection after the reply (and after any unread body was drained).
    */
   send(reply: Reply, closeConnection = false): void {
     if (this.replied || this.abortedFlag) return;
     this.replied = true;
     this.status = reply.status;
-    const res = this.res;
-    const body = reply.body;
-    res.cork(() => {
-      res.writeStatus(statusLine(reply.status));
-      res.writeHeader('Content-Type', reply.contentType);
-      res.writeHeader('X-Request-Id', this.id);
-      if (reply.headers) for (const k in reply.headers) res.writeHeader(k, reply.headers[k]!);
-      if (typeof body === 'string' || body.byteLength < 64 * 1024) {
-        res.end(body, closeConnection);
-        this.finished();
-        return;
+    let close = closeConnection;
+    if (!this.bodyDone) {
+      const left = this.contentLength === null ? 0 : this.contentLength - this.bodySeen;
+      if (left > DRAIN_LIMIT_BYTES) {
+        close = true; // too much to read only to say no: answer and close
+      } else {
+        this.draining = true;
+        this.closeAfterDrain = closeConnection;
+        close = false;
+        this.bodyConsumer = null;
+        this.attachBody();
+        if (this.bodyPaused) {
+          this.bodyPaused = false;
+          this.wire.resume();
+        }
       }
-      this.stream(body, closeConnection);
-    });
+    }
+    this.wire.respond(reply, this.id, close, () => this.finished());
   }
 
   /** Reply with the error map's reply for `err` (nothing if the client left). */
@@ -155,25 +221,9 @@ export class Exchange {
     this.send(reply, closeConnection);
   }
 
-  /** Large bodies: tryEnd with onWritable so a slow reader never makes us buffer the whole body twice. */
-  private stream(body: Uint8Array, closeConnection: boolean): void {
-    const res = this.res;
-    const total = body.byteLength;
-    const start = res.getWriteOffset();
-    const [, done] = res.tryEnd(body, total);
-    if (done) {
-      this.finished();
-      return;
-    }
-    res.onWritable((offset) => {
-      if (this.abortedFlag) return true;
-      const [ok, fin] = res.tryEnd(body.subarray(offset - start), total);
-      if (fin) {
-        if (closeConnection) res.close();
-        this.finished();
-      }
-      return ok;
-    });
+  /** Close the connection now (shutdown after the grace period); no-op once replied or aborted. */
+  closeConnection(): void {
+    if (!this.done) this.wire.close();
   }
 
   private responseEnded = false;
@@ -209,3 +259,4 @@ export class Exchange {
     return performance.now() - this.startedAt;
   }
 }
+

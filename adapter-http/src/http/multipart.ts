@@ -1,9 +1,9 @@
-// multipart/form-data from uWS onData through busboy, with limits enforced while streaming (before any
-// decoding): the `image` file part is capped at the endpoint's byte limit, the whole body at that plus a
-// small envelope allowance, and parts, fields and field sizes are capped. Each uWS chunk is copied (uWS
-// reuses its ArrayBuffer after the callback). busboy backpressure pauses the socket. The body is not paused
-// while the key is checked: with uWS 20.30, data that arrives during a pause before any body byte was read
-// is not always delivered after resume (requests whose body came in a separate packet stalled).
+// multipart/form-data from the exchange's body stream through busboy, with limits enforced while streaming
+// (before any decoding): the `image` file part is capped at the endpoint's byte limit, the whole body at that
+// plus a small envelope allowance, and parts, fields and field sizes are capped. busboy backpressure pauses
+// the socket. The body is not paused while the key is checked: with uWS 20.30, data that arrives during a
+// pause before any body byte was read is not always delivered after resume (requests whose body came in a
+// separate packet stalled).
 import busboy from 'busboy';
 import { InkprepError } from '@inkprep/engine';
 import type { Exchange } from './exchange.js';
@@ -42,9 +42,8 @@ export interface BodyReader {
   readonly complete: boolean;
 }
 
-/** Start reading the body of `ex` (call synchronously in the uWS handler). */
+/** Start reading the body of `ex` (call synchronously in the route handler). */
 export function readForm(ex: Exchange, limits: FormLimits): BodyReader {
-  const res = ex.res;
   const maxBody = limits.maxFileBytes + ENVELOPE_BYTES;
   const holds = new Set<string>();
   let paused = false;
@@ -64,8 +63,8 @@ export function readForm(ex: Exchange, limits: FormLimits): BodyReader {
     const want = holds.size > 0;
     if (want === paused) return;
     paused = want;
-    if (want) res.pause();
-    else res.resume();
+    if (want) ex.pauseBody();
+    else ex.resumeBody();
   };
   const hold = (r: string): void => {
     holds.add(r);
@@ -170,7 +169,7 @@ export function readForm(ex: Exchange, limits: FormLimits): BodyReader {
     });
   }
 
-  res.onData((chunk, isLast) => {
+  ex.readBody((chunk, isLast) => {
     if (stopped) {
       if (isLast) complete = true;
       return;
@@ -184,7 +183,7 @@ export function readForm(ex: Exchange, limits: FormLimits): BodyReader {
     if (isLast) complete = true;
     try {
       if (n > 0 && bb) {
-        const ok = bb.write(Buffer.from(chunk.slice(0)));
+        const ok = bb.write(chunk);
         if (!ok && !isLast && !stopped) {
           hold('drain');
           bb.once('drain', () => release('drain'));
@@ -192,7 +191,7 @@ export function readForm(ex: Exchange, limits: FormLimits): BodyReader {
       }
       if (isLast && !stopped) bb?.end();
     } catch (err) {
-      // A parser failure must never escape into uWS (it would take the process down).
+      // A parser failure must never escape into the transport (uWS would take the process down).
       fail(new InkprepError('missing_image', `The multipart body is malformed: ${(err as Error).message}`));
     }
   });

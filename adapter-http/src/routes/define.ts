@@ -20,7 +20,7 @@ export interface RouteDef {
   method: 'get' | 'post';
   /** Full path, e.g. `/api/v1/scan`. */
   path: string;
-  /** Runs for each request after the server created its Exchange (synchronously, inside the uWS handler). */
+  /** Runs for each request after the server created its Exchange (synchronously, inside the transport's request callback). */
   handle(ex: Exchange, app: AppServices): void;
 }
 
@@ -96,7 +96,7 @@ export function getRoute(spec: {
     handle(ex, app) {
       const makeCall = (caller: Caller | null): GetCall => new GetCallImpl(ex, app, caller);
       // Fast path (unmetered routes on a store with a synchronous key lookup, e.g. the status reads on
-      // SQLite): authenticate and answer inside the uWS callback, with no promise hop.
+      // SQLite): authenticate and answer inside the transport's callback, with no promise hop.
       if (meter === 'none') {
         let out: Reply | Promise<Reply>;
         try {
@@ -256,7 +256,7 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
         ex.send(reply);
       };
       run()
-        .catch((err) => ex.fail(err, !body.complete))
+        .catch((err) => ex.fail(err)) // an unread rest of the body is drained by the Exchange
         .finally(async () => {
           (turn as QueueTurn | null)?.release();
           body.stop();

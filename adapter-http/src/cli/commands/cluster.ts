@@ -1,5 +1,6 @@
-// `inkprep cluster`: N `inkprep serve` processes on one host sharing one port. uWebSockets.js listens
-// with SO_REUSEPORT on Linux, so the kernel spreads new connections across the processes; no proxy needed.
+// `inkprep cluster`: N `inkprep serve` processes on one host sharing one port. They listen with
+// SO_REUSEPORT on Linux (uWebSockets.js always; node:http from Node 22.12), so the kernel spreads new
+// connections across the processes; no proxy needed.
 // With DATABASE_URL the processes share PostgreSQL (accounts, keys, exact limits, hosted results), which
 // is also what several hosts behind a load balancer use. The parent bootstraps an empty store once
 // (so N processes do not each create a first account), restarts a process that dies, and on

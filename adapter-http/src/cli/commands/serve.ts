@@ -17,7 +17,9 @@ export const serveCommand: Command = {
     'Environment: PORT (8080), HOST (0.0.0.0), INKPREP_DATA_DIR (./data), DATABASE_URL (unset: SQLite), INKPREP_BOOTSTRAP_KEY,',
     'INKPREP_THREADS (max(2, cores)), INKPREP_ENGINE_MAX_QUEUE (256), INKPREP_VECTORIZE_MAX_WAITING (8),',
     'INKPREP_MAX_UPLOAD_MB (50), INKPREP_VECTORIZE_MAX_MB (25), INKPREP_MAX_PIXELS (100000000),',
-    'INKPREP_SHUTDOWN_GRACE_MS (130000), INKPREP_LOG_LEVEL (info), INKPREP_METRICS (1).',
+    'INKPREP_SHUTDOWN_GRACE_MS (130000), INKPREP_LOG_LEVEL (info), INKPREP_METRICS (1),',
+    'INKPREP_HTTP (auto: uWebSockets.js where its native build loads, else node:http; or uws, node).',
+    'A PORT already in use is an error (exit 1); only `inkprep cluster` shares a port.',
     'On an empty store a local Business account is created and its first key printed once.',
   ].join('\n'),
   async run(argv) {
@@ -45,7 +47,15 @@ export const serveCommand: Command = {
         announceFirstKey(boot.accountId, boot.secret);
       }
     }
-    const server = await startServer({ config, store, log });
+    // Only `inkprep cluster` (which sets INKPREP_CLUSTER_SLOT for its processes) shares a port on purpose.
+    let server;
+    try {
+      server = await startServer({ config, store, log, sharePort: process.env.INKPREP_CLUSTER_SLOT !== undefined });
+    } catch (err) {
+      await store.close();
+      process.stderr.write(`inkprep: cannot start the HTTP service: ${(err as Error).message}\n`);
+      return EXIT.failed;
+    }
     process.stderr.write(`inkprep API listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.port}/api/v1\n`);
     return new Promise<number>((resolve) => {
       let stopping = false;

@@ -1,0 +1,145 @@
+// The uWebSockets.js transport (Node 20, where its native build loads). One catch-all handler hands each
+// request to the pipeline as a Wire; routing happens in the pipeline, so both transports route alike.
+// uWS rules kept here: the HttpRequest is only valid inside the handler call; a handler that returns
+// without having ended the response must attach onAborted; body memory is reused after each onData call;
+// large replies go out with tryEnd/onWritable so a slow reader never makes uWS buffer the whole body.
+import type { HttpRequest, HttpResponse, us_listen_socket } from 'uWebSockets.js';
+import { statusLine, type Reply } from '../http/reply.js';
+import { assertPortFree } from './port.js';
+import { PortInUseError, type BodyChunkHandler, type ListenOptions, type Transport, type TransportServer, type Wire } from './types.js';
+import type { UwsModule } from './uws-load.js';
+
+const LARGE_REPLY = 64 * 1024;
+
+class UwsWire implements Wire {
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  readonly ownsChunks = false;
+  private req: HttpRequest | null;
+  private abortCb: (() => void) | null = null;
+  private armed = false;
+  private ended = false;
+
+  constructor(private readonly res: HttpResponse, req: HttpRequest) {
+    this.req = req;
+    this.method = req.getMethod();
+    this.path = req.getUrl();
+    this.query = req.getQuery() ?? '';
+  }
+
+  header(name: string): string {
+    return this.req ? this.req.getHeader(name) : '';
+  }
+
+  /** Called by the transport when the handler returned: the request is gone; arm onAborted if still open. */
+  handlerReturned(): void {
+    this.req = null;
+    if (!this.ended) this.arm();
+  }
+
+  private arm(): void {
+    if (this.armed) return;
+    this.armed = true;
+    this.res.onAborted(() => this.abortCb?.());
+  }
+
+  onData(cb: BodyChunkHandler): void {
+    this.res.onData((ab, last) => cb(new Uint8Array(ab), last));
+  }
+
+  pause(): void {
+    this.res.pause();
+  }
+
+  resume(): void {
+    this.res.resume();
+  }
+
+  onAborted(cb: () => void): void {
+    this.abortCb = cb;
+  }
+
+  respond(reply: Reply, requestId: string, closeConnection: boolean, done: () => void): void {
+    const res = this.res;
+    const body = reply.body;
+    res.cork(() => {
+      res.writeStatus(statusLine(reply.status));
+      res.writeHeader('Content-Type', reply.contentType);
+      res.writeHeader('X-Request-Id', requestId);
+      if (reply.headers) for (const k in reply.headers) res.writeHeader(k, reply.headers[k]!);
+      if (typeof body === 'string' || body.byteLength < LARGE_REPLY) {
+        res.end(body, closeConnection);
+        this.ended = true;
+        done();
+        return;
+      }
+      this.stream(body, closeConnection, done);
+    });
+  }
+
+  private stream(body: Uint8Array, closeConnection: boolean, done: () => void): void {
+    const res = this.res;
+    const total = body.byteLength;
+    const start = res.getWriteOffset();
+    const [, fin] = res.tryEnd(body, total);
+    if (fin) {
+      this.ended = true;
+      done();
+      return;
+    }
+    // Still sending: a client that leaves now must be noticed (the handler may still be running).
+    this.arm();
+    let gone = false;
+    const prev = this.abortCb;
+    this.abortCb = () => {
+      gone = true;
+      prev?.();
+    };
+    res.onWritable((offset) => {
+      if (gone) return true;
+      const [ok, end] = res.tryEnd(body.subarray(offset - start), total);
+      if (end) {
+        this.ended = true;
+        if (closeConnection) res.close();
+        done();
+      }
+      return ok;
+    });
+  }
+
+  close(): void {
+    this.res.close();
+  }
+}
+
+class UwsServer implements TransportServer {
+  readonly kind = 'uws' as const;
+  constructor(private readonly uws: UwsModule, private readonly socket: us_listen_socket, readonly port: number) {}
+  stopListening(): void {
+    this.uws.us_listen_socket_close(this.socket);
+  }
+  closeIdle(): void {
+    // uWS closes idle keep-alive connections itself after 10 s; the process exit closes the rest.
+  }
+}
+
+/** The uWS transport over an already loaded native module (see uws-load.ts). */
+export function createUwsTransport(uws: UwsModule): Transport {
+  return {
+    kind: 'uws',
+    async listen(opts: ListenOptions, handler: (wire: Wire) => void): Promise<TransportServer> {
+      // uWS binds with SO_REUSEPORT: without this probe a second server would share the port silently.
+      if (!opts.sharePort) await assertPortFree(opts.host, opts.port);
+      const app = uws.App();
+      app.any('/*', (res, req) => {
+        const wire = new UwsWire(res, req);
+        handler(wire);
+        wire.handlerReturned();
+      });
+      const socket = await new Promise<us_listen_socket | false>((resolve) => app.listen(opts.host, opts.port, (s) => resolve(s)));
+      if (!socket) throw opts.port !== 0 ? new PortInUseError(opts.host, opts.port) : new Error(`Cannot listen on ${opts.host}:${opts.port}`);
+      return new UwsServer(uws, socket, uws.us_socket_local_port(socket));
+    },
+  };
+}
