@@ -96,6 +96,7 @@ describe('a busy port', () => {
       const second = await serveFails({ PORT: String(port) });
       expect(second.code).toBe(1);
       expect(second.stderr).toMatch(new RegExp(`Port ${port} on 127\\.0\\.0\\.1 is already in use`));
+      expect(JSON.parse(second.stderr.trim().split('\n').at(-1)!)).toMatchObject({ code: 'port_in_use', port, host: '127.0.0.1' });
       const res = await fetch(`${first.base}/api/v1/vectorize`, { headers: { 'x-api-key': 'ink_live_' + 'FirstServe'.repeat(3) + 'Key1' } });
       expect(res.status).toBe(200);
       await res.arrayBuffer();

@@ -18,9 +18,10 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, input: 3, output: 4 } as const
 
 /**
  * Codes only the CLI reports, besides the engine registry's (README "CLI"): `usage` (a bad command line: unknown
- * command or option, missing argument) and `output_unwritable` (the -o path's folder is missing or not writable).
+ * command or option, missing argument), `output_unwritable` (the -o path's folder is missing or not writable) and
+ * `port_in_use` (`serve` on a PORT another process holds; exit 1).
  */
-export type CliErrorCode = 'usage' | 'output_unwritable';
+export type CliErrorCode = 'usage' | 'output_unwritable' | 'port_in_use';
 
 /** A bad command line; `usage` is the verb's synopsis, shown in the error line. */
 export class UsageError extends Error {

@@ -4,6 +4,7 @@ import { configFromEnv, type ServerConfig } from '../../config.js';
 import { bootstrapStore } from '../../bootstrap.js';
 import { createLogger } from '../../log.js';
 import { startServer } from '../../server.js';
+import { PortInUseError } from '../../transport/types.js';
 import { openConfiguredStore } from '../../store/open.js';
 import { parseArgs } from '../args.js';
 import { EXIT, printError, type Command } from '../command.js';
@@ -53,8 +54,8 @@ export const serveCommand: Command = {
       server = await startServer({ config, store, log, sharePort: process.env.INKPREP_CLUSTER_SLOT !== undefined });
     } catch (err) {
       await store.close();
-      process.stderr.write(`inkprep: cannot start the HTTP service: ${(err as Error).message}\n`);
-      return EXIT.failed;
+      if (err instanceof PortInUseError) return printError('port_in_use', err.message, { host: err.host, port: err.port });
+      return printError('internal_error', `cannot start the HTTP service: ${(err as Error).message}`);
     }
     process.stderr.write(`inkprep API listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.port}/api/v1\n`);
     return new Promise<number>((resolve) => {
