@@ -24,7 +24,7 @@ const impls: Impl[] = [
     async open() {
       // Each test gets a clean slate inside the shared throwaway database.
       const store = await openPostgresStore({ connectionString: pgDb!.url, max: 20 });
-      await store.pool.query('TRUNCATE usage_events, api_keys, accounts, settings RESTART IDENTITY CASCADE');
+      await store.pool.query('TRUNCATE usage_events, key_usage, fair_usage, usage_instances, api_keys, accounts, settings RESTART IDENTITY CASCADE');
       return store;
     },
   },

@@ -2,23 +2,24 @@
 // remove-bg and upscale, over a rolling 24 h window, reserved atomically before processing.
 //
 // What counts: a metered request is reserved when it is admitted (authenticated, body within limits,
-// image readable, options valid) and kept only if it succeeds (2xx). It is released when it ends in any
-// error or the client disconnects first. Requests rejected before processing never count; GET status
-// reads are unmetered.
+// image readable, options valid) and kept only if it succeeds (2xx): `keep()` confirms it in the store
+// before the reply is sent. It is released when it ends in any error or the client disconnects first, and
+// by the store's sweep when its process died (lease). Requests rejected before processing never count;
+// GET status reads are unmetered.
 import { InkprepError } from '@inkprep/engine';
 import type { Caller } from '../auth/authenticate.js';
-import { WINDOW_MS, type Account, type FairUseName, type Store } from '../store/types.js';
+import { WINDOW_MS, monthBounds, type Account, type FairUseName, type Store } from '../store/types.js';
 
 /** What a route counts against: just the key's daily limit, or also an account fair-use cap. */
 export type Meter = 'daily' | { fairUse: FairUseName } | 'none';
 
-/** A held reservation: `release()` gives the unit back (idempotent); `keep()` makes it final. */
+/** A held reservation: `release()` gives the unit back; `keep()` makes it final (resolves once durable). Each at most once. */
 export interface Reservation {
   release(): Promise<void>;
-  keep(): void;
+  keep(): Promise<void>;
 }
 
-const NOOP: Reservation = { release: async () => {}, keep: () => {} };
+const NOOP: Reservation = { release: async () => {}, keep: async () => {} };
 
 /** The fair-use cap of an account for an endpoint: null = uncapped (always for administrator accounts). */
 export function fairUseCap(account: Account, name: FairUseName): number | null {
@@ -26,11 +27,7 @@ export function fairUseCap(account: Account, name: FairUseName): number | null {
   return name === 'remove_bg' ? account.removeBgCap : account.upscaleCap;
 }
 
-/** First instant (ms) of the UTC calendar month containing `now`, and of the next one. */
-export function monthBounds(now: number): { monthStart: number; nextMonthStart: number } {
-  const d = new Date(now);
-  return { monthStart: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), nextMonthStart: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) };
-}
+export { monthBounds };
 
 /** Seconds until a unit frees up, rounded up, at least 1. */
 function retrySeconds(ms: number): number {
@@ -64,14 +61,17 @@ export async function reserveUse(store: Store, caller: Caller, endpoint: string,
     throw new InkprepError('fair_use_exceeded', `Fair-use cap of ${endpoint} reached (${r.used} of ${r.max} in the last 24 hours)`, { limit: r.max, used: r.used, retry_after_seconds: retry });
   }
   let done = false;
+  const use = { eventId: r.eventId, accountId: account.id, keyId: caller.key.id, endpoint, fairUse, at: now };
   return {
     async release() {
       if (done) return;
       done = true;
       await store.release(r.eventId);
     },
-    keep() {
+    async keep() {
+      if (done) return;
       done = true;
+      await store.confirm(use);
     },
   };
 }

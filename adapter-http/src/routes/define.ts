@@ -3,7 +3,8 @@
 //   body limit (Content-Length, then while streaming) -> auth (key + live account state) -> form ->
 //   options (engine op `resolve`) -> image header probe (format, pixel limit) -> metering (atomic
 //   reservation) -> vectorize line (optional) -> engine (aborted with the client) -> reply; any error goes
-//   through the one error map (http/errors.ts). A reservation is kept only when the reply is 2xx.
+//   through the one error map (http/errors.ts). A reservation is kept (confirmed in the store, before the
+//   reply is sent) only when the reply is 2xx; otherwise released.
 import { InkprepError, OPS, type ImageFormat, type OpName, type OptionsOf, type ResolvedOf, type ResultOf } from '@inkprep/engine';
 import { authenticate, authenticateSync, type Caller } from '../auth/authenticate.js';
 import { extractKey } from '../auth/keys.js';
@@ -40,6 +41,19 @@ function authenticateExchangeSync(ex: Exchange, app: AppServices): Caller | unde
     ex.keyId = caller.key.id;
   }
   return caller;
+}
+
+/**
+ * Confirm the reservation of a successful reply before sending it, so every 2xx a client receives is
+ * counted even if this process dies right after. A store error here is logged, not turned into an error
+ * reply: the work is done, and the use stays pending (still counted) while this process lives.
+ */
+async function keepReservation(reservation: Reservation | null, ex: Exchange): Promise<void> {
+  try {
+    await reservation?.keep();
+  } catch (err) {
+    ex.log.error('confirming a usage reservation failed', { err: String(err) });
+  }
 }
 
 function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
@@ -123,7 +137,7 @@ export function getRoute(spec: {
         if (caller && meter !== 'none') reservation = await reserveUse(app.store, caller, endpoint, meter, app.clock());
         const reply = await spec.handle(makeCall(caller));
         if (ex.aborted) return;
-        if (reply.status >= 200 && reply.status < 300) (reservation as Reservation | null)?.keep();
+        if (reply.status >= 200 && reply.status < 300) await keepReservation(reservation, ex);
         ex.send(reply);
       };
       run()
@@ -252,7 +266,7 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
         }
         turn?.release();
         if (ex.aborted) return;
-        if (reply.status >= 200 && reply.status < 300) (reservation as Reservation).keep();
+        if (reply.status >= 200 && reply.status < 300) await keepReservation(reservation, ex);
         ex.send(reply);
       };
       run()

@@ -4,9 +4,10 @@ import { openSqliteStore } from './sqlite.js';
 import type { Store } from './types.js';
 
 export * from './types.js';
-export { openSqliteStore, migrate, MIGRATIONS } from './sqlite.js';
+export { openSqliteStore, migrate, MIGRATIONS, type SqliteStoreOptions } from './sqlite.js';
+export { DEFAULT_RESERVATION_LEASE_MS, leaseFromEnv } from './instance.js';
 export { openConfiguredStore, type OpenedStore } from './open.js';
-export { openPostgresStore, migratePostgres, PG_MIGRATIONS, type PostgresStoreOptions } from './postgres.js';
+export { openPostgresStore, migratePostgres, PG_MIGRATIONS, PG_METER_SQL, type PostgresStoreOptions } from './postgres.js';
 
 /** Open the store the server and the admin CLI share: SQLite in `dataDir` (`:memory:` for a throwaway one). */
 export function openStore(opts: { dataDir: string }): Store {

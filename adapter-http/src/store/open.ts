@@ -5,6 +5,7 @@ import path from 'node:path';
 import { PostgresStorage } from '../storage/postgres.js';
 import { TemporaryHolder } from '../storage/holder.js';
 import { setHosting } from '../storage/index.js';
+import { leaseFromEnv } from './instance.js';
 import { openPostgresStore } from './postgres.js';
 import { openSqliteStore } from './sqlite.js';
 import type { Store } from './types.js';
@@ -24,12 +25,14 @@ function retentionMs(env: NodeJS.ProcessEnv): number | null {
 /**
  * Open the store the server and the admin CLI share. With `DATABASE_URL` (postgres://...), PostgreSQL
  * (migrations run here) and PostgreSQL result hosting for `dataDir`; otherwise SQLite in `dataDir`.
+ * `INKPREP_RESERVATION_LEASE_S` sets the lease of a silent process's pending reservations (default 30).
  */
 export async function openConfiguredStore(opts: { dataDir: string; env?: NodeJS.ProcessEnv; cacheKeys?: boolean }): Promise<OpenedStore> {
   const env = opts.env ?? process.env;
   const url = env.DATABASE_URL?.trim();
-  if (!url) return { store: openSqliteStore(opts.dataDir), kind: 'sqlite' };
-  const store = await openPostgresStore({ connectionString: url, max: Number(env.INKPREP_PG_POOL_SIZE) > 0 ? Number(env.INKPREP_PG_POOL_SIZE) : 10, cacheKeys: opts.cacheKeys ?? true });
+  const leaseMs = leaseFromEnv(env);
+  if (!url) return { store: openSqliteStore(opts.dataDir, { leaseMs }), kind: 'sqlite' };
+  const store = await openPostgresStore({ connectionString: url, max: Number(env.INKPREP_PG_POOL_SIZE) > 0 ? Number(env.INKPREP_PG_POOL_SIZE) : 10, cacheKeys: opts.cacheKeys ?? true, leaseMs });
   setHosting(opts.dataDir === ':memory:' ? opts.dataDir : path.resolve(opts.dataDir), {
     storage: new PostgresStorage({ pool: store.pool, retentionMs: retentionMs(env) }),
     holder: new TemporaryHolder(),

@@ -1,15 +1,19 @@
 // PostgreSQL implementation of the Store, chosen by DATABASE_URL, for several server processes sharing
 // accounts, keys, usage windows and settings. Schema changes are versioned migrations run on open,
-// under an advisory lock so processes starting together apply each exactly once. Reservations lock the
-// account row (SELECT ... FOR UPDATE) so every limit check-and-insert of an account is serialised across
-// all processes: two processes racing for the last unit admit exactly one.
+// under an advisory lock so processes starting together apply each exactly once. A reservation is one
+// server-side function call (inkprep_reserve) on running counts: it locks the key's counter row (and, for
+// remove-bg/upscale, the account's fair-use counter row), so every check-and-insert of a key or account is
+// serialised across all processes (two processes racing for the last unit admit exactly one), at a cost
+// that does not grow with the uses in the window. A reservation is pending (owned by this process's
+// instance row, see instance.ts) until confirmed or released; the sweep releases those of dead processes.
 // Account state is never cached: a suspension through the admin CLI applies to every process on its next request.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { InkprepError } from '@inkprep/engine';
+import { endedHere, leaseTiming, thisInstance } from './instance.js';
 import {
   ACCOUNT_PATCH_COLUMNS, DEFAULT_DAILY_LIMIT, FAIR_USE_NAMES, WINDOW_MS,
-  type Account, type AccountPatch, type ApiKey, type FairUseName, type Plan, type ReserveResult, type Store, type UsageSummary,
+  type Account, type AccountPatch, type ApiKey, type FairUseName, type Plan, type ReserveResult, type Store, type UsageSummary, monthBounds,
 } from './types.js';
 
 /** Ordered schema migrations; index + 1 is the version recorded in inkprep_schema. Append only. */
@@ -77,7 +81,188 @@ export const PG_MIGRATIONS: readonly string[] = [
    CREATE TRIGGER inkprep_accounts_changed AFTER INSERT OR UPDATE OR DELETE ON accounts FOR EACH STATEMENT EXECUTE FUNCTION inkprep_auth_changed();
    DROP TRIGGER IF EXISTS inkprep_keys_changed ON api_keys;
    CREATE TRIGGER inkprep_keys_changed AFTER INSERT OR UPDATE OR DELETE ON api_keys FOR EACH STATEMENT EXECUTE FUNCTION inkprep_auth_changed();`,
+  // v4: O(1) reservations and crash-safe counting; the functions live in PG_METER_SQL.
+  // Running counts, exact over the rolling window: a counter row keeps `total` events and `expired`, the
+  // events at or before `cursor_at`; in-window uses = total - expired once the cursor is advanced to the
+  // window start (counting only the events that left the window since the last call, through the
+  // (key_id, at) index), plus a recount of (since, cursor] if a clock stands behind the cursor.
+  // fair_usage does the same per account and fair-use meter, and counts the calendar month from month_start.
+  // A use is pending while instance_id names the process that reserved it (NULL = confirmed, and every use
+  // recorded before v4). The table lock keeps old processes from inserting while the counts are taken.
+  `LOCK TABLE usage_events IN SHARE ROW EXCLUSIVE MODE;
+   ALTER TABLE usage_events ADD COLUMN IF NOT EXISTS instance_id BIGINT;
+   CREATE INDEX IF NOT EXISTS usage_pending ON usage_events(instance_id) WHERE instance_id IS NOT NULL;
+   CREATE TABLE IF NOT EXISTS usage_instances (
+     id BIGSERIAL PRIMARY KEY, host_key TEXT, host TEXT NOT NULL, pid INTEGER NOT NULL,
+     started_at BIGINT NOT NULL, heartbeat_at BIGINT NOT NULL);
+   CREATE TABLE IF NOT EXISTS key_usage (key_id TEXT PRIMARY KEY, total BIGINT NOT NULL, expired BIGINT NOT NULL, cursor_at BIGINT NOT NULL);
+   INSERT INTO key_usage (key_id, total, expired, cursor_at) SELECT key_id, count(*), 0, 0 FROM usage_events GROUP BY key_id ON CONFLICT DO NOTHING;
+   CREATE TABLE IF NOT EXISTS fair_usage (
+     account_id TEXT NOT NULL, fair_use TEXT NOT NULL, total BIGINT NOT NULL, expired BIGINT NOT NULL, cursor_at BIGINT NOT NULL,
+     month_start BIGINT NOT NULL, month_n BIGINT NOT NULL, PRIMARY KEY (account_id, fair_use));
+   INSERT INTO fair_usage (account_id, fair_use, total, expired, cursor_at, month_start, month_n)
+     SELECT account_id, fair_use, count(*), 0, 0, 0, count(*) FROM usage_events WHERE fair_use IS NOT NULL GROUP BY account_id, fair_use ON CONFLICT DO NOTHING;
+   DROP FUNCTION IF EXISTS inkprep_reserve(TEXT, TEXT, TEXT, TEXT, BIGINT, BIGINT, INTEGER, INTEGER, INTEGER, BIGINT, BIGINT);`,
 ];
+
+/**
+ * The metering functions, (re)created on every open after the migrations (CREATE OR REPLACE, under the
+ * migration lock), so a fix reaches existing databases without a new migration. Lock order everywhere:
+ * key_usage row, then fair_usage row (no deadlocks between reserve, confirm, release and prune).
+ */
+export const PG_METER_SQL = `
+CREATE OR REPLACE FUNCTION inkprep_key_counts(p_key TEXT, p_since BIGINT) RETURNS BIGINT LANGUAGE plpgsql AS $$
+-- Locks the key's counter row (creating it), advances its cursor to p_since, returns the uses after p_since.
+DECLARE k key_usage%ROWTYPE; n BIGINT;
+BEGIN
+  SELECT * INTO k FROM key_usage WHERE key_id = p_key FOR UPDATE;
+  IF NOT FOUND THEN
+    INSERT INTO key_usage VALUES (p_key, 0, 0, 0) ON CONFLICT DO NOTHING;
+    SELECT * INTO k FROM key_usage WHERE key_id = p_key FOR UPDATE;
+  END IF;
+  IF p_since > k.cursor_at THEN
+    SELECT count(*) INTO n FROM usage_events WHERE key_id = p_key AND at > k.cursor_at AND at <= p_since;
+    UPDATE key_usage SET expired = expired + n, cursor_at = p_since WHERE key_id = p_key;
+    RETURN k.total - k.expired - n;
+  ELSIF p_since < k.cursor_at THEN
+    SELECT count(*) INTO n FROM usage_events WHERE key_id = p_key AND at > p_since AND at <= k.cursor_at;
+    RETURN k.total - k.expired + n;
+  END IF;
+  RETURN k.total - k.expired;
+END $$;
+
+CREATE OR REPLACE FUNCTION inkprep_fair_counts(p_account TEXT, p_fair TEXT, p_since BIGINT, p_month_start BIGINT, OUT used BIGINT, OUT month_used BIGINT) LANGUAGE plpgsql AS $$
+-- Locks the account's fair-use counter row (creating it), advances its cursor and month, returns the
+-- uses after p_since and since p_month_start.
+DECLARE f fair_usage%ROWTYPE; n BIGINT;
+BEGIN
+  SELECT * INTO f FROM fair_usage WHERE account_id = p_account AND fair_use = p_fair FOR UPDATE;
+  IF NOT FOUND THEN
+    INSERT INTO fair_usage VALUES (p_account, p_fair, 0, 0, 0, p_month_start, 0) ON CONFLICT DO NOTHING;
+    SELECT * INTO f FROM fair_usage WHERE account_id = p_account AND fair_use = p_fair FOR UPDATE;
+  END IF;
+  IF f.month_start <> p_month_start THEN
+    -- A new month (or the clock moved across a month boundary): count it once through the index.
+    SELECT count(*) INTO f.month_n FROM usage_events WHERE account_id = p_account AND fair_use = p_fair AND at >= p_month_start;
+    f.month_start := p_month_start;
+  END IF;
+  month_used := f.month_n;
+  IF p_since > f.cursor_at THEN
+    SELECT count(*) INTO n FROM usage_events WHERE account_id = p_account AND fair_use = p_fair AND at > f.cursor_at AND at <= p_since;
+    f.expired := f.expired + n;
+    f.cursor_at := p_since;
+    used := f.total - f.expired;
+  ELSIF p_since < f.cursor_at THEN
+    SELECT count(*) INTO n FROM usage_events WHERE account_id = p_account AND fair_use = p_fair AND at > p_since AND at <= f.cursor_at;
+    used := f.total - f.expired + n;
+  ELSE
+    used := f.total - f.expired;
+  END IF;
+  UPDATE fair_usage SET expired = f.expired, cursor_at = f.cursor_at, month_start = f.month_start, month_n = f.month_n
+   WHERE account_id = p_account AND fair_use = p_fair;
+END $$;
+
+CREATE OR REPLACE FUNCTION inkprep_count_event(p_key TEXT, p_account TEXT, p_fair TEXT, p_at BIGINT, p_sign INTEGER) RETURNS VOID LANGUAGE plpgsql AS $$
+-- Adds (p_sign 1) or removes (-1) one event at p_at in the running counts; the caller holds the row locks.
+BEGIN
+  UPDATE key_usage SET total = total + p_sign, expired = expired + CASE WHEN p_at <= cursor_at THEN p_sign ELSE 0 END WHERE key_id = p_key;
+  IF p_fair IS NOT NULL THEN
+    UPDATE fair_usage SET total = total + p_sign,
+      expired = expired + CASE WHEN p_at <= cursor_at THEN p_sign ELSE 0 END,
+      month_n = month_n + CASE WHEN p_at >= month_start THEN p_sign ELSE 0 END
+     WHERE account_id = p_account AND fair_use = p_fair;
+  END IF;
+END $$;
+
+CREATE OR REPLACE FUNCTION inkprep_reserve(
+  p_account TEXT, p_key TEXT, p_endpoint TEXT, p_fair TEXT, p_now BIGINT, p_window BIGINT,
+  p_daily INTEGER, p_cap INTEGER, p_month_limit INTEGER, p_month_start BIGINT, p_next_month BIGINT, p_instance BIGINT)
+RETURNS TABLE (ok BOOLEAN, event_id BIGINT, lim TEXT, max_n INTEGER, used_n BIGINT, retry_ms BIGINT)
+LANGUAGE plpgsql AS $$
+DECLARE
+  since BIGINT := p_now - p_window;
+  used BIGINT;
+  month_used BIGINT;
+  oldest BIGINT;
+  eid BIGINT;
+BEGIN
+  used := inkprep_key_counts(p_key, since);
+  IF used >= p_daily THEN
+    -- Retry when enough of the oldest uses have left the window (an index probe: used - p_daily is 0 at the limit).
+    SELECT at INTO oldest FROM usage_events WHERE key_id = p_key AND at > since ORDER BY at LIMIT 1 OFFSET (used - p_daily);
+    RETURN QUERY SELECT false, NULL::BIGINT, 'daily'::TEXT, p_daily, used, COALESCE(oldest, p_now) + p_window - p_now;
+    RETURN;
+  END IF;
+  IF p_fair IS NOT NULL THEN
+    SELECT c.used, c.month_used INTO used, month_used FROM inkprep_fair_counts(p_account, p_fair, since, p_month_start) c;
+    IF p_cap IS NOT NULL AND used >= p_cap THEN
+      SELECT at INTO oldest FROM usage_events WHERE account_id = p_account AND fair_use = p_fair AND at > since ORDER BY at LIMIT 1 OFFSET (used - p_cap);
+      RETURN QUERY SELECT false, NULL::BIGINT, 'fair_use'::TEXT, p_cap, used, COALESCE(oldest, p_now) + p_window - p_now;
+      RETURN;
+    END IF;
+    IF p_month_limit IS NOT NULL AND month_used >= p_month_limit THEN
+      RETURN QUERY SELECT false, NULL::BIGINT, 'monthly'::TEXT, p_month_limit, month_used, p_next_month - p_now;
+      RETURN;
+    END IF;
+  END IF;
+  INSERT INTO usage_events (account_id, key_id, endpoint, fair_use, at, instance_id) VALUES (p_account, p_key, p_endpoint, p_fair, p_now, p_instance) RETURNING id INTO eid;
+  PERFORM inkprep_count_event(p_key, p_account, p_fair, p_now, 1);
+  RETURN QUERY SELECT true, eid, NULL::TEXT, NULL::INTEGER, NULL::BIGINT, NULL::BIGINT;
+END $$;
+
+CREATE OR REPLACE FUNCTION inkprep_release(p_event BIGINT, p_pending_only BOOLEAN) RETURNS BOOLEAN LANGUAGE plpgsql AS $$
+-- Deletes a use (when p_pending_only, only while still pending) and uncounts it; false if nothing was deleted.
+DECLARE e usage_events%ROWTYPE;
+BEGIN
+  SELECT * INTO e FROM usage_events WHERE id = p_event;
+  IF NOT FOUND THEN RETURN false; END IF;
+  PERFORM 1 FROM key_usage WHERE key_id = e.key_id FOR UPDATE;
+  IF e.fair_use IS NOT NULL THEN
+    PERFORM 1 FROM fair_usage WHERE account_id = e.account_id AND fair_use = e.fair_use FOR UPDATE;
+  END IF;
+  DELETE FROM usage_events WHERE id = p_event AND (NOT p_pending_only OR instance_id IS NOT NULL) RETURNING * INTO e;
+  IF NOT FOUND THEN RETURN false; END IF;
+  PERFORM inkprep_count_event(e.key_id, e.account_id, e.fair_use, e.at, -1);
+  RETURN true;
+END $$;
+
+CREATE OR REPLACE FUNCTION inkprep_confirm(p_event BIGINT, p_account TEXT, p_key TEXT, p_endpoint TEXT, p_fair TEXT, p_at BIGINT) RETURNS VOID LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE usage_events SET instance_id = NULL WHERE id = p_event AND instance_id IS NOT NULL;
+  IF FOUND THEN RETURN; END IF;
+  PERFORM 1 FROM usage_events WHERE id = p_event;
+  IF FOUND THEN RETURN; END IF;
+  -- A sweep released it (this process was taken for dead): the work succeeded, so it counts again.
+  INSERT INTO key_usage VALUES (p_key, 0, 0, 0) ON CONFLICT DO NOTHING;
+  PERFORM 1 FROM key_usage WHERE key_id = p_key FOR UPDATE;
+  IF p_fair IS NOT NULL THEN
+    INSERT INTO fair_usage VALUES (p_account, p_fair, 0, 0, 0, 0, 0) ON CONFLICT DO NOTHING;
+    PERFORM 1 FROM fair_usage WHERE account_id = p_account AND fair_use = p_fair FOR UPDATE;
+  END IF;
+  INSERT INTO usage_events (account_id, key_id, endpoint, fair_use, at, instance_id) VALUES (p_account, p_key, p_endpoint, p_fair, p_at, NULL);
+  PERFORM inkprep_count_event(p_key, p_account, p_fair, p_at, 1);
+END $$;
+
+CREATE OR REPLACE FUNCTION inkprep_prune_key(p_key TEXT, p_before BIGINT) RETURNS BIGINT LANGUAGE plpgsql AS $$
+-- Deletes a key's events older than p_before and uncounts them, under the key's (then the account's) row locks.
+DECLARE k key_usage%ROWTYPE; n BIGINT; ne BIGINT; r RECORD;
+BEGIN
+  SELECT * INTO k FROM key_usage WHERE key_id = p_key FOR UPDATE;
+  PERFORM 1 FROM fair_usage f
+    WHERE (f.account_id, f.fair_use) IN (SELECT DISTINCT account_id, fair_use FROM usage_events WHERE key_id = p_key AND at < p_before AND fair_use IS NOT NULL)
+    ORDER BY f.account_id, f.fair_use FOR UPDATE;
+  SELECT count(*), count(*) FILTER (WHERE at <= k.cursor_at) INTO n, ne FROM usage_events WHERE key_id = p_key AND at < p_before;
+  IF n = 0 THEN RETURN 0; END IF;
+  UPDATE key_usage SET total = total - n, expired = expired - ne WHERE key_id = p_key;
+  FOR r IN SELECT e.account_id, e.fair_use, count(*) AS n, count(*) FILTER (WHERE e.at <= f.cursor_at) AS ne, count(*) FILTER (WHERE e.at >= f.month_start) AS nm
+             FROM usage_events e JOIN fair_usage f ON f.account_id = e.account_id AND f.fair_use = e.fair_use
+            WHERE e.key_id = p_key AND e.at < p_before GROUP BY e.account_id, e.fair_use LOOP
+    UPDATE fair_usage SET total = total - r.n, expired = expired - r.ne, month_n = month_n - r.nm WHERE account_id = r.account_id AND fair_use = r.fair_use;
+  END LOOP;
+  DELETE FROM usage_events WHERE key_id = p_key AND at < p_before;
+  RETURN n;
+END $$;
+`;
 
 // Arbitrary constant for pg_advisory_lock: serialises migrations between processes starting together.
 const MIGRATION_LOCK = 0x1_4b_50_52;
@@ -117,6 +302,7 @@ export async function migratePostgres(pool: pg.Pool): Promise<number> {
         throw err;
       }
     }
+    await c.query(PG_METER_SQL);
     return PG_MIGRATIONS.length;
   } finally {
     await c.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
@@ -132,7 +318,12 @@ export interface PostgresStoreOptions {
   max?: number;
   /** Cache key lookups, invalidated by LISTEN/NOTIFY; default true. The admin CLI turns it off (short-lived). */
   cacheKeys?: boolean;
+  /** Lease of a silent process's pending reservations, ms (default 30 s; env INKPREP_RESERVATION_LEASE_S via openConfiguredStore). */
+  leaseMs?: number;
 }
+
+/** The database's clock in ms: heartbeats and leases are judged on one clock, whatever the hosts' clocks say. */
+const DB_NOW = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
 
 /**
  * Open the PostgreSQL store: connects, runs migrations, returns the Store.
@@ -197,6 +388,61 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
 
   const count = async (c: pg.Pool, sql: string, args: unknown[]): Promise<number> =>
     Number((await c.query<{ n: string }>(sql, args)).rows[0]!.n);
+
+  // This process's instance row, registered at the first reservation (the admin CLI never registers).
+  const timing = leaseTiming(opts.leaseMs);
+  const me = thisInstance();
+  let myId: Promise<number> | null = null;
+  let heartbeatTimer: NodeJS.Timeout | null = null;
+  const register = async (): Promise<number> => {
+    const { rows } = await pool.query<{ id: string }>(
+      `INSERT INTO usage_instances (host_key, host, pid, started_at, heartbeat_at) VALUES ($1, $2, $3, ${DB_NOW}, ${DB_NOW}) RETURNING id`,
+      [me.hostKey, me.host, me.pid],
+    );
+    const id = Number(rows[0]!.id);
+    heartbeatTimer = setInterval(() => void beat(id).catch(() => undefined), timing.heartbeatMs);
+    heartbeatTimer.unref();
+    return id;
+  };
+  const instanceId = (): Promise<number> => {
+    myId ??= register().catch((err: unknown) => {
+      myId = null; // retry on the next reservation
+      throw err;
+    });
+    return myId;
+  };
+  const beat = async (id: number): Promise<void> => {
+    const r = await pool.query(`UPDATE usage_instances SET heartbeat_at = ${DB_NOW} WHERE id = $1`, [id]);
+    // Re-register under the same id if another process swept this one (e.g. after a long stall).
+    if (r.rowCount === 0) {
+      await pool.query(`INSERT INTO usage_instances (id, host_key, host, pid, started_at, heartbeat_at) VALUES ($1, $2, $3, $4, ${DB_NOW}, ${DB_NOW}) ON CONFLICT DO NOTHING`, [id, me.hostKey, me.host, me.pid]);
+    }
+  };
+  let sweeping: Promise<number> | null = null;
+  const sweepOnce = async (): Promise<number> => {
+    const mine = myId ? await myId.catch(() => 0) : 0;
+    if (mine) await beat(mine);
+    const { rows } = await pool.query<{ id: string; host_key: string | null; pid: number; stale: boolean }>(
+      `SELECT id, host_key, pid, heartbeat_at < ${DB_NOW} - $1 AS stale FROM usage_instances WHERE id <> $2`, [timing.leaseMs, mine]);
+    const gone = rows.filter((r) => r.stale || endedHere(r)).map((r) => r.id);
+    if (gone.length) await pool.query('DELETE FROM usage_instances WHERE id = ANY($1::bigint[])', [gone]);
+    const orphans = await pool.query<{ id: string }>(
+      `SELECT e.id FROM usage_events e WHERE e.instance_id IS NOT NULL AND e.instance_id <> $1
+         AND NOT EXISTS (SELECT 1 FROM usage_instances i WHERE i.id = e.instance_id)`, [mine]);
+    let n = 0;
+    for (const o of orphans.rows) {
+      const r = await pool.query<{ released: boolean }>('SELECT inkprep_release($1, true) AS released', [o.id]);
+      if (r.rows[0]!.released) n++;
+    }
+    return n;
+  };
+  /** One sweep at a time per process. */
+  const sweep = (): Promise<number> => (sweeping ??= sweepOnce().finally(() => {
+    sweeping = null;
+  }));
+  await sweep();
+  const sweepTimer = setInterval(() => void sweep().catch(() => undefined), timing.sweepMs);
+  sweepTimer.unref();
 
   const store: Store & { pool: pg.Pool } = {
     pool,
@@ -277,17 +523,26 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
       return store.getKey(id);
     },
     async reserve(r): Promise<ReserveResult> {
-      const { rows } = await pool.query<{ ok: boolean; event_id: string | null; lim: 'daily' | 'fair_use' | 'monthly' | null; max_n: number | null; used_n: number | null; retry_ms: string | null }>(
-        'SELECT * FROM inkprep_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
+      const instance = await instanceId();
+      // The month is always passed for fair-use calls, so the running month count follows the calendar.
+      const month = r.monthly ?? monthBounds(r.now);
+      const { rows } = await pool.query<{ ok: boolean; event_id: string | null; lim: 'daily' | 'fair_use' | 'monthly' | null; max_n: number | null; used_n: string | null; retry_ms: string | null }>(
+        'SELECT * FROM inkprep_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)',
         [r.accountId, r.keyId, r.endpoint, r.fairUse, r.now, WINDOW_MS, r.dailyLimit, r.fairUse ? r.fairUseCap : null,
-          r.fairUse && r.monthly ? r.monthly.limit : null, r.monthly?.monthStart ?? null, r.monthly?.nextMonthStart ?? null],
+          r.fairUse && r.monthly ? r.monthly.limit : null, month.monthStart, month.nextMonthStart, instance],
       );
       const x = rows[0]!;
       if (x.ok) return { ok: true, eventId: Number(x.event_id) };
-      return { ok: false, limit: x.lim!, max: x.max_n!, used: x.used_n!, retryAfterMs: Number(x.retry_ms) };
+      return { ok: false, limit: x.lim!, max: x.max_n!, used: Number(x.used_n), retryAfterMs: Number(x.retry_ms) };
+    },
+    async confirm(u) {
+      await pool.query('SELECT inkprep_confirm($1, $2, $3, $4, $5, $6)', [u.eventId, u.accountId, u.keyId, u.endpoint, u.fairUse, u.at]);
     },
     async release(eventId) {
-      await pool.query('DELETE FROM usage_events WHERE id = $1', [eventId]);
+      await pool.query('SELECT inkprep_release($1, false)', [eventId]);
+    },
+    async sweepReservations() {
+      return sweep();
     },
     async countFairUse(accountId, fairUse, since) {
       return count(pool, 'SELECT count(*) AS n FROM usage_events WHERE account_id = $1 AND fair_use = $2 AND at > $3', [accountId, fairUse, since]);
@@ -309,7 +564,11 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
       };
     },
     async pruneUsage(before) {
-      return (await pool.query('DELETE FROM usage_events WHERE at < $1', [before])).rowCount ?? 0;
+      // Key by key, each in its own short transaction under that key's row lock.
+      const keys = await pool.query<{ key_id: string }>('SELECT DISTINCT key_id FROM usage_events WHERE at < $1', [before]);
+      let n = 0;
+      for (const k of keys.rows) n += Number((await pool.query<{ n: string }>('SELECT inkprep_prune_key($1, $2) AS n', [k.key_id, before])).rows[0]!.n);
+      return n;
     },
     async getSetting(name) {
       const { rows } = await pool.query<{ value: unknown }>('SELECT value FROM settings WHERE name = $1', [name]);
@@ -327,6 +586,12 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
     async close() {
       if (closed) return;
       closed = true;
+      clearInterval(sweepTimer);
+      if (heartbeatTimer) clearInterval(heartbeatTimer);
+      await sweeping?.catch(() => undefined);
+      // Leftover pending uses (requests cut by the shutdown) become orphans, released by the next sweep anywhere.
+      const mine = myId ? await myId.catch(() => 0) : 0;
+      if (mine) await pool.query('DELETE FROM usage_instances WHERE id = $1', [mine]).catch(() => undefined);
       if (reconnect) clearTimeout(reconnect);
       const l = listener;
       listener = null;

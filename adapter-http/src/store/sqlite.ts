@@ -1,15 +1,18 @@
 // Embedded SQLite implementation of the Store (better-sqlite3, WAL), the default store.
 // The file is `<dataDir>/inkprep.db`, created on first start; schema changes are versioned migrations
 // tracked in PRAGMA user_version. Reservations run in BEGIN IMMEDIATE transactions, so they are atomic
-// even across processes sharing the file.
+// even across processes sharing the file. A reservation is pending (owned by this process's instance row,
+// see instance.ts) until confirmed or released; pending uses of a process that is gone are released by the
+// sweep (on open and every lease/3).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { InkprepError } from '@inkprep/engine';
+import { endedHere, leaseTiming, thisInstance } from './instance.js';
 import {
   ACCOUNT_PATCH_COLUMNS, DEFAULT_DAILY_LIMIT, FAIR_USE_NAMES, WINDOW_MS,
-  type Account, type AccountPatch, type ApiKey, type FairUseName, type Plan, type ReserveRequest, type ReserveResult, type Store, type UsageSummary,
+  type Account, type AccountPatch, type ApiKey, type FairUseName, type Plan, type ReserveRequest, type ReserveResult, type ReservedUse, type Store, type UsageSummary,
 } from './types.js';
 
 /** Ordered schema migrations; index + 1 is the schema version. Append only. */
@@ -33,6 +36,14 @@ export const MIGRATIONS: readonly string[] = [
   // key's events at or before `cursor_at` and the cursor advances with the window.
   `CREATE TABLE key_usage (key_id TEXT PRIMARY KEY, total INTEGER NOT NULL, expired INTEGER NOT NULL, cursor_at INTEGER NOT NULL);
    INSERT INTO key_usage (key_id, total, expired, cursor_at) SELECT key_id, count(*), 0, 0 FROM usage_events GROUP BY key_id;`,
+  // v3: crash-safe counting. A use is pending while instance_id names the process that reserved it (NULL =
+  // confirmed, and every use recorded before v3); instances heartbeat, and a sweep releases the pending
+  // uses of instances that are gone.
+  `ALTER TABLE usage_events ADD COLUMN instance_id INTEGER;
+   CREATE INDEX usage_pending ON usage_events(instance_id) WHERE instance_id IS NOT NULL;
+   CREATE TABLE usage_instances (
+     id INTEGER PRIMARY KEY AUTOINCREMENT, host_key TEXT, host TEXT NOT NULL, pid INTEGER NOT NULL,
+     started_at INTEGER NOT NULL, heartbeat_at INTEGER NOT NULL);`,
 ];
 
 interface AccountRow {
@@ -64,11 +75,17 @@ export function migrate(db: Database.Database): number {
   return MIGRATIONS.length;
 }
 
+/** Options of the SQLite store. */
+export interface SqliteStoreOptions {
+  /** Lease of a silent process's pending reservations, ms (default 30 s; env INKPREP_RESERVATION_LEASE_S via openConfiguredStore). */
+  leaseMs?: number;
+}
+
 /**
  * Open (creating if needed) the SQLite store in `dataDir` (file `inkprep.db`), or in memory with `:memory:`.
  * @example const store = openSqliteStore('./data');
  */
-export function openSqliteStore(dataDir: string): Store {
+export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}): Store {
   let file = ':memory:';
   if (dataDir !== ':memory:') {
     mkdirSync(dataDir, { recursive: true });
@@ -104,8 +121,17 @@ export function openSqliteStore(dataDir: string): Store {
     countFair: db.prepare<[string, string, number], { n: number }>('SELECT count(*) AS n FROM usage_events WHERE account_id = ? AND fair_use = ? AND at > ?'),
     countFairFrom: db.prepare<[string, string, number], { n: number }>('SELECT count(*) AS n FROM usage_events WHERE account_id = ? AND fair_use = ? AND at >= ?'),
     nthFair: db.prepare<[string, string, number, number], { at: number }>('SELECT at FROM usage_events WHERE account_id = ? AND fair_use = ? AND at > ? ORDER BY at LIMIT 1 OFFSET ?'),
-    insertEvent: db.prepare('INSERT INTO usage_events (account_id, key_id, endpoint, fair_use, at) VALUES (?, ?, ?, ?, ?)'),
+    insertEvent: db.prepare('INSERT INTO usage_events (account_id, key_id, endpoint, fair_use, at, instance_id) VALUES (?, ?, ?, ?, ?, ?)'),
     deleteEvent: db.prepare('DELETE FROM usage_events WHERE id = ?'),
+    isPending: db.prepare<[number], { p: number }>('SELECT 1 AS p FROM usage_events WHERE id = ? AND instance_id IS NOT NULL'),
+    confirm: db.prepare('UPDATE usage_events SET instance_id = NULL WHERE id = ? AND instance_id IS NOT NULL'),
+    eventExists: db.prepare<[number], { p: number }>('SELECT 1 AS p FROM usage_events WHERE id = ?'),
+    insertInstance: db.prepare('INSERT INTO usage_instances (id, host_key, host, pid, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?)'),
+    heartbeat: db.prepare('UPDATE usage_instances SET heartbeat_at = ? WHERE id = ?'),
+    deleteInstance: db.prepare('DELETE FROM usage_instances WHERE id = ?'),
+    instances: db.prepare<[], { id: number; host_key: string | null; pid: number; heartbeat_at: number }>('SELECT id, host_key, pid, heartbeat_at FROM usage_instances'),
+    orphans: db.prepare<[number], { id: number }>(
+      'SELECT e.id AS id FROM usage_events e WHERE e.instance_id IS NOT NULL AND e.instance_id <> ? AND NOT EXISTS (SELECT 1 FROM usage_instances i WHERE i.id = e.instance_id)'),
     perKey: db.prepare<[string, number], { key_id: string; n: number }>('SELECT key_id, count(*) AS n FROM usage_events WHERE account_id = ? AND at > ? GROUP BY key_id'),
     perEndpoint: db.prepare<[string, number], { endpoint: string; n: number }>('SELECT endpoint, count(*) AS n FROM usage_events WHERE account_id = ? AND at > ? GROUP BY endpoint'),
     prune: db.prepare('DELETE FROM usage_events WHERE at < ?'),
@@ -161,19 +187,85 @@ export function openSqliteStore(dataDir: string): Store {
       const used = q.countFairFrom.get(r.accountId, r.fairUse, r.monthly.monthStart)!.n;
       if (used >= r.monthly.limit) return { ok: false, limit: 'monthly', max: r.monthly.limit, used, retryAfterMs: r.monthly.nextMonthStart - r.now };
     }
-    const info = q.insertEvent.run(r.accountId, r.keyId, r.endpoint, r.fairUse, r.now);
-    const cursor = q.keyUsage.get(r.keyId)!.cursor_at;
-    q.keyUsageAdd.run(1, r.now <= cursor ? 1 : 0, r.keyId);
-    return { ok: true, eventId: Number(info.lastInsertRowid) };
+    return { ok: true, eventId: recordEvent(r.accountId, r.keyId, r.endpoint, r.fairUse, r.now, instanceId()) };
   });
 
-  const releaseTx = db.transaction((eventId: number): void => {
+  /** Insert a usage event and count it in its key's running counts (the key_usage row exists). */
+  const recordEvent = (accountId: string, keyId: string, endpoint: string, fairUse: FairUseName | null, at: number, instance: number | null): number => {
+    const info = q.insertEvent.run(accountId, keyId, endpoint, fairUse, at, instance);
+    const cursor = q.keyUsage.get(keyId)!.cursor_at;
+    q.keyUsageAdd.run(1, at <= cursor ? 1 : 0, keyId);
+    return Number(info.lastInsertRowid);
+  };
+
+  /** Delete an event (only while pending when `pendingOnly`) and uncount it; false when there was nothing to delete. */
+  const releaseTx = db.transaction((eventId: number, pendingOnly: boolean): boolean => {
+    if (pendingOnly && !q.isPending.get(eventId)) return false;
     const e = q.eventById.get(eventId);
-    if (!e) return;
+    if (!e) return false;
     q.deleteEvent.run(eventId);
     const row = q.keyUsage.get(e.key_id);
     if (row) q.keyUsageAdd.run(-1, e.at <= row.cursor_at ? -1 : 0, e.key_id);
+    return true;
   });
+
+  const confirmTx = db.transaction((u: ReservedUse): void => {
+    if (q.confirm.run(u.eventId).changes > 0 || q.eventExists.get(u.eventId)) return;
+    // A sweep released it (this process was taken for dead): the work succeeded, so it counts again.
+    q.keyUsageInit.run(u.keyId);
+    recordEvent(u.accountId, u.keyId, u.endpoint, u.fairUse, u.at, null);
+  });
+
+  // This process's instance row, registered at the first reservation (the admin CLI never registers).
+  const timing = leaseTiming(opts.leaseMs);
+  const me = thisInstance();
+  let myId = 0;
+  let heartbeatTimer: NodeJS.Timeout | null = null;
+  const beat = (): void => {
+    if (myId === 0) return;
+    const t = Date.now();
+    // Re-register under the same id if another process swept this one (e.g. after a long stall).
+    if (q.heartbeat.run(t, myId).changes === 0) q.insertInstance.run(myId, me.hostKey, me.host, me.pid, t, t);
+  };
+  const instanceId = (): number => {
+    if (myId !== 0) return myId;
+    const t = Date.now();
+    myId = Number(q.insertInstance.run(null, me.hostKey, me.host, me.pid, t, t).lastInsertRowid);
+    heartbeatTimer = setInterval(() => {
+      try {
+        beat();
+      } catch {
+        // busy or closed: the next beat retries; the lease is six beats long
+      }
+    }, timing.heartbeatMs);
+    heartbeatTimer.unref();
+    return myId;
+  };
+
+  const gone = (): number[] => {
+    const stale = Date.now() - timing.leaseMs;
+    return q.instances.all().filter((i) => i.id !== myId && (i.heartbeat_at < stale || endedHere(i))).map((i) => i.id);
+  };
+  const sweepTx = db.transaction((): number => {
+    for (const id of gone()) q.deleteInstance.run(id);
+    let n = 0;
+    for (const o of q.orphans.all(myId)) if (releaseTx(o.id, true)) n++;
+    return n;
+  });
+  /** Sweep; the write transaction runs only when an instance is gone or a pending use has no instance. */
+  const sweep = (): number => {
+    beat();
+    return gone().length > 0 || q.orphans.get(myId) ? sweepTx.immediate() : 0;
+  };
+  sweep();
+  const sweepTimer = setInterval(() => {
+    try {
+      sweep();
+    } catch {
+      // busy: the next sweep retries
+    }
+  }, timing.sweepMs);
+  sweepTimer.unref();
 
   const pruneTx = db.transaction((before: number): number => {
     for (const c of q.pruneCounts.all(before)) q.keyUsageAdd.run(-c.n, -c.ne, c.key_id);
@@ -259,8 +351,14 @@ export function openSqliteStore(dataDir: string): Store {
     async reserve(req) {
       return reserveTx.immediate(req);
     },
+    async confirm(use) {
+      confirmTx.immediate(use);
+    },
     async release(eventId) {
-      releaseTx.immediate(eventId);
+      releaseTx.immediate(eventId, false);
+    },
+    async sweepReservations() {
+      return sweep();
     },
     async countFairUse(accountId, fairUse, since) {
       return q.countFair.get(accountId, fairUse, since)!.n;
@@ -296,6 +394,10 @@ export function openSqliteStore(dataDir: string): Store {
     async close() {
       if (closed) return;
       closed = true;
+      clearInterval(sweepTimer);
+      if (heartbeatTimer) clearInterval(heartbeatTimer);
+      // Leftover pending uses (requests cut by the shutdown) become orphans, released by the next sweep anywhere.
+      if (myId !== 0) q.deleteInstance.run(myId);
       db.close();
     },
   };

@@ -78,10 +78,31 @@ export interface ReserveRequest {
   monthly: { limit: number; monthStart: number; nextMonthStart: number } | null;
 }
 
-/** Result of a reservation: admitted (event id to release on failure) or which limit refused it. */
+/**
+ * Result of a reservation: admitted or which limit refused it. An admitted use is *pending* (owned by this
+ * process) until `confirm` (the work succeeded) or `release` (it failed); pending uses count against every
+ * limit. If the process dies, its pending uses are released by the sweep after the lease.
+ */
 export type ReserveResult =
   | { ok: true; eventId: number }
   | { ok: false; limit: 'daily' | 'fair_use' | 'monthly'; max: number; used: number; retryAfterMs: number };
+
+/** An admitted use, as `confirm` needs it: the event, and what to record again if a sweep released it meanwhile. */
+export interface ReservedUse {
+  eventId: number;
+  accountId: string;
+  keyId: string;
+  endpoint: string;
+  fairUse: FairUseName | null;
+  /** The reservation's `now`. */
+  at: number;
+}
+
+/** First instant (ms) of the UTC calendar month containing `now`, and of the next one. */
+export function monthBounds(now: number): { monthStart: number; nextMonthStart: number } {
+  const d = new Date(now);
+  return { monthStart: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), nextMonthStart: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) };
+}
 
 /** Usage of one account over the current window (for `admin usage` and the status reads). */
 export interface UsageSummary {
@@ -126,10 +147,23 @@ export interface Store {
   /** Number of accounts (bootstrap checks for an empty store). */
   countAccounts(): Promise<number>;
 
-  /** Atomically check the limits and record one usage event. */
+  /**
+   * Atomically check the limits and record one pending usage event, owned by this process (cost independent
+   * of the uses in the window: running counts per key and per account).
+   */
   reserve(req: ReserveRequest): Promise<ReserveResult>;
+  /**
+   * Make a pending use final (the work succeeded); resolves once it is durable. Idempotent. A use that a
+   * sweep released meanwhile (this process was taken for dead) is recorded again: a success always counts.
+   */
+  confirm(use: ReservedUse): Promise<void>;
   /** Delete a reserved event (the call failed or the client left). */
   release(eventId: number): Promise<void>;
+  /**
+   * Release the pending uses of processes that are gone: heartbeat older than the lease, or (at once) a
+   * process of this same host whose pid no longer exists. Runs on open and periodically; returns how many.
+   */
+  sweepReservations(): Promise<number>;
   /** Fair-use count of an account in [since, now]. */
   countFairUse(accountId: string, fairUse: FairUseName, since: number): Promise<number>;
   /** Usage of an account in the window ending at `now`. */
