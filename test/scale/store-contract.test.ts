@@ -1,7 +1,18 @@
 // The Store contract, run against every implementation: embedded SQLite and PostgreSQL.
 // PostgreSQL runs when a server answers (see pg.ts); otherwise its suite is skipped with the reason printed.
+// Besides the basics: running counts checked against a model through random reserves, confirms,
+// releases, prunes and clock moves (also backwards, across months); two stores (two processes' worth of
+// connections) racing for the last units; and crash safety with a real child process that holds pending
+// reservations and is killed (SIGKILL: released at once on this host) or frozen (SIGSTOP: released after
+// the lease, and a confirm after thawing records the use again).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WINDOW_MS, openPostgresStore, openSqliteStore, migratePostgres, PG_MIGRATIONS, type Store } from '@inkprep/http';
+import { WINDOW_MS, monthBounds, openPostgresStore, openSqliteStore, migratePostgres, PG_MIGRATIONS, type FairUseName, type Store } from '@inkprep/http';
 import { createTestDatabase, pgUnavailableReason } from './pg.js';
 
 const T0 = Date.UTC(2026, 4, 1, 10);
@@ -12,21 +23,43 @@ interface Impl {
   name: string;
   skip: boolean;
   open(): Promise<Store>;
-  cleanup?(): Promise<void>;
+  /** A fresh empty store location another process can open too (SQLite folder or PostgreSQL URL). */
+  fresh(): Promise<string>;
+  openAt(where: string, leaseMs?: number): Promise<Store>;
 }
 
+const tempDirs: string[] = [];
 let pgDb: { url: string; drop: () => Promise<void> } | null = null;
 const impls: Impl[] = [
-  { name: 'sqlite', skip: false, open: async () => openSqliteStore(':memory:') },
+  {
+    name: 'sqlite',
+    skip: false,
+    open: async () => openSqliteStore(':memory:'),
+    async fresh() {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-contract-'));
+      tempDirs.push(dir);
+      return dir;
+    },
+    openAt: async (where, leaseMs) => openSqliteStore(where, { leaseMs }),
+  },
   {
     name: 'postgres',
     skip: pgReason !== null,
     async open() {
       // Each test gets a clean slate inside the shared throwaway database.
-      const store = await openPostgresStore({ connectionString: pgDb!.url, max: 20 });
-      await store.pool.query('TRUNCATE usage_events, key_usage, fair_usage, usage_instances, api_keys, accounts, settings RESTART IDENTITY CASCADE');
-      return store;
+      return this.openAt(await this.fresh());
     },
+    async fresh() {
+      const pool = new pg.Pool({ connectionString: pgDb!.url, max: 1 });
+      try {
+        await migratePostgres(pool);
+        await pool.query('TRUNCATE usage_events, key_usage, fair_usage, usage_instances, api_keys, accounts, settings RESTART IDENTITY CASCADE');
+      } finally {
+        await pool.end();
+      }
+      return pgDb!.url;
+    },
+    openAt: async (where, leaseMs) => openPostgresStore({ connectionString: where, max: 20, leaseMs }),
   },
 ];
 
@@ -35,7 +68,49 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await pgDb?.drop();
+  for (const d of tempDirs) rmSync(d, { recursive: true, force: true });
 });
+
+const CHILD = fileURLToPath(new URL('./reserver-child.mjs', import.meta.url));
+
+/** Start the reserving child and wait for its `ready`. */
+function startReserver(where: string, ids: { accountId: string; keyId: string }, pending: number, confirmed: number, leaseMs: number): Promise<{ child: ChildProcess; send(line: string, reply: string): Promise<void> }> {
+  const child = spawn(process.execPath, [CHILD, where, ids.accountId, ids.keyId, String(pending), String(confirmed), String(leaseMs)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  const waiters: { word: string; resolve: () => void }[] = [];
+  child.stdout!.on('data', (d: Buffer) => {
+    out += d.toString();
+    for (const w of waiters.splice(0)) (out.includes(w.word) ? w.resolve() : waiters.push(w));
+  });
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const wait = (word: string): Promise<void> => new Promise((resolve, reject) => {
+    if (out.includes(word)) return resolve();
+    waiters.push({ word, resolve });
+    child.once('exit', (code) => reject(new Error(`reserver exited ${code}: ${err}`)));
+  });
+  return wait('ready').then(() => ({
+    child,
+    send: (line: string, reply: string) => {
+      child.stdin!.write(line + '\n');
+      return wait(reply);
+    },
+  }));
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+}
+
+/** In-window uses of a key, its account's fair-use meter and month, probed with limits of 0 (refused, nothing recorded). */
+async function probe(store: Store, ids: { accountId: string; keyId: string }, now: number, fairUse: FairUseName = 'remove_bg'): Promise<{ key: number; fair: number; month: number }> {
+  const base = { ...ids, endpoint: 'probe', now, fairUseCap: null, monthly: null };
+  const key = await store.reserve({ ...base, fairUse: null, dailyLimit: 0 });
+  const fair = await store.reserve({ ...base, fairUse, dailyLimit: 1e9, fairUseCap: 0 });
+  const month = await store.reserve({ ...base, fairUse, dailyLimit: 1e9, monthly: { limit: 0, ...monthBounds(now) } });
+  if (key.ok || fair.ok || month.ok) throw new Error('a limit of 0 must refuse');
+  return { key: key.used, fair: fair.used, month: month.used };
+}
 
 let keyN = 0;
 async function accountWithKey(store: Store, plan: 'business' | 'pro' = 'business'): Promise<{ accountId: string; keyId: string; hash: string }> {
@@ -123,6 +198,124 @@ for (const impl of impls) {
       const req = { accountId, keyId, endpoint: 'remove-bg', fairUse: 'remove_bg', dailyLimit: 1000, fairUseCap: 3, monthly: null, now: T0 } as const;
       const results = await Promise.all(Array.from({ length: 50 }, () => store.reserve(req)));
       expect(results.filter((r) => r.ok)).toHaveLength(3);
+      await store.close();
+    });
+
+    it('running counts match a model through random reserves, confirms, releases, prunes and clock moves', async () => {
+      const store = await impl.open();
+      const a = await accountWithKey(store);
+      const k2 = await store.insertKey({ accountId: a.accountId, hash: 'd'.repeat(60) + (++keyN).toString(16).padStart(4, '0'), prefix: 'ink_live_dddd', now: T0 });
+      const keys = [a.keyId, k2.id];
+      let seed = 4242;
+      const rnd = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+      const live: { id: number; keyId: string; fair: FairUseName | null; at: number; endpoint: string }[] = [];
+      const HOUR = 3_600_000;
+      let now = T0;
+      for (let step = 0; step < 400; step++) {
+        const x = rnd();
+        if (x < 0.5) {
+          const keyId = keys[Math.floor(rnd() * 2)]!;
+          const fair = rnd() < 0.5 ? 'remove_bg' : rnd() < 0.5 ? 'upscale' : null;
+          const r = await store.reserve({ accountId: a.accountId, keyId, endpoint: 'e', fairUse: fair, now, dailyLimit: 1e9, fairUseCap: 1e9, monthly: null });
+          expect(r.ok).toBe(true);
+          if (r.ok) live.push({ id: r.eventId, keyId, fair, at: now, endpoint: 'e' });
+        } else if (x < 0.6 && live.length) {
+          const e = live[Math.floor(rnd() * live.length)]!;
+          await store.confirm({ eventId: e.id, accountId: a.accountId, keyId: e.keyId, endpoint: e.endpoint, fairUse: e.fair, at: e.at });
+        } else if (x < 0.7 && live.length) {
+          const i = Math.floor(rnd() * live.length);
+          await store.release(live[i]!.id);
+          live.splice(i, 1);
+        } else if (x < 0.74) {
+          const before = now - 30 * HOUR;
+          await store.pruneUsage(before);
+          for (let i = live.length - 1; i >= 0; i--) if (live[i]!.at < before) live.splice(i, 1);
+        } else if (x < 0.8) {
+          now -= Math.floor(rnd() * 6 * HOUR); // a clock behind the others
+        } else if (x < 0.83) {
+          now += Math.floor(rnd() * 12 * 24 * HOUR); // days later: months roll over
+        } else {
+          now += Math.floor(rnd() * 4 * HOUR);
+        }
+        if (step % 10 === 0) {
+          const { monthStart } = monthBounds(now);
+          const keyId = keys[step % 20 === 0 ? 0 : 1]!;
+          const fair: FairUseName = step % 30 === 0 ? 'upscale' : 'remove_bg';
+          const inWindow = (e: { at: number }): boolean => e.at > now - WINDOW_MS;
+          expect(await probe(store, { accountId: a.accountId, keyId }, now, fair), `step ${step}`).toEqual({
+            key: live.filter((e) => e.keyId === keyId && inWindow(e)).length,
+            fair: live.filter((e) => e.fair === fair && inWindow(e)).length,
+            month: live.filter((e) => e.fair === fair && e.at >= monthStart).length,
+          });
+        }
+      }
+      await store.close();
+    });
+
+    it('two stores on one database (two processes) racing for the last units admit exactly the limit', async () => {
+      const where = await impl.fresh();
+      const s1 = await impl.openAt(where);
+      const s2 = await impl.openAt(where);
+      const { accountId, keyId } = await accountWithKey(s1);
+      const daily = { accountId, keyId, endpoint: 'scan', fairUse: null, dailyLimit: 4, fairUseCap: null, monthly: null, now: T0 } as const;
+      const d = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? s1 : s2).reserve(daily)));
+      expect(d.filter((r) => r.ok)).toHaveLength(4);
+      const k2 = await s2.insertKey({ accountId, hash: 'c'.repeat(60) + (++keyN).toString(16).padStart(4, '0'), prefix: 'ink_live_cccc', now: T0 });
+      const fair = { accountId, endpoint: 'upscale', fairUse: 'upscale', dailyLimit: 100, fairUseCap: 3, monthly: null, now: T0 } as const;
+      const f = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? s1 : s2).reserve({ ...fair, keyId: i % 3 ? keyId : k2.id })));
+      expect(f.filter((r) => r.ok)).toHaveLength(3);
+      await s1.close();
+      await s2.close();
+    });
+
+    it('crash: uses pending in a killed process are released at once on this host; confirmed ones stay', async () => {
+      const where = await impl.fresh();
+      const store = await impl.openAt(where);
+      const ids = await accountWithKey(store);
+      const r = await startReserver(where, ids, 3, 2, 30_000);
+      expect(await probe(store, ids, T0)).toEqual({ key: 5, fair: 5, month: 5 });
+      r.child.kill('SIGKILL');
+      await exited(r.child);
+      expect(await store.sweepReservations()).toBe(3);
+      expect(await probe(store, ids, T0)).toEqual({ key: 2, fair: 2, month: 2 });
+      expect(await store.sweepReservations()).toBe(0);
+      await store.close();
+      // A store opened later (a restart) sweeps on open too.
+      const r2 = await startReserver(where, ids, 4, 0, 30_000);
+      r2.child.kill('SIGKILL');
+      await exited(r2.child);
+      const restarted = await impl.openAt(where);
+      expect(await probe(restarted, ids, T0)).toEqual({ key: 2, fair: 2, month: 2 });
+      await restarted.close();
+    });
+
+    it('lease: a frozen process loses its pending uses after the lease; its later confirm records them again', async () => {
+      const where = await impl.fresh();
+      const store = await impl.openAt(where, 1000);
+      const ids = await accountWithKey(store);
+      const r = await startReserver(where, ids, 2, 1, 1000);
+      // Alive and heartbeating: a sweep keeps its uses.
+      await new Promise((res) => setTimeout(res, 1500));
+      expect(await store.sweepReservations()).toBe(0);
+      expect((await probe(store, ids, T0)).key).toBe(3);
+      r.child.kill('SIGSTOP');
+      try {
+        let released = 0;
+        for (let i = 0; i < 50 && released < 2; i++) {
+          await new Promise((res) => setTimeout(res, 200));
+          released += await store.sweepReservations();
+        }
+        expect(released).toBe(2);
+        expect(await probe(store, ids, T0)).toEqual({ key: 1, fair: 1, month: 1 });
+      } finally {
+        r.child.kill('SIGCONT');
+      }
+      await r.send('confirm', 'confirmed');
+      expect(await probe(store, ids, T0)).toEqual({ key: 3, fair: 3, month: 3 });
+      r.child.kill('SIGKILL');
+      await exited(r.child);
+      expect(await store.sweepReservations()).toBe(0);
+      expect((await probe(store, ids, T0)).key).toBe(3);
       await store.close();
     });
 
