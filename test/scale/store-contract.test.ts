@@ -357,6 +357,34 @@ describe.skipIf(pgReason !== null)('PostgreSQL key cache', () => {
   });
 });
 
+describe.skipIf(pgReason !== null)('PostgreSQL running counts migration', () => {
+  it('a database of schema v3 with existing events gets correct running counts (window, fair use, month)', async () => {
+    const db = await createTestDatabase();
+    try {
+      const c = new pg.Client({ connectionString: db.url });
+      await c.connect();
+      await c.query('CREATE TABLE inkprep_schema (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
+      for (let v = 0; v < 3; v++) {
+        await c.query(PG_MIGRATIONS[v]!);
+        await c.query('INSERT INTO inkprep_schema VALUES ($1, 0)', [v + 1]);
+      }
+      await c.query("INSERT INTO accounts (id, name, plan, status, admin, daily_limit, created_at) VALUES ('acc_1', 'old', 'business', 'active', false, 5, 0)");
+      await c.query("INSERT INTO api_keys (id, account_id, hash, prefix, created_at) VALUES ('key_1', 'acc_1', 'hh', 'p', 0)");
+      const { monthStart } = monthBounds(T0);
+      const events: [string | null, number][] = [[null, T0 - WINDOW_MS - 5], [null, T0 - 10], ['remove_bg', T0 - 5], ['remove_bg', T0 - WINDOW_MS - 1], ['remove_bg', monthStart - 1], ['upscale', T0 - 1]];
+      for (const [fair, at] of events) await c.query("INSERT INTO usage_events (account_id, key_id, endpoint, fair_use, at) VALUES ('acc_1', 'key_1', 'e', $1, $2)", [fair, at]);
+      await c.end();
+      const store = await openPostgresStore({ connectionString: db.url });
+      const ids = { accountId: 'acc_1', keyId: 'key_1' };
+      expect(await probe(store, ids, T0)).toEqual({ key: 4, fair: 2, month: 1 }); // monthStart - 1 is in the 24 h window, not in the month
+      expect(await probe(store, ids, T0, 'upscale')).toEqual({ key: 4, fair: 1, month: 1 });
+      await store.close();
+    } finally {
+      await db.drop();
+    }
+  });
+});
+
 describe.skipIf(pgReason !== null)('PostgreSQL migrations', () => {
   it('are versioned and idempotent, also when several processes start at once', async () => {
     const store = await openPostgresStore({ connectionString: pgDb!.url });
