@@ -13,7 +13,7 @@ import { InkprepError } from '@inkprep/engine';
 import { endedHere, leaseTiming, thisInstance } from './instance.js';
 import {
   ACCOUNT_PATCH_COLUMNS, DEFAULT_DAILY_LIMIT, FAIR_USE_NAMES, WINDOW_MS,
-  type Account, type AccountPatch, type ApiKey, type FairUseName, type Plan, type ReserveResult, type Store, type UsageSummary, monthBounds,
+  type Account, type AccountPatch, type ApiKey, type FairUseName, type Plan, type ReserveResult, type ReservedUse, type Store, type UsageSummary, monthBounds,
 } from './types.js';
 
 /** Ordered schema migrations; index + 1 is the version recorded in inkprep_schema. Append only. */
@@ -436,6 +436,34 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
     }
     return n;
   };
+  // Confirms of concurrent requests share one round trip and one commit: while a batch is in flight, the
+  // next ones queue and go together. A use the batch did not flip (already confirmed, or released by a
+  // sweep meanwhile) takes the one-by-one function, which records it again if it is gone.
+  let confirmQueue: { use: ReservedUse; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  let confirming = false;
+  const confirmOne = async (u: ReservedUse): Promise<void> => {
+    await pool.query('SELECT inkprep_confirm($1, $2, $3, $4, $5, $6)', [u.eventId, u.accountId, u.keyId, u.endpoint, u.fairUse, u.at]);
+  };
+  const flushConfirms = async (): Promise<void> => {
+    confirming = true;
+    while (confirmQueue.length) {
+      const batch = confirmQueue;
+      confirmQueue = [];
+      try {
+        const { rows } = await pool.query<{ id: string }>(
+          'UPDATE usage_events SET instance_id = NULL WHERE id = ANY($1::bigint[]) AND instance_id IS NOT NULL RETURNING id', [batch.map((b) => b.use.eventId)]);
+        const flipped = new Set(rows.map((r) => Number(r.id)));
+        for (const b of batch) {
+          if (flipped.has(b.use.eventId)) b.resolve();
+          else confirmOne(b.use).then(b.resolve, b.reject);
+        }
+      } catch (err) {
+        for (const b of batch) b.reject(err);
+      }
+    }
+    confirming = false;
+  };
+
   /** One sweep at a time per process. */
   const sweep = (): Promise<number> => (sweeping ??= sweepOnce().finally(() => {
     sweeping = null;
@@ -535,8 +563,11 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
       if (x.ok) return { ok: true, eventId: Number(x.event_id) };
       return { ok: false, limit: x.lim!, max: x.max_n!, used: Number(x.used_n), retryAfterMs: Number(x.retry_ms) };
     },
-    async confirm(u) {
-      await pool.query('SELECT inkprep_confirm($1, $2, $3, $4, $5, $6)', [u.eventId, u.accountId, u.keyId, u.endpoint, u.fairUse, u.at]);
+    confirm(use) {
+      return new Promise<void>((resolve, reject) => {
+        confirmQueue.push({ use, resolve, reject });
+        if (!confirming) void flushConfirms();
+      });
     },
     async release(eventId) {
       await pool.query('SELECT inkprep_release($1, false)', [eventId]);
