@@ -2,8 +2,8 @@
 // with 1,000,000 uses in the key's window against 0 uses, for both stores, in one run:
 // - metered POST /api/v1/scan (32x32 PNG) through a real `inkprep serve` child (autocannon, 32 connections);
 // - the reserve call itself (sequential store.reserve from this process on the server's store): calls/s and p99.
-// Both keys live in the same server and account; the two are measured in alternating rounds (ABBA, best
-// round reported), so a busy machine skews both alike;
+// Both keys live in the same server and account; the two are measured in alternating rounds (ABBA, the
+// median round reported), so a busy machine skews both alike;
 // - PostgreSQL only: the pre-v4 reserve function (count of the key's window rows under the account row
 //   lock), recreated here as the baseline, at 0 uses and on the same 1M-use key.
 // The 1M uses are seeded with one bulk INSERT, spread evenly over the last 24 h (one every 86 ms), so the
@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { WINDOW_MS, createApiKey, hashKey, openPostgresStore, openSqliteStore, type Store } from '@inkprep/http';
+import { PG_MIGRATIONS, WINDOW_MS, createApiKey, hashKey, openPostgresStore, openSqliteStore, type Store } from '@inkprep/http';
 import type { BenchContext, Row } from '../lib/harness.js';
 import { ADMIN_URL, autocannon, benchDatabase, freePort, pgReady, scanBody, serve, stop, type CannonResult } from '../lib/serve-child.js';
 
@@ -24,31 +24,16 @@ const KEY = 'ink_live_' + 'meterbench'.repeat(4);
 const USES = 1_000_000;
 const SPACING_MS = Math.floor((WINDOW_MS * 0.999) / USES);
 
-/** The pre-v4 PostgreSQL reserve function (migration v2), renamed: the baseline. */
-const OLD_PG_RESERVE = `CREATE OR REPLACE FUNCTION bench_reserve_v1(
-     p_account TEXT, p_key TEXT, p_endpoint TEXT, p_fair TEXT, p_now BIGINT, p_window BIGINT,
-     p_daily INTEGER, p_cap INTEGER, p_month_limit INTEGER, p_month_start BIGINT, p_next_month BIGINT)
-   RETURNS TABLE (ok BOOLEAN, event_id BIGINT, lim TEXT, max_n INTEGER, used_n INTEGER, retry_ms BIGINT)
-   LANGUAGE plpgsql AS $$
-   DECLARE
-     since BIGINT := p_now - p_window;
-     used INTEGER;
-     oldest BIGINT;
-     eid BIGINT;
-   BEGIN
-     PERFORM 1 FROM accounts WHERE id = p_account FOR UPDATE;
-     SELECT count(*) INTO used FROM usage_events WHERE key_id = p_key AND at > since;
-     IF used >= p_daily THEN
-       SELECT at INTO oldest FROM usage_events WHERE key_id = p_key AND at > since ORDER BY at LIMIT 1 OFFSET (used - p_daily);
-       RETURN QUERY SELECT false, NULL::BIGINT, 'daily'::TEXT, p_daily, used, COALESCE(oldest, p_now) + p_window - p_now;
-       RETURN;
-     END IF;
-     INSERT INTO usage_events (account_id, key_id, endpoint, fair_use, at) VALUES (p_account, p_key, p_endpoint, p_fair, p_now) RETURNING id INTO eid;
-     RETURN QUERY SELECT true, eid, NULL::TEXT, NULL::INTEGER, NULL::INTEGER, NULL::BIGINT;
-   END $$;`;
+/** The pre-v4 PostgreSQL reserve function exactly as migration v2 created it, renamed: the baseline. */
+const OLD_PG_RESERVE = PG_MIGRATIONS[1]!.replace('FUNCTION inkprep_reserve(', 'FUNCTION bench_reserve_v1(');
 
 interface Ids { accountId: string; keyId: string }
 interface Latency { calls: number; 'calls/s': number; 'mean ms': number; 'p50 ms': number; 'p99 ms': number }
+
+/** The round with the median score (the upper one of an even count). */
+function median<T>(rounds: T[], score: (r: T) => number): T {
+  return [...rounds].sort((a, b) => score(a) - score(b))[Math.floor(rounds.length / 2)]!;
+}
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
@@ -165,15 +150,13 @@ export default async function meteringSuite(ctx: BenchContext): Promise<void> {
       };
       const sides = [{ key: fresh.secret, ids: idsFresh }, { key: KEY, ids }];
       for (const side of sides) await autocannon({ url: `http://127.0.0.1:${port}/api/v1/scan`, method: 'POST', headers: { 'x-api-key': side.key, 'content-type': scan.type }, body: scan.body, connections: 32, pipelining: 1, duration: 1 });
-      const best = { http: [null, null] as (CannonResult | null)[], call: [null, null] as (Latency | null)[] };
+      const runs = { http: [[], []] as CannonResult[][], call: [[], []] as Latency[][] };
       for (let round = 0; round < rounds; round++) {
         // ABBA: neither key always goes first.
         for (const i of round % 2 ? [1, 0] : [0, 1]) {
           const side = sides[i]!;
-          const h = await load(side.key);
-          if (!best.http[i] || h.requests.total > best.http[i]!.requests.total) best.http[i] = h;
-          const c = await timeCalls(calls, reserveOnce(store, side.ids));
-          if (!best.call[i] || c['calls/s'] > best.call[i]!['calls/s']) best.call[i] = c;
+          runs.http[i]!.push(await load(side.key));
+          runs.call[i]!.push(await timeCalls(calls, reserveOnce(store, side.ids)));
         }
       }
       const labels: string[] = [];
@@ -181,9 +164,9 @@ export default async function meteringSuite(ctx: BenchContext): Promise<void> {
         const n = await usesInWindow(store, side.ids);
         const label = i === 0 ? `0 (${n} by the end)` : `${(n / 1e6).toFixed(3)}M`;
         labels.push(label);
-        const h = best.http[i]!;
-        httpRows.push({ store: kind, 'uses in window': label, 'req/s': h.requests.total / seconds, 'p50 ms': h.latency.p50, 'p99 ms': h.latency.p99 });
-        callRows.push({ store: kind, reserve: 'inkprep_reserve (running counts)', 'uses in window': label, ...best.call[i]! });
+        const h = median(runs.http[i]!, (r) => r.requests.total);
+        httpRows.push({ store: kind, 'uses in window': label, 'req/s': h.requests.total / seconds, 'p50 ms': h.latency.p50, 'p99 ms': h.latency.p99, rounds: runs.http[i]!.length });
+        callRows.push({ store: kind, reserve: 'inkprep_reserve (running counts)', 'uses in window': label, ...median(runs.call[i]!, (c) => c['calls/s']) });
       }
       const measureCalls = async (impl: string, uses: string, n: number, fn: () => Promise<void>): Promise<void> => {
         callRows.push({ store: kind, reserve: impl, 'uses in window': uses, ...(await timeCalls(n, fn)) });

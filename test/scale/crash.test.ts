@@ -1,8 +1,10 @@
 // Crash-safe counting over real HTTP, for both stores: a cap-5 account sends 5 concurrent remove-bg
 // requests to an `inkprep serve` child (one engine thread, so they run one after another); the server is
-// killed with SIGKILL as soon as the first 200 arrives, with the other reservations pending. After a
-// restart the allowance is back: the uses counted equal the 200s the client received (not fewer, not
-// more), and the account can use the rest of its cap. PostgreSQL is skipped with the reason printed.
+// killed with SIGKILL as soon as the first 200 arrives, with the other reservations pending. A second
+// process on the same store, still running, gets the allowance back through its periodic sweep (lease 3 s:
+// a sweep every second), and so does a restarted one (the sweep on start): the uses counted equal the 200s
+// the client received (not fewer, not more), and the account can use the rest of its cap.
+// PostgreSQL is skipped with the reason printed.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -90,6 +92,7 @@ for (const c of cases) {
       dirs.push(dataDir);
       const env = { INKPREP_DATA_DIR: dataDir, ...c.env() };
       const first = await serve(env);
+      const other = await serve({ ...env, INKPREP_RESERVATION_LEASE_S: '3' });
       const acct = admin(env, ['account', 'create', '--name', `Crash ${c.name}`, '--plan', 'business']);
       const id = acct.id as string;
       const key = admin(env, ['key', 'create', id]).key as string;
@@ -115,6 +118,15 @@ for (const c of cases) {
       const ok = statuses.filter((s) => s === 200).length;
       expect(ok).toBeGreaterThanOrEqual(1);
       expect(ok).toBeLessThan(5);
+
+      // The process still running releases the dead one's reservations by its periodic sweep.
+      let seen = await fairUse(other.base, key);
+      for (let i = 0; i < 100 && seen.fairUseUsed !== ok; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        seen = await fairUse(other.base, key);
+      }
+      expect(seen).toMatchObject({ fairUseUsed: ok, fairUseRemaining: 5 - ok });
+      other.child.kill('SIGTERM');
 
       const second = await serve(env);
       const after = await fairUse(second.base, key);
