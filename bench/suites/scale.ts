@@ -42,7 +42,8 @@ export default async function scaleSuite(ctx: BenchContext): Promise<void> {
     const children: ChildProcess[] = [];
     try {
       // The first process bootstraps the store; the second starts once the account exists.
-      for (let i = 0; i < setup.processes; i++) children.push(await serve(port, KEY, env));
+      // INKPREP_CLUSTER_SLOT marks them as `inkprep cluster`'s processes: only those may share a port.
+      for (let i = 0; i < setup.processes; i++) children.push(await serve(port, KEY, { ...env, INKPREP_CLUSTER_SLOT: String(i) }));
       for (const load of loads) {
         const opts = { url: `http://127.0.0.1:${port}${load.path}`, method: load.method, headers: load.headers, ...(load.body ? { body: load.body } : {}), connections: 32, pipelining: 1 };
         await autocannon({ ...opts, duration: 1 }); // warm-up
