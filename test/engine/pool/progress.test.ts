@@ -19,7 +19,7 @@ const CASES: Array<[OpName, Uint8Array, Record<string, unknown>, string[]]> = [
   ['info', art, {}, ['decode']],
   ['scan', art, {}, ['decode', 'alpha', 'background', 'specks', 'lines']],
   ['fix', art, { fix_despeckle: true, fix_trim: true, resize_width_px: 200, fix_halftone: true }, ['decode', 'despeckle', 'trim', 'resize', 'halftone', 'encode']],
-  ['fix', art, { fix_alpha_threshold: true }, ['decode', 'alpha_threshold', 'encode']],
+  ['fix', art, { fix_alpha_threshold: true, fix_trim: true }, ['decode', 'alpha_threshold', 'trim', 'encode']],
   ['removeBg', onWhite, {}, ['decode', 'matte', 'background', 'classify', 'alpha', 'despeckle', 'encode']],
   ['vectorize', onWhite, {}, ['decode', 'prepare', 'quantize', 'specks', 'trace', 'fills', 'svg']],
   ['vectorize', onWhite, { gradients: true }, ['decode', 'prepare', 'quantize', 'bands', 'specks', 'trace', 'fills', 'svg']],
