@@ -86,7 +86,8 @@ export default async function fixPrint(ctx: BenchContext): Promise<void> {
   const spBytes = await encodePng(sp.raster);
   const s0 = await engine.scan(spBytes.slice(), { print_width_inches: spw });
   const fixed = await engine.fix(spBytes.slice(), { fix_despeckle: 'true', fix_trim: 'true', print_width_inches: spw });
-  const s1 = await engine.scan(fixed.png.slice(), { print_width_inches: spw });
+  // the fixed file keeps the art's printed size: its print width is its width at the DPI fix wrote
+  const s1 = await engine.scan(fixed.png.slice(), { print_width_inches: String(fixed.width / fixed.dpi) });
   ctx.table('60 stray specks (squares of 1-6 px), fix_despeckle + fix_trim', [{
     'specks placed': sp.specks, 'scan speck_count': s0.speck_count, removed: fixed.stats.specks_removed ?? null,
     'trim box': `${fixed.width}x${fixed.height}`, 'art box': `${sp.artBox.width}x${sp.artBox.height}`, 're-scan speck_count': s1.speck_count, 're-scan issues': issueList(s1).join(' ') || '-',
@@ -123,7 +124,7 @@ export default async function fixPrint(ctx: BenchContext): Promise<void> {
     errors += err > 0 ? 1 : 0;
     warnings += t.after.issues.some((i) => i.severity === 'warning') ? 1 : 0;
     if (rows.length < 4 || err > 0 || t.after.issues.some((i) => i.severity === 'warning')) {
-      rows.push({ case: name, 'before': issueList(t.before).join(' ') || '-', fields: Object.entries(t.fields).map(([k, v]) => `${k}=${v}`).join(' ') || '-', after: issueList(t.after).join(' ') || '-' });
+      rows.push({ case: name, 'before': issueList(t.before).join(' ') || '-', 'print in after': Math.round(t.printWidthAfter * 100) / 100, fields: Object.entries(t.fields).map(([k, v]) => `${k}=${v}`).join(' ') || '-', after: issueList(t.after).join(' ') || '-' });
     }
   }
   ctx.table('round trip scan -> fix(suggestions) -> scan (first four cases, then any with issues left)', rows);

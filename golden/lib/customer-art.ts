@@ -106,8 +106,9 @@ export async function whiteOutline(file: string, size: number, rgb: RGB = [200, 
       G[y * w + x] = m;
     }
   }
-  const mask = await sharp(Buffer.from(G), { raw: { width: w, height: h, channels: 1 } }).blur(0.8).raw().toBuffer();
-  for (let p = 0; p < w * h; p++) data[p * 4 + 3] = mask[p]!;
+  const blurred = await sharp(Buffer.from(G), { raw: { width: w, height: h, channels: 1 } }).blur(0.8).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  const ch = blurred.info.channels;
+  for (let p = 0; p < w * h; p++) data[p * 4 + 3] = blurred.data[p * ch]!;
   return { width: w, height: h, data };
 }
 

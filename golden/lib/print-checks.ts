@@ -88,17 +88,22 @@ export interface RoundTrip {
   width: number;
   height: number;
   png: Uint8Array;
+  /** Print width of the fixed file (its width / the DPI fix wrote). */
+  printWidthAfter: number;
   after: ScanReport;
 }
 
-/** scan -> send its suggestions to fix as form fields -> scan the fixed PNG at the same print width. */
+/**
+ * scan -> send its suggestions to fix as form fields -> scan the fixed PNG at its own print width (width /
+ * the DPI fix wrote: a trim keeps the art's printed size, a resize changes the DPI, not the size).
+ */
 export async function roundTrip(engine: Engine, png: Uint8Array, printWidthInches: number): Promise<RoundTrip> {
-  const pw = String(printWidthInches);
-  const before = await engine.scan(png.slice(), { print_width_inches: pw });
+  const before = await engine.scan(png.slice(), { print_width_inches: String(printWidthInches) });
   const fields = Object.fromEntries(before.suggestions.map((s) => [s.field, s.value]));
   const fixed = await engine.fix(png.slice(), fields);
-  const after = await engine.scan(fixed.png.slice(), { print_width_inches: pw });
-  return { before, fields, width: fixed.width, height: fixed.height, png: fixed.png, after };
+  const printWidthAfter = fields.print_width_inches ? fixed.width / fixed.dpi : (printWidthInches * fixed.width) / before.width;
+  const after = await engine.scan(fixed.png.slice(), { print_width_inches: String(printWidthAfter) });
+  return { before, fields, width: fixed.width, height: fixed.height, png: fixed.png, printWidthAfter, after };
 }
 
 /** Issue codes of a report, with severity: `code:severity`. */

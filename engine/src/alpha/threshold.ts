@@ -1,10 +1,12 @@
 // Alpha threshold with colour decontamination ("defringe"): alpha below the threshold -> 0, at or above
 // -> 255. Kept edge pixels get their matte removed: the colour is first un-mixed from the detected matte M
-// (F = (c - (1-a) M) / a), then snapped to the closest colour of the fully opaque art within 2 px, so the
-// new hard edge shows the art's own colour and no light or dark halo.
+// (F = (c - (1-a) M) / a), then snapped to the closest colour of the fully opaque art within 2 px; last,
+// opaque pixels within 3 px of the new edge that still carry the matte (alpha/band.ts) take the art colour
+// found deeper inside, so the hard edge shows the art's own colour and no light or dark rim.
 import type { Raster } from '../raster/types.js';
 import { detectFringe } from './fringe.js';
 import { alphaPlane } from '../raster/alpha-plane.js';
+import { decontaminateBand } from './band.js';
 
 export interface ThresholdResult {
   /** Pixels made fully transparent. */
@@ -88,6 +90,8 @@ export function thresholdAlpha(r: Raster, threshold: number): ThresholdResult {
       data[i + 2] = nb;
     }
   }
+  // opaque pixels next to the new edge that kept the matte (a generous cut-out) take the art colour too
+  if (matte) out.recoloured += decontaminateBand(r, matte);
   return out;
 }
 

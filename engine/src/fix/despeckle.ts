@@ -1,15 +1,16 @@
-// Despeckle: removes isolated noise by size, in alpha and in colour, without touching details larger
-// than a speck (1/100 in at the print size, see scan/specks.ts):
-//  1. alpha specks: visible components (alpha >= 1, 8-connected) smaller than the limit are erased; on an
-//     opaque image with a solid background, components that differ from the background colour are used
-//     instead and painted over with the background colour (with their 1-px halo of compression noise);
-//  2. pinholes: fully transparent components inside the art (not touching the border) smaller than the
-//     limit are filled from the pixel to their left;
+// Despeckle: removes isolated noise by physical size, in alpha and in colour, exactly what scan counts
+// as specks (scan/specks.ts: at most 0.5 mm across and no other ink within about 2 mm at the print size):
+//  1. alpha specks: such visible components (alpha >= 1, 8-connected) are erased; on an opaque image with
+//     a solid background, components that differ from the background colour are used instead and
+//     painted over with the background colour (with their 1-px halo of compression noise);
+//  2. pinholes: fully transparent components inside the art (not touching the border) that are as small
+//     and as isolated from other transparency are filled from the pixel to their left (the holes of a
+//     halftone screen are close together and stay);
 //  3. colour specks: a single opaque pixel whose colour differs from all 8 opaque neighbours (RGB distance
 //     > 64) while those neighbours agree with each other (within 24 of their mean) takes their mean.
 import { forEachRunOf, labelRuns } from '../raster/components.js';
 import type { Raster } from '../raster/types.js';
-import { findSpecks, foregroundPlane, speckAreaLimit } from '../scan/specks.js';
+import { findSpecks, foregroundPlane, smallIsolated } from '../scan/specks.js';
 import { detectBackground } from '../scan/background.js';
 import { alphaPlane } from '../raster/alpha-plane.js';
 
@@ -58,12 +59,12 @@ export function despeckle(r: Raster, dpi: number): DespeckleResult {
     specksRemoved = specks.count;
   }
 
-  const limit = speckAreaLimit(dpi);
   // alpha after speck removal (specks were erased in `data`, not in `plane`)
   const after = specksRemoved > 0 ? alphaPlane(r) : plane;
   const holes = labelRuns({ data: after, width: r.width, height: r.height, min: 1, invert: true }, 4);
+  const small = smallIsolated(holes, dpi).isSpeck;
   let pinholes = 0;
-  const isHole = (c: number): boolean => !holes.touchesBorder[c] && holes.area[c]! < limit;
+  const isHole = (c: number): boolean => !holes.touchesBorder[c] && small[c] === 1;
   for (let c = 0; c < holes.count; c++) if (isHole(c)) pinholes++;
   forEachRunOf(holes, isHole, (s, e) => {
     // s is never at the start of a row: the hole does not touch the border

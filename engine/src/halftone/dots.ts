@@ -15,6 +15,8 @@ export interface DotOrder {
   /** Pixel offsets (dx, dy) in order of increasing distance from the reference point. */
   dx: Int16Array;
   dy: Int16Array;
+  /** Distance of each pixel centre from the reference point, px. */
+  dist: Float32Array;
 }
 
 export interface RoundSize {
@@ -41,7 +43,7 @@ export function dotOrder(kind: DotCentre, radius: number): DotOrder {
   }
   // ties in a fixed order (by angle) so equal rings are filled the same way in every cell
   pts.sort((a, b) => a[2] - b[2] || Math.atan2(a[1] + off, a[0] + off) - Math.atan2(b[1] + off, b[0] + off));
-  return { kind, dx: Int16Array.from(pts.map((p) => p[0])), dy: Int16Array.from(pts.map((p) => p[1])) };
+  return { kind, dx: Int16Array.from(pts.map((p) => p[0])), dy: Int16Array.from(pts.map((p) => p[1])), dist: Float32Array.from(pts.map((p) => p[2])) };
 }
 
 /** Round dot sizes of one ordering: complete rings only, square and filled >= 60 %. */

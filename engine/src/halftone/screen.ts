@@ -102,6 +102,8 @@ export function halftoneRaster(r: Raster, p: HalftoneParams): HalftoneResult {
   const c = Math.cos(th) / cell;
   const s = Math.sin(th) / cell;
   const A = alphaPlane(r);
+  // a lone opaque pixel inside a soft area is part of the tone (alone it would print as a 1-px speck)
+  for (let y = 0, q = 0; y < h; y++) for (let x = 0; x < w; x++, q++) if (A[q] === 255 && loneOpaque(A, w, h, x, y, q)) A[q] = 254;
   const keepEdges = p.keepEdges !== false;
 
   // Screen coordinates of pixel centres: u = (x c + y s), v = (-x s + y c), in cells. Cell index range:
@@ -162,6 +164,7 @@ export function halftoneRaster(r: Raster, p: HalftoneParams): HalftoneResult {
   const exactFrom = Math.max(0.55 * cell * cell, shapes.min.size + 1);
   const on = new Uint8Array(w * h);
   const full = new Uint8Array(nu * nv);
+  const drawn = new Int32Array(64);
   let dots = 0;
   if (anyScreened) {
     for (let iv = 0; iv < nv; iv++) {
@@ -223,8 +226,11 @@ export function halftoneRaster(r: Raster, p: HalftoneParams): HalftoneResult {
     const ox = size.kind === 'corner' ? Math.round(at.cx) : Math.floor(at.cx);
     const oy = size.kind === 'corner' ? Math.round(at.cy) : Math.floor(at.cy);
     let placed = 0;
+    // a round dot stays within a pixel of its own radius; where the cell has too few screenable pixels
+    // there it is drawn smaller rather than smeared into a sliver (big dots fill their cell as they are)
     const len = order.dx.length;
-    for (let j = 0; j < len && placed < size.size; j++) {
+    const maxDist = size.side > 0 && size.size <= len ? order.dist[size.size - 1]! + 1 : Infinity;
+    for (let j = 0; j < len && placed < size.size && order.dist[j]! <= maxDist; j++) {
       const x = ox + order.dx[j]!;
       const y = oy + order.dy[j]!;
       if (x < 0 || y < 0 || x >= w || y >= h) continue;
@@ -232,9 +238,36 @@ export function halftoneRaster(r: Raster, p: HalftoneParams): HalftoneResult {
       if (kind[q] !== 1 || on[q] === value || regionOf(x, y) !== k) continue;
       if (value === 0 && !full[cellOf(x, y)]) continue;
       on[q] = value;
+      if (placed < drawn.length) drawn[placed] = q;
       placed++;
     }
+    // a dot cut short (by the canvas edge, opaque art or the end of the soft area) below the minimum
+    // would not hold on film: keep it only when it touches solid art
+    if (value === 1 && placed > 0 && placed < shapes.min.size) {
+      let attached = false;
+      for (let m = 0; m < placed && !attached; m++) attached = touchesSolid(drawn[m]!);
+      if (!attached) {
+        for (let m = 0; m < placed; m++) on[drawn[m]!] = 0;
+        return 0;
+      }
+    }
     return placed;
+  }
+
+  /** Does pixel q touch (8-neighbour) opaque art or a kept rim pixel? */
+  function touchesSolid(q: number): boolean {
+    const x = q % w;
+    const y = (q - x) / w;
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        const xx = x + dx;
+        const yy = y + dy;
+        if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
+        const n = yy * w + xx;
+        if ((kind[n] === 0 && A[n] === 255) || (kind[n] === 2 && A[n]! > 127)) return true;
+      }
+    }
+    return false;
   }
 
   // Pass 3: write alpha 0/255.
@@ -278,6 +311,20 @@ function pickSize(sizes: RoundSize[], ink: number, t: number, exactFrom: number)
   }
   const a = below ? below.size : 0;
   return (ink - a) / (above.size - a) > t ? above : below;
+}
+
+/** Is pixel q = (x, y) opaque with no opaque 8-neighbour but a semi-transparent one? */
+function loneOpaque(A: Uint8Array, w: number, h: number, x: number, y: number, q: number): boolean {
+  let semi = false;
+  for (let dy = y > 0 ? -1 : 0, y1 = y < h - 1 ? 1 : 0; dy <= y1; dy++) {
+    for (let dx = x > 0 ? -1 : 0, x1 = x < w - 1 ? 1 : 0; dx <= x1; dx++) {
+      if (dx === 0 && dy === 0) continue;
+      const a = A[q + dy * w + dx]!;
+      if (a === 255) return false;
+      if (a > 0) semi = true;
+    }
+  }
+  return semi;
 }
 
 /** Does pixel q = (x, y) have a fully opaque 8-neighbour? */

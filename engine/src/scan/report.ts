@@ -8,8 +8,10 @@ import { detectBackground } from './background.js';
 import { findSpecks, foregroundPlane } from './specks.js';
 import type { RunComponents } from '../raster/components.js';
 import { thinLines } from './thin.js';
-import { rateEdges, recommend, RIM_AA_PX, RIM_WIDE_PX } from './recommend.js';
+import { findScreen, stairsOutside } from './screen.js';
+import { rateEdges, recommend, RIM_WIDE_PX } from './recommend.js';
 import type { ScanIssue, ScanReport, ScanSuggestion } from './types.js';
+import { MAX_RESIZE_PIXELS, MAX_RESIZE_SIDE } from '../fix/options.js';
 
 /** Default print width in inches when none is given. */
 export const DEFAULT_PRINT_WIDTH_IN = 12;
@@ -18,6 +20,10 @@ export const DPI_ERROR = 150;
 export const DPI_WARN = 200;
 /** Share of solid art on sub-1 pt strokes that raises thin_lines. */
 export const THIN_SHARE = 0.02;
+/** Resolution from which binary (staircase) edges no longer read as jagged (steps under 0.13 mm): DPI_WARN. */
+export const JAGGED_MAX_DPI = 200;
+/** Resolution a resize suggestion aims for. */
+export const IDEAL_DPI = 300;
 /** Transparent margin (share of the width or height on one side) that raises transparent_margin. */
 export const MARGIN_SHARE = 0.05;
 
@@ -42,7 +48,9 @@ export function scanRaster({ raster, info, printWidthInches, progress = () => {}
   progress('alpha');
   const s = alphaStats(raster);
   const plane = s.plane;
-  const fringe = s.semi > 0 ? detectFringe(raster, plane, s.edgeSemi) : { edgePixels: 0, offPixels: 0, offShare: 0, matteSpread: 0, hasHalo: false, matte: null };
+  const measured = s.semi > 0 ? detectFringe(raster, plane, s.edgeSemi) : { edgePixels: 0, offPixels: 0, offShare: 0, matteSpread: 0, hasHalo: false, matte: null };
+  // an off-colour edge under a wide soft rim is a glow or shadow of another colour (design), not a matte
+  const fringe = s.softRimPx > RIM_WIDE_PX ? { ...measured, hasHalo: false, matte: null } : measured;
   progress('background');
   const bg = detectBackground(raster, s.transparent / s.pixels);
   // An opaque image on a solid background: specks, strokes and the content box are judged against the
@@ -52,13 +60,25 @@ export function scanRaster({ raster, info, printWidthInches, progress = () => {}
   progress('specks');
   const specks = findSpecks(raster, dpi, shapePlane);
   progress('lines');
-  const thin = thinLines(raster, dpi, shapePlane);
+  // a halftone screen (dots on a lattice; holes too when the alpha is binary) is dots, not strokes or curves
+  const binary = s.semi <= 0.01 * (s.pixels - s.transparent);
+  const screen = findScreen(shapePlane, width, height, dpi, specks.components, binary);
+  let linePlane = shapePlane;
+  if (screen.mask) {
+    linePlane = shapePlane.slice();
+    for (let p = 0; p < linePlane.length; p++) if (screen.mask[p]) linePlane[p] = 0;
+  }
+  const thin = thinLines(raster, dpi, linePlane);
   // on a solid background with nothing else on it the whole canvas is the (opaque) content
-  const box = contentBox(specks.components) ?? (onSolid ? { x: 0, y: 0, width, height } : null);
+  const box = contentBox(specks.components, specks.isSpeck) ?? (onSolid ? { x: 0, y: 0, width, height } : null);
   const fix = recommend(s, fringe);
-  const edge = rateEdges(s, fringe);
+  const rated = rateEdges(screen.mask ? { ...s, ...stairsOutside(plane, width, height, screen.mask) } : s, fringe);
+  // pixel staircases of 0.13 mm and less (at JAGGED_MAX_DPI and above) do not show in print
+  const edge = rated === 'jagged' && dpi >= JAGGED_MAX_DPI ? 'clean' : rated;
   const visible = s.pixels - s.transparent;
-  const hasFringe = fringe.hasHalo || (s.semi > 0 && s.softRimPx > RIM_AA_PX);
+  // a fringe is an edge to cut: a matte colour in it, or a soft rim that fix_alpha_threshold should remove
+  // (not the wide glow, shadow or fade that halftone keeps)
+  const hasFringe = fringe.hasHalo || fix.recommended === 'remove' || fix.recommended === 'either';
 
   const issues: ScanIssue[] = [];
   const suggestions: ScanSuggestion[] = [];
@@ -90,7 +110,7 @@ export function scanRaster({ raster, info, printWidthInches, progress = () => {}
     suggest('print_width_inches', pw, 'Sizes the halftone dots for the physical print width.');
   }
   if (specks.count > 0) {
-    issues.push({ code: 'specks', severity: 'warning', message: `${specks.count} stray speck${specks.count === 1 ? '' : 's'} smaller than 1/100 in at the print size (under ${r1(specks.limit)} px) would print as dots of ink.` });
+    issues.push({ code: 'specks', severity: 'warning', message: `${specks.count} stray speck${specks.count === 1 ? '' : 's'} (at most 0.5 mm across, ${specks.maxPx} px, with no other ink within 2 mm) would print as dots of ink.` });
     suggest('fix_despeckle', 'true', 'Removes isolated specks by size without touching larger details.');
   }
   if (info.is_jpeg) {
@@ -114,6 +134,17 @@ export function scanRaster({ raster, info, printWidthInches, progress = () => {}
       suggest('fix_trim', 'true', 'Crops the fully transparent border so the file is exactly the artwork.');
     }
   }
+  if (dpi < DPI_WARN && box) {
+    // resample to 300 DPI at the print size (of the trimmed art when trimming), within the resize limits
+    const trimmed = suggestions.some((x) => x.field === 'fix_trim');
+    const sw = trimmed ? box.width : width;
+    const sh = trimmed ? box.height : height;
+    const scale = Math.min(IDEAL_DPI / dpi, MAX_RESIZE_SIDE / sw, MAX_RESIZE_SIDE / sh, Math.sqrt(MAX_RESIZE_PIXELS / (sw * sh)));
+    const target = Math.floor(sw * scale);
+    if (target > sw) suggest('resize_width_px', String(target), `Resamples the art to ${r1((dpi * target) / sw)} DPI at the print size (smooth, not sharper: POST /api/v1/upscale restores detail better), so the halftone and edges are made at print resolution.`);
+  }
+  // fix reads the print width as that of this file: specks, dots and the output DPI are then judged at the real size
+  if (suggestions.length) suggest('print_width_inches', pw, 'The print width of this file, so fix judges specks, halftone dots and the output DPI at the real size.');
 
   return {
     width,
@@ -132,7 +163,7 @@ export function scanRaster({ raster, info, printWidthInches, progress = () => {}
       semi_transparent_percent: r1(visible > 0 ? (s.semi / visible) * 100 : 0),
       has_fringe: hasFringe,
       fringe_color: fringe.matte ? fringeHex(fringe.matte) : null,
-      fringe_percent: r1(fringe.offShare * 100),
+      fringe_percent: hasFringe ? r1(fringe.offShare * 100) : 0,
       transparent_percent: r1((s.transparent / s.pixels) * 100),
       semi_ink_percent: r1(s.ink > 0 ? (s.semiInk / s.ink) * 100 : 0),
       edge_length_px: Math.round(s.edgeLength),
@@ -140,7 +171,7 @@ export function scanRaster({ raster, info, printWidthInches, progress = () => {}
     transparency_fix: fix,
     ink_coverage_percent: r1((s.ink / s.pixels) * 100),
     speck_count: specks.count,
-    speck_max_area_px: r1(specks.limit),
+    speck_max_px: specks.maxPx,
     is_jpeg: info.is_jpeg,
     edge_quality: edge,
     thin_line_percent: r1(thin.thinShare * 100),
@@ -150,14 +181,17 @@ export function scanRaster({ raster, info, printWidthInches, progress = () => {}
   };
 }
 
-/** Union of the bounding boxes of all visible components; null when there are none. */
-function contentBox(cc: RunComponents): ScanReport['content_box'] {
+/** Union of the bounding boxes of the visible components that are not specks; null when there are none. */
+function contentBox(cc: RunComponents, isSpeck: Uint8Array): ScanReport['content_box'] {
   if (cc.count === 0) return null;
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = 0;
   let y1 = 0;
+  // the art without its specks (what fix_despeckle + fix_trim keep); all of it when it is all specks
+  const skip = isSpeck.some((v) => v === 0);
   for (let c = 0; c < cc.count; c++) {
+    if (skip && isSpeck[c]) continue;
     x0 = Math.min(x0, cc.minX[c]!);
     y0 = Math.min(y0, cc.minY[c]!);
     x1 = Math.max(x1, cc.maxX[c]!);

@@ -70,8 +70,8 @@ export interface ScanReport {
   /** Alpha-weighted share of the canvas that receives ink, %. */
   ink_coverage_percent: number;
   speck_count: number;
-  /** Speck size limit used, in px of area (components smaller than this count). */
-  speck_max_area_px: number;
+  /** Largest speck in px across (0.5 mm at the print DPI); a speck also has no other ink within 2 mm. */
+  speck_max_px: number;
   is_jpeg: boolean;
   edge_quality: EdgeQuality;
   /** Share of the solid art (alpha >= 128) on strokes thinner than 1 pt at the print size, %. */

@@ -28,10 +28,12 @@ describe('scan: synthetic known answers', () => {
     expect(s.ink_coverage_percent).toBeCloseTo((Math.PI * 120 * 120 * 100) / (400 * 400), 0);
   });
 
-  it('the same disc with a 20 px Gaussian glow: far wider rim, halftone', () => {
+  it('the same disc with a 20 px Gaussian glow: far wider rim, halftone; a glow is not a fringe', () => {
     const s = scan(disc(400, 400, { r: 100, glowSigma: 20 }), 1.3);
     expect(s.alpha.soft_rim_px).toBeGreaterThan(10);
-    expect(s.alpha.has_fringe).toBe(true);
+    expect(s.alpha.has_fringe).toBe(false);
+    expect(s.alpha.fringe_color).toBeNull();
+    expect(s.alpha.fringe_percent).toBe(0);
     expect(s.transparency_fix.recommended).toBe('halftone');
     expect(s.edge_quality).toBe('soft');
     expect(codes(s)).toContain('semi_transparent_areas');
@@ -85,16 +87,19 @@ describe('scan: synthetic known answers', () => {
     expect(scan(rect).edge_quality).toBe('clean');
   });
 
-  it('counts specks smaller than 1/100 in and suggests fix_despeckle; an i-dot is not a speck', () => {
+  it('counts specks (at most 0.5 mm across, no other ink within 2 mm) and suggests fix_despeckle; an i-dot and a bigger blob are not specks', () => {
     const r = disc(600, 600, { r: 150 });
-    const put = (x: number, y: number, size: number): void => {
-      for (let yy = y; yy < y + size; yy++) for (let xx = x; xx < x + size; xx++) r.data.set([0, 0, 0, 255], (yy * 600 + xx) * 4);
+    const put = (x: number, y: number, sw: number, sh = sw): void => {
+      for (let yy = y; yy < y + sh; yy++) for (let xx = x; xx < x + sw; xx++) r.data.set([0, 0, 0, 255], (yy * 600 + xx) * 4);
     };
     put(10, 10, 1);
     put(30, 500, 2);
-    put(570, 40, 1);
-    put(560, 560, 5); // 25 px at 300 DPI (limit ~7 px): a detail
+    put(570, 40, 6); // 0.5 mm at 300 DPI: still a speck
+    put(560, 540, 5, 30); // a stem ...
+    put(560, 528, 5); // ... and its i-dot, 7 px above it: a detail
+    put(20, 300, 7); // 7x7 px: over 0.5 mm, a detail
     const s = scan(r, 2); // 300 DPI
+    expect(s.speck_max_px).toBe(6);
     expect(s.speck_count).toBe(3);
     expect(codes(s)).toContain('specks');
     expect(s.suggestions).toContainEqual(expect.objectContaining({ field: 'fix_despeckle', value: 'true' }));
@@ -192,7 +197,8 @@ describe('scan op (engine, encoded input)', () => {
       expect(s.background).toBe('solid');
       expect(s.speck_count).toBe(3);
       expect(s.suggestions).toContainEqual(expect.objectContaining({ field: 'fix_despeckle', value: 'true' }));
-      expect(s.content_box!.x).toBe(10);
+      // the content box is the art's, without the specks (what despeckle + trim keep)
+      expect(s.content_box!.x).toBeGreaterThan(150);
       const fixed = await engine.fix(new Uint8Array(jpeg), { fix_despeckle: 'true', print_width_inches: '2' });
       expect(fixed.stats.specks_removed).toBe(3);
       const again = await engine.scan(fixed.png, { print_width_inches: '2' });
