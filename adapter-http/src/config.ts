@@ -21,6 +21,10 @@ export interface ServerConfig {
   engineMaxQueue: number;
   /** Vectorize waiting line length (beside the one conversion running). Env `INKPREP_VECTORIZE_MAX_WAITING`, default 8. */
   vectorizeMaxWaiting: number;
+  /** Vectorize conversions at once (the whole deployment when the store is PostgreSQL). Env `INKPREP_VECTORIZE_SLOTS`, default 1. */
+  vectorizeSlots: number;
+  /** PostgreSQL line: a process that stops renewing frees its places after this long (ms). Env `INKPREP_VECTORIZE_LEASE_MS`, default 10,000. */
+  vectorizeLeaseMs: number;
   /** Upload byte limit of endpoints without their own (scan, fix, remove-bg, upscale, mockup). Env `INKPREP_MAX_UPLOAD_MB`, default 50. */
   maxUploadBytes: number;
   /** Vectorize upload byte limit (spec: 25 MB). Env `INKPREP_VECTORIZE_MAX_MB`, default 25. */
@@ -48,6 +52,8 @@ export const CONFIG_DEFAULTS: Readonly<Omit<ServerConfig, 'threads' | 'dataDir'>
   bootstrapKey: null,
   engineMaxQueue: 256,
   vectorizeMaxWaiting: 8,
+  vectorizeSlots: 1,
+  vectorizeLeaseMs: 10_000,
   maxUploadBytes: 50 * MB,
   vectorizeMaxBytes: 25 * MB,
   maxPixels: 100_000_000,
@@ -85,6 +91,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     threads: int(env, 'INKPREP_THREADS', Math.max(2, os.availableParallelism()), 1, 256),
     engineMaxQueue: int(env, 'INKPREP_ENGINE_MAX_QUEUE', CONFIG_DEFAULTS.engineMaxQueue, 1, 100_000),
     vectorizeMaxWaiting: int(env, 'INKPREP_VECTORIZE_MAX_WAITING', CONFIG_DEFAULTS.vectorizeMaxWaiting, 0, 10_000),
+    vectorizeSlots: int(env, 'INKPREP_VECTORIZE_SLOTS', CONFIG_DEFAULTS.vectorizeSlots, 1, 1000),
+    vectorizeLeaseMs: int(env, 'INKPREP_VECTORIZE_LEASE_MS', CONFIG_DEFAULTS.vectorizeLeaseMs, 1000, 600_000),
     maxUploadBytes: Math.round(num(env, 'INKPREP_MAX_UPLOAD_MB', CONFIG_DEFAULTS.maxUploadBytes / MB, 0.001, 2048) * MB),
     vectorizeMaxBytes: Math.round(num(env, 'INKPREP_VECTORIZE_MAX_MB', CONFIG_DEFAULTS.vectorizeMaxBytes / MB, 0.001, 2048) * MB),
     maxPixels: int(env, 'INKPREP_MAX_PIXELS', CONFIG_DEFAULTS.maxPixels, 1, 1_000_000_000),

@@ -11,7 +11,7 @@ import { json } from './http/reply.js';
 import { Router } from './http/router.js';
 import { createLogger, type Logger } from './log.js';
 import { Metrics } from './metrics.js';
-import { ConversionQueue } from './queue/vectorize-queue.js';
+import { ConversionQueue, type VectorizeLine } from './queue/vectorize-queue.js';
 import type { RouteDef } from './routes/define.js';
 import { ROUTES } from './routes/index.js';
 import { startBlankWarmup } from './routes/mockup.js';
@@ -35,6 +35,8 @@ export interface ServerOptions {
   closeStore?: boolean;
   /** Share the port with other processes on purpose (`inkprep cluster`); otherwise a busy port is an error. */
   sharePort?: boolean;
+  /** The vectorize line (owned and closed by the server); default an in-process line (queue/open-line.ts picks PostgreSQL's). */
+  vectorizeLine?: VectorizeLine;
 }
 
 export interface InkprepServer {
@@ -65,7 +67,7 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
   const services: AppServices = {
     config, store, engine, log, metrics,
     clock: opts.clock ?? Date.now,
-    vectorizeQueue: new ConversionQueue(config.vectorizeMaxWaiting),
+    vectorizeQueue: opts.vectorizeLine ?? new ConversionQueue({ maxWaiting: config.vectorizeMaxWaiting, slots: config.vectorizeSlots }),
     draining: () => draining,
     onClose: (fn) => closers.push(fn),
   };
@@ -90,16 +92,24 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
   const routes = opts.routes ?? ROUTES;
   const router = new Router(routes);
   const metricsRoute = (ex: Exchange): void => {
-    const stats = engine.stats();
-    const q = services.vectorizeQueue.snapshot().queue;
-    ex.send({
-      status: 200, contentType: 'text/plain; version=0.0.4',
-      body: metrics.render({
-        inkprep_vectorize_converting: q.converting ? 1 : 0, inkprep_vectorize_waiting: q.waiting,
-        inkprep_engine_running: stats.running, inkprep_engine_queued: stats.queued,
-      }),
-    });
-    ex.settle();
+    const render = (q: { converting: number; waiting: number }): void => {
+      const stats = engine.stats();
+      ex.send({
+        status: 200, contentType: 'text/plain; version=0.0.4',
+        body: metrics.render({
+          inkprep_vectorize_converting: q.converting, inkprep_vectorize_waiting: q.waiting, inkprep_vectorize_slots: services.vectorizeQueue.slots,
+          inkprep_engine_running: stats.running, inkprep_engine_queued: stats.queued,
+        }),
+      });
+    };
+    // The PostgreSQL line answers asynchronously (deployment-wide counts).
+    const counts = services.vectorizeQueue.counts();
+    if (!(counts instanceof Promise)) {
+      render(counts);
+      ex.settle();
+      return;
+    }
+    counts.then(render, (err: unknown) => ex.fail(err)).finally(() => ex.settle());
   };
   const handle = (wire: Wire): void => {
     const m = router.match(wire.method, wire.path);
@@ -181,6 +191,7 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
         for (const ex of active) ex.closeConnection();
         listener.closeIdle();
         for (const fn of closers) await fn();
+        await services.vectorizeQueue.close();
         if (ownEngine) await engine.close();
         if (opts.closeStore !== false) await store.close();
         log.info('stopped');

@@ -3,7 +3,7 @@ import type { Engine } from '@inkprep/engine';
 import type { ServerConfig } from './config.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
-import type { ConversionQueue } from './queue/vectorize-queue.js';
+import type { VectorizeLine } from './queue/vectorize-queue.js';
 import type { Store } from './store/types.js';
 
 export interface AppServices {
@@ -13,8 +13,8 @@ export interface AppServices {
   /** Milliseconds since the epoch; injected in tests (rolling windows, retry_after_seconds). */
   clock: () => number;
   log: Logger;
-  /** The one-conversion-at-a-time vectorize line. */
-  vectorizeQueue: ConversionQueue;
+  /** The vectorize line: in-process, or deployment-wide in PostgreSQL (queue/open-line.ts). */
+  vectorizeQueue: VectorizeLine;
   metrics: Metrics;
   /** True once SIGTERM/close started: new requests get 503 `shutting_down`. */
   draining(): boolean;

@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   queue_full: { status: 429, message: 'The vectorize line is full' },
   aborted: { status: 499, message: 'The operation was aborted' },
   engine_overloaded: { status: 503, message: 'The engine queue is full' },
+  queue_unavailable: { status: 503, message: 'The vectorize line cannot be reached' },
   supplier_unavailable: { status: 503, message: 'A blank supplier cannot be reached' },
   shutting_down: { status: 503, message: 'The service is shutting down' },
   processing_failed: { status: 500, message: 'Processing failed' },

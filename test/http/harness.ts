@@ -98,9 +98,9 @@ async function read(res: Response): Promise<{ status: number; json: Record<strin
 }
 
 /** Wait until `cond` holds (polling), failing after `ms`. */
-export async function until(cond: () => boolean, ms = 10_000, what = 'condition'): Promise<void> {
+export async function until(cond: () => boolean | Promise<boolean>, ms = 10_000, what = 'condition'): Promise<void> {
   const end = Date.now() + ms;
-  while (!cond()) {
+  while (!(await cond())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));
   }

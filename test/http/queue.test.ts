@@ -82,4 +82,21 @@ describe('ConversionQueue', () => {
     await expect(q.acquire(ac.signal)).rejects.toMatchObject({ code: 'aborted' });
     expect(q.snapshot().queue).toEqual({ converting: false, waiting: 0, max_waiting: 1 });
   });
+
+  it('with several slots, that many convert at once and the rest wait in order', async () => {
+    const q = new ConversionQueue({ maxWaiting: 1, slots: 2 });
+    expect(q.slots).toBe(2);
+    const t1 = await q.acquire();
+    const t2 = await q.acquire();
+    expect(q.counts()).toEqual({ converting: 2, waiting: 0 });
+    const p3 = q.acquire();
+    await expect(q.acquire()).rejects.toMatchObject({ code: 'queue_full', details: { queue: { converting: true, waiting: 1, max_waiting: 1 } } });
+    t1.release();
+    const t3 = await p3;
+    expect(q.counts()).toEqual({ converting: 2, waiting: 0 });
+    t2.release();
+    t3.release();
+    expect(q.counts()).toEqual({ converting: 0, waiting: 0 });
+    expect(() => new ConversionQueue({ slots: 0 })).toThrow(RangeError);
+  });
 });

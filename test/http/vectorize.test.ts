@@ -97,7 +97,7 @@ describe('the vectorize line', () => {
     const png = await tinyPng();
     const usedBefore = (await t.store.usage(t.account.id, t.clock.now(), 0)).perEndpoint.vectorize ?? 0;
     const burst = Array.from({ length: 6 }, () => post(t, '/test/held-conversion', form(png)));
-    await until(() => t.server.services.vectorizeQueue.snapshot().queue.waiting === 2 && converting === 1, 10_000, 'one converting, two waiting');
+    await until(async () => (await t.server.services.vectorizeQueue.snapshot()).queue.waiting === 2 && converting === 1, 10_000, 'one converting, two waiting');
     const snap = await get(t, '/api/v1/vectorize');
     expect(snap.json).toEqual({ queue: { converting: true, waiting: 2, max_waiting: 2 } });
     // the real endpoint shares the line: full now
@@ -129,16 +129,16 @@ describe('the vectorize line', () => {
     await until(() => converting === 1, 10_000, 'the first conversion');
     const waiter = rawPost('/test/held-conversion', body, boundary);
     const second = rawPost('/test/held-conversion', body, boundary);
-    await until(() => t.server.services.vectorizeQueue.snapshot().queue.waiting === 2, 10_000, 'two waiting');
+    await until(async () => (await t.server.services.vectorizeQueue.snapshot()).queue.waiting === 2, 10_000, 'two waiting');
     waiter.destroy();
-    await until(() => t.server.services.vectorizeQueue.snapshot().queue.waiting === 1, 5_000, 'the waiter to leave');
+    await until(async () => (await t.server.services.vectorizeQueue.snapshot()).queue.waiting === 1, 5_000, 'the waiter to leave');
     expect((await get(t, '/api/v1/vectorize')).json).toEqual({ queue: { converting: true, waiting: 1, max_waiting: 2 } });
     gate.open();
     expect(await first.done).toBe(200);
     expect(await second.done).toBe(200);
     expect(await waiter.done).toBe(null);
     await until(() => t.server.inFlight() === 0, 5_000, 'nothing in flight');
-    expect(t.server.services.vectorizeQueue.snapshot().queue).toEqual({ converting: false, waiting: 0, max_waiting: 2 });
+    expect((await t.server.services.vectorizeQueue.snapshot()).queue).toEqual({ converting: false, waiting: 0, max_waiting: 2 });
   });
 
   it('a conversion that outlasts uWS idle timer (10 s) still gets its reply (no server timeout < 120 s)', async () => {
@@ -158,9 +158,9 @@ describe('the vectorize line', () => {
     const first = rawPost('/test/held-conversion', body, boundary);
     await until(() => converting === 1, 10_000, 'the first conversion');
     const next = rawPost('/test/held-conversion', body, boundary);
-    await until(() => t.server.services.vectorizeQueue.snapshot().queue.waiting === 1, 10_000, 'one waiting');
+    await until(async () => (await t.server.services.vectorizeQueue.snapshot()).queue.waiting === 1, 10_000, 'one waiting');
     first.destroy();
-    await until(() => t.server.services.vectorizeQueue.snapshot().queue.waiting === 0 && converting === 1, 5_000, 'the next to start');
+    await until(async () => (await t.server.services.vectorizeQueue.snapshot()).queue.waiting === 0 && converting === 1, 5_000, 'the next to start');
     gate.open();
     expect(await next.done).toBe(200);
   });

@@ -2,15 +2,22 @@
 import { JSON_TYPE, json } from '../http/reply.js';
 import { fairUseStatus } from '../limits/meter.js';
 import { getSetting, getUpscaleLimits, UPSCALE_SHRINK_ALLOWANCE } from '../settings.js';
+import type { QueueSnapshot } from '../queue/vectorize-queue.js';
+import type { Reply } from '../http/reply.js';
 import { getRoute, type RouteDef } from './define.js';
+
+// Hand-built (hot path, polled by clients): same bytes as JSON.stringify(snapshot).
+function snapshotReply({ queue: q }: QueueSnapshot): Reply {
+  return { status: 200, contentType: JSON_TYPE, body: '{"queue":{"converting":' + q.converting + ',"waiting":' + q.waiting + ',"max_waiting":' + q.max_waiting + '}}' };
+}
 
 /** GET /api/v1/vectorize: the live line `{ queue: { converting, waiting, max_waiting } }`. */
 export const vectorizeStatusRoute: RouteDef = getRoute({
   path: '/api/v1/vectorize',
   handle: ({ app }) => {
-    const q = app.vectorizeQueue.snapshot().queue;
-    // Hand-built (hot path, polled by clients): same bytes as JSON.stringify(snapshot).
-    return { status: 200, contentType: JSON_TYPE, body: '{"queue":{"converting":' + q.converting + ',"waiting":' + q.waiting + ',"max_waiting":' + q.max_waiting + '}}' };
+    // The in-process line answers synchronously (no promise hop); the PostgreSQL line reads the shared rows.
+    const snap = app.vectorizeQueue.snapshot();
+    return snap instanceof Promise ? snap.then(snapshotReply) : snapshotReply(snap);
   },
 });
 

@@ -3,6 +3,7 @@
 import { configFromEnv, type ServerConfig } from '../../config.js';
 import { bootstrapStore } from '../../bootstrap.js';
 import { createLogger } from '../../log.js';
+import { openConfiguredLine } from '../../queue/open-line.js';
 import { startServer } from '../../server.js';
 import { PortInUseError } from '../../transport/types.js';
 import { openConfiguredStore } from '../../store/open.js';
@@ -16,7 +17,8 @@ export const serveCommand: Command = {
     'usage: inkprep serve',
     '',
     'Environment: PORT (8080), HOST (0.0.0.0), INKPREP_DATA_DIR (./data), DATABASE_URL (unset: SQLite), INKPREP_BOOTSTRAP_KEY,',
-    'INKPREP_THREADS (max(2, cores)), INKPREP_ENGINE_MAX_QUEUE (256), INKPREP_VECTORIZE_MAX_WAITING (8),',
+    'INKPREP_THREADS (max(2, cores)), INKPREP_ENGINE_MAX_QUEUE (256), INKPREP_VECTORIZE_MAX_WAITING (8), INKPREP_VECTORIZE_SLOTS (1),',
+    'INKPREP_VECTORIZE_LEASE_MS (10000, PostgreSQL line),',
     'INKPREP_MAX_UPLOAD_MB (50), INKPREP_VECTORIZE_MAX_MB (25), INKPREP_MAX_PIXELS (100000000),',
     'INKPREP_SHUTDOWN_GRACE_MS (130000), INKPREP_LOG_LEVEL (info), INKPREP_METRICS (1),',
     'INKPREP_HTTP (auto: uWebSockets.js where its native build loads, else node:http; or uws, node).',
@@ -48,11 +50,21 @@ export const serveCommand: Command = {
         announceFirstKey(boot.accountId, boot.secret);
       }
     }
+    let line;
+    try {
+      const opened = await openConfiguredLine(config, { log });
+      line = opened.line;
+      log.info('vectorize line opened', { line: opened.kind, slots: config.vectorizeSlots, max_waiting: config.vectorizeMaxWaiting });
+    } catch (err) {
+      await store.close();
+      return printError('internal_error', `cannot open the vectorize line: ${(err as Error).message}`);
+    }
     // Only `inkprep cluster` (which sets INKPREP_CLUSTER_SLOT for its processes) shares a port on purpose.
     let server;
     try {
-      server = await startServer({ config, store, log, sharePort: process.env.INKPREP_CLUSTER_SLOT !== undefined });
+      server = await startServer({ config, store, log, sharePort: process.env.INKPREP_CLUSTER_SLOT !== undefined, vectorizeLine: line });
     } catch (err) {
+      await line.close();
       await store.close();
       if (err instanceof PortInUseError) return printError('port_in_use', err.message, { host: err.host, port: err.port });
       return printError('internal_error', `cannot start the HTTP service: ${(err as Error).message}`);

@@ -1,0 +1,173 @@
+// The deployment-wide vectorize line in PostgreSQL, through its public interface: two PgLine instances
+// (two owners, each with its own session, as two processes would have) on one throwaway database share
+// one line: slots across both, one bounded FIFO, the same snapshot from either, an aborted waiter leaves,
+// and an owner whose session ends or whose lease lapses loses its places so the next waiter gets the slot.
+// The end-to-end version with real `inkprep serve` processes is test/scale/vectorize-line.test.ts.
+// Skipped, with the reason printed, when no PostgreSQL server answers.
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InkprepError } from '@inkprep/engine';
+import { LINE_LOCK_NS, openPgLine, type PgLine, type PgLineOptions, type QueueTurn } from '@inkprep/http';
+import { createTestDatabase, pgUnavailableReason } from './pg.js';
+
+const pgReason = await pgUnavailableReason();
+if (pgReason) console.warn(`[pg-line] skipped: ${pgReason}`);
+
+let db: { url: string; drop: () => Promise<void> } | null = null;
+const open: PgLine[] = [];
+
+async function line(opts: Partial<PgLineOptions> = {}): Promise<PgLine> {
+  const l = await openPgLine({ connectionString: db!.url, slots: 1, maxWaiting: 4, log: process.env.LINE_DEBUG ? ({ info: console.log, warn: console.log, error: console.log, debug: console.log } as never) : undefined, ...opts });
+  open.push(l);
+  return l;
+}
+
+async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
+  const c = new pg.Client({ connectionString: db!.url });
+  await c.connect();
+  try {
+    return (await c.query<T>(text, values)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+/** Resolves to the turn, or to 'pending' if it has not arrived within `ms`. */
+async function within(p: Promise<QueueTurn>, ms: number): Promise<QueueTurn | 'pending'> {
+  return Promise.race([p, new Promise<'pending'>((r) => setTimeout(() => r('pending'), ms))]);
+}
+
+describe.skipIf(pgReason !== null)('PgLine: one vectorize line in PostgreSQL', () => {
+  // A fresh database per test: a failed test cannot leave places behind for the next one.
+  beforeEach(async () => {
+    db = await createTestDatabase();
+  });
+  afterEach(async () => {
+    for (const l of open.splice(0)) await l.close();
+    await db?.drop();
+  });
+
+  it('one slot across two owners: the second waits, both see the same snapshot, release hands over', async () => {
+    const [a, b] = [await line(), await line()];
+    const t1 = await a.acquire();
+    expect(t1.waitedMs).toBe(0);
+    const p2 = b.acquire();
+    expect(await within(p2, 300)).toBe('pending');
+    expect(await a.snapshot()).toEqual({ queue: { converting: true, waiting: 1, max_waiting: 4 } });
+    expect(await b.snapshot()).toEqual(await a.snapshot());
+    t1.release();
+    const t2 = await p2;
+    expect(t2.waitedMs).toBeGreaterThan(0);
+    expect(await b.snapshot()).toEqual({ queue: { converting: true, waiting: 0, max_waiting: 4 } });
+    t2.release();
+    t2.release(); // a second release frees nothing more
+    await expect.poll(async () => (await a.snapshot()).queue.converting).toBe(false);
+    const t3 = await a.acquire();
+    expect(t3.waitedMs).toBe(0);
+    t3.release();
+    await expect.poll(async () => (await a.snapshot()).queue.converting).toBe(false);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('the waiting line is bounded across owners; queue_full carries the shared snapshot', async () => {
+    const [a, b] = [await line({ maxWaiting: 2 }), await line({ maxWaiting: 2 })];
+    const t1 = await a.acquire();
+    const w1 = b.acquire();
+    const w2 = a.acquire();
+    await expect.poll(async () => (await b.snapshot()).queue.waiting).toBe(2);
+    const err = await b.acquire().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InkprepError);
+    expect(err).toMatchObject({ code: 'queue_full', status: 429, details: { queue: { converting: true, waiting: 2, max_waiting: 2 } } });
+    await expect(a.acquire()).rejects.toMatchObject({ code: 'queue_full' });
+    t1.release();
+    // w1 and w2 joined concurrently, so either may be first: release each when it gets its turn.
+    await Promise.all([w1, w2].map((w) => w.then((t) => t.release())));
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('turns go out first come, first served across owners', async () => {
+    const owners = [await line({ maxWaiting: 6 }), await line({ maxWaiting: 6 }), await line({ maxWaiting: 6 })];
+    const first = await owners[0]!.acquire();
+    const order: number[] = [];
+    const waits: Promise<void>[] = [];
+    for (let i = 0; i < 6; i++) {
+      const p = owners[(i * 2 + 1) % 3]!.acquire();
+      // Join one at a time so the arrival order is known.
+      await expect.poll(async () => (await owners[0]!.snapshot()).queue.waiting).toBe(i + 1);
+      waits.push(p.then((t) => {
+        order.push(i);
+        setTimeout(() => t.release(), 20);
+      }));
+    }
+    first.release();
+    await Promise.all(waits);
+    expect(order).toEqual([0, 1, 2, 3, 4, 5]);
+    await Promise.all(owners.map((o) => o.close()));
+  });
+
+  it('a waiter whose signal aborts leaves the line for every owner at once', async () => {
+    const [a, b] = [await line(), await line()];
+    const t1 = await a.acquire();
+    const ac = new AbortController();
+    const gone = b.acquire(ac.signal);
+    const stays = a.acquire();
+    await expect.poll(async () => (await a.snapshot()).queue.waiting).toBe(2);
+    ac.abort();
+    await expect(gone).rejects.toMatchObject({ code: 'aborted' });
+    await expect.poll(async () => (await a.snapshot()).queue.waiting).toBe(1);
+    t1.release();
+    (await stays).release();
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('an owner whose session ends (as on kill -9) frees its slot and places; the next waiter gets the turn', async () => {
+    const [a, b] = [await line({ recheckMs: 200 }), await line({ recheckMs: 200 })];
+    await a.acquire(); // never released: its owner's session is about to end
+    a.acquire().catch(() => undefined); // a waiting place of the same owner
+    const next = b.acquire();
+    await expect.poll(async () => (await b.snapshot()).queue.waiting).toBe(2);
+    const owner = a.ownerId;
+    await sql(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND objsubid = 2`, [LINE_LOCK_NS, owner]);
+    const started = Date.now();
+    const turn = await next;
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await b.snapshot()).toEqual({ queue: { converting: true, waiting: 0, max_waiting: 4 } });
+    turn.release();
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('an owner whose lease lapses loses its places; it registers again and the line goes on', async () => {
+    const [a, b] = [await line({ recheckMs: 200, leaseMs: 1000 }), await line({ recheckMs: 200, leaseMs: 1000 })];
+    await a.acquire();
+    const next = b.acquire();
+    await expect.poll(async () => (await b.snapshot()).queue.waiting).toBe(1);
+    const owner = a.ownerId;
+    // As if a's host vanished without closing its socket: its lease is in the past.
+    await sql(`UPDATE inkprep_line_owners SET lease_until = clock_timestamp() - interval '1 second' WHERE id = $1`, [owner]);
+    const turn = await next;
+    expect(await b.snapshot()).toEqual({ queue: { converting: true, waiting: 0, max_waiting: 4 } });
+    turn.release();
+    // a noticed at its next renewal and came back under a new owner id; it can convert again
+    await expect.poll(() => a.ownerId !== null && a.ownerId !== owner, { timeout: 5000 }).toBe(true);
+    const again = await a.acquire();
+    expect(again.waitedMs).toBe(0);
+    again.release();
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('several slots: that many convert at once across owners, the rest wait', async () => {
+    const [a, b] = [await line({ slots: 2, maxWaiting: 1 }), await line({ slots: 2, maxWaiting: 1 })];
+    const t1 = await a.acquire();
+    const t2 = await b.acquire();
+    const w = a.acquire();
+    await expect.poll(async () => (await b.snapshot()).queue).toEqual({ converting: true, waiting: 1, max_waiting: 1 });
+    expect(await b.counts()).toEqual({ converting: 2, waiting: 1 });
+    await expect(b.acquire()).rejects.toMatchObject({ code: 'queue_full' });
+    t2.release();
+    const t3 = await w;
+    t1.release();
+    t3.release();
+    await expect.poll(() => b.counts()).toEqual({ converting: 0, waiting: 0 });
+    await Promise.all([a.close(), b.close()]);
+  });
+});
