@@ -44,11 +44,14 @@ function halftoneAccuracy(lpi: number, dpi: number): Row {
   const cc = labelRuns({ data: dots.data, width: size, height: size, stride: 4, offset: 3, min: 255 });
   const c: Array<[number, number]> = [];
   for (let k = 0; k < cc.count; k++) if (!cc.touchesBorder[k]) c.push([cc.sumX[k]! / cc.area[k]!, cc.sumY[k]! / cc.area[k]!]);
+  // distances to the first ring of neighbours (0.6-1.4 cells): dots are snapped to whole pixels, so each
+  // distance is off by up to a pixel and the nearest one is biased low; the median of the ring is not
   const nn: number[] = [];
   for (let i = 0; i < c.length; i++) {
-    let best = Infinity;
-    for (let j = 0; j < c.length; j++) if (j !== i) best = Math.min(best, Math.hypot(c[i]![0] - c[j]![0], c[i]![1] - c[j]![1]));
-    nn.push(best);
+    for (let j = 0; j < c.length; j++) {
+      const d = Math.hypot(c[i]![0] - c[j]![0], c[i]![1] - c[j]![1]);
+      if (j !== i && d > 0.6 * cell && d < 1.4 * cell) nn.push(d);
+    }
   }
   nn.sort((a, b) => a - b);
   const pitch = nn[nn.length >> 1]!;
