@@ -8,6 +8,7 @@
 import sharp from 'sharp';
 import { InkprepError, invalidOption } from '../errors.js';
 import type { Raster } from '../raster/types.js';
+import { loadRuntime, type OrtModule, type OrtSession, type OrtTensor } from '../onnx/runtime.js';
 
 /** How the model's output maps to a foreground probability. */
 export type MaskOutput = 'probability' | 'logits' | 'minmax';
@@ -91,45 +92,7 @@ export function segmentationModelFromEnv(env: NodeJS.ProcessEnv = process.env): 
   }, (k) => `INKPREP_SEGMENTATION_${k === 'input_size' ? 'SIZE' : k.toUpperCase()}`);
 }
 
-// Minimal structural types of the parts of onnxruntime-node used here (it is an optional dependency).
-interface OrtTensor { data: unknown; dims: readonly number[] }
-interface OrtSession {
-  inputNames: readonly string[];
-  outputNames: readonly string[];
-  run(feeds: Record<string, OrtTensor>): Promise<Record<string, OrtTensor>>;
-}
-interface OrtModule {
-  InferenceSession: { create(path: string, opts?: Record<string, unknown>): Promise<OrtSession> };
-  Tensor: new (type: 'float32', data: Float32Array, dims: number[]) => OrtTensor;
-}
-
-let ortPromise: Promise<OrtModule> | null = null;
 const sessions = new Map<string, Promise<OrtSession>>();
-
-/** Load onnxruntime-node (once); rejects with `processing_failed` saying why when it is not installed or cannot load. */
-export function loadRuntime(): Promise<OrtModule> {
-  if (!ortPromise) {
-    const name = 'onnxruntime-node';
-    ortPromise = (import(name) as Promise<OrtModule & { default?: OrtModule }>).then(
-      (m) => (m.InferenceSession ? m : (m.default as OrtModule)),
-      (err: unknown) => {
-        ortPromise = null;
-        throw new InkprepError('processing_failed', `The segmentation runtime onnxruntime-node cannot be loaded: ${(err as Error).message?.split('\n')[0] ?? String(err)}`);
-      },
-    );
-  }
-  return ortPromise;
-}
-
-/** True when onnxruntime-node can be loaded here. */
-export async function runtimeAvailable(): Promise<{ ok: boolean; reason: string }> {
-  try {
-    await loadRuntime();
-    return { ok: true, reason: '' };
-  } catch (err) {
-    return { ok: false, reason: (err as Error).message };
-  }
-}
 
 function session(ort: OrtModule, path: string): Promise<OrtSession> {
   let s = sessions.get(path);

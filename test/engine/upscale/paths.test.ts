@@ -1,8 +1,10 @@
 // The three upscale paths on small synthetic art: output size, no halos, no dark/light fringe at alpha
-// edges, exact inks from the vector path, and the model path's ONNX conversion.
+// edges, exact inks from the vector path, and the shipped ONNX model files and the model path.
 import { describe, expect, it } from 'vitest';
 import { modelUnavailableReason, roundTripError, upscaleModel, upscaleRaster, upscaleResample, upscaleVector, VECTOR_MAX_ROUNDTRIP, type Raster } from '@inkprep/engine';
-import { convertLayersModel, findModelDir } from '../../../engine/src/upscale/model.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { modelPath } from '../../../engine/src/upscale/model.js';
 
 /** A red disc (anti-aliased) on transparency whose transparent pixels hold black RGB. */
 function redDisc(size: number): Raster {
@@ -79,17 +81,22 @@ describe('vector path', () => {
   });
 });
 
+describe('shipped model files', () => {
+  it('the package carries ESRGAN-slim x2 and x4 as ONNX graphs (protobuf with every layer type), MIT licence beside them', () => {
+    for (const scale of [2, 4] as const) {
+      const bytes = readFileSync(modelPath(scale));
+      expect(bytes.byteLength).toBeGreaterThan(850_000); // ~220-233k float32 weights
+      const text = bytes.toString('latin1');
+      for (const op of ['Conv', 'Relu', 'Concat', 'Add', 'Resize']) expect(text).toContain(op);
+    }
+    expect(readFileSync(path.join(path.dirname(modelPath(4)), 'LICENSE-esrgan-slim'), 'utf8')).toMatch(/MIT License/);
+  });
+});
+
 const why = await modelUnavailableReason();
 if (why) console.log(`upscale model tests skipped: ${why}`);
 
 describe.skipIf(why !== null)('model path (ESRGAN-slim on onnxruntime)', () => {
-  it('converts the TF.js layers model to an ONNX graph (protobuf with every layer)', () => {
-    const bytes = convertLayersModel(findModelDir()!, 4);
-    expect(bytes.byteLength).toBeGreaterThan(900_000); // ~233k float32 weights
-    const text = Buffer.from(bytes).toString('latin1');
-    for (const op of ['Conv', 'Relu', 'Concat', 'Add', 'Resize']) expect(text).toContain(op);
-  });
-
   it('upscales 4x in tiles with seams invisible: a flat colour stays flat, alpha stays clean', async () => {
     const src = redDisc(40);
     const whole = await upscaleModel(src, 4);

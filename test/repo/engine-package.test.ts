@@ -1,0 +1,141 @@
+// @inkprep/engine as a consumer gets it: the `npm pack` tarball, unpacked into an empty project next to its
+// declared runtime dependencies (linked from this repository's node_modules instead of a network install)
+// and without onnxruntime-node. The project type-checks with skipLibCheck: false (so no published
+// declaration may name an optional or dev-only package) and literal option types reject bad values; the
+// packed engine runs; and every dependency the engine declares is one its source imports.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ENGINE = path.join(REPO, 'engine');
+const TSC = path.join(REPO, 'node_modules/typescript/bin/tsc');
+
+interface PackageJson {
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  optionalDependencies?: Record<string, string>;
+}
+
+let dir = '';
+let packed: string[] = [];
+
+/** Link a package of the repository's node_modules into the consumer's node_modules. */
+function link(name: string): void {
+  const target = path.join(dir, 'node_modules', name);
+  mkdirSync(path.dirname(target), { recursive: true });
+  symlinkSync(path.join(REPO, 'node_modules', name), target, 'dir');
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-consumer-'));
+  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ENGINE, encoding: 'utf8' });
+  const info = (JSON.parse(out) as Array<{ filename: string; files: Array<{ path: string }> }>)[0]!;
+  packed = info.files.map((f) => f.path);
+  const home = path.join(dir, 'node_modules', '@inkprep', 'engine');
+  mkdirSync(home, { recursive: true });
+  execFileSync('tar', ['-xzf', path.join(dir, info.filename), '-C', home, '--strip-components=1']);
+  const pkg = JSON.parse(readFileSync(path.join(home, 'package.json'), 'utf8')) as PackageJson;
+  for (const dep of Object.keys(pkg.dependencies ?? {})) link(dep);
+  link('@types/node'); // the consumer's own dev dependency
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+}, 120_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the packed engine in an empty project without onnxruntime-node', () => {
+  it('the tarball carries the build, the ONNX weights and their licence, and nothing from the repository besides', () => {
+    for (const f of ['package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/pool/worker.js', 'models/esrgan-slim-x2.onnx', 'models/esrgan-slim-x4.onnx', 'models/LICENSE-esrgan-slim']) {
+      expect(packed, f).toContain(f);
+    }
+    expect(packed.filter((f) => !/^(package\.json|dist\/|models\/)/.test(f))).toEqual([]);
+  });
+
+  it('onnxruntime-node cannot be resolved from the project (the test would prove nothing otherwise)', () => {
+    const req = createRequire(path.join(dir, 'package.json'));
+    expect(() => req.resolve('onnxruntime-node')).toThrow();
+    expect(() => req.resolve('@inkprep/engine')).not.toThrow();
+  });
+
+  it('a TypeScript consumer type-checks with skipLibCheck: false', () => {
+    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, noEmit: true, types: ['node'] },
+      files: ['consumer.ts'],
+    }));
+    writeFileSync(path.join(dir, 'consumer.ts'), CONSUMER);
+    const r = spawnSync(process.execPath, [TSC, '-p', dir], { cwd: dir, encoding: 'utf8' });
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  }, 120_000);
+
+  it('the packed engine runs: a call in a worker, and the model route reports the missing runtime', () => {
+    const script = [
+      "import { createEngine, modelUnavailableReason } from '@inkprep/engine';",
+      'const engine = createEngine({ threads: 1 });',
+      "const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAADklEQVQImWP4z8DwH4QBEfcD/RSF9bkAAAAASUVORK5CYII=', 'base64');",
+      'const info = await engine.info(png);',
+      'await engine.close();',
+      'console.log(JSON.stringify({ width: info.width, height: info.height, model: await modelUnavailableReason() }));',
+    ].join('\n');
+    writeFileSync(path.join(dir, 'run.mjs'), script);
+    const r = spawnSync(process.execPath, ['run.mjs'], { cwd: dir, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ width: 2, height: 1, model: 'onnxruntime-node not installed' });
+  }, 60_000);
+});
+
+describe('engine dependencies', () => {
+  function* sources(d: string): Generator<string> {
+    for (const name of readdirSync(d)) {
+      const p = path.join(d, name);
+      if (statSync(p).isDirectory()) yield* sources(p);
+      else if (name.endsWith('.ts')) yield p;
+    }
+  }
+
+  it('every declared dependency is imported by engine/src, and every package it imports is declared', () => {
+    const pkg = JSON.parse(readFileSync(path.join(ENGINE, 'package.json'), 'utf8')) as PackageJson;
+    const imported = new Set<string>();
+    for (const file of sources(path.join(ENGINE, 'src'))) {
+      const text = readFileSync(file, 'utf8');
+      // Static imports/exports, dynamic import('x'), and the variable-held specifier of the optional runtime.
+      for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*|const name = )'([^'.][^']*)'/g)) {
+        const spec = m[1]!;
+        if (spec.startsWith('node:')) continue;
+        imported.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+      }
+    }
+    const declared = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
+    expect([...declared].filter((d) => !imported.has(d))).toEqual([]);
+    expect([...imported].filter((d) => !declared.has(d))).toEqual([]);
+    expect(pkg.optionalDependencies ?? {}).toEqual({});
+    expect(pkg.peerDependenciesMeta?.['onnxruntime-node']?.optional).toBe(true);
+  });
+});
+
+/** The consumer's source: typed calls that must compile, and mistakes that must not. */
+const CONSUMER = `import { readFile } from 'node:fs/promises';
+import { createEngine, InkprepError, type OptionsOf, type VectorizeOptions } from '@inkprep/engine';
+
+const engine = createEngine({ threads: 1 });
+const b = await readFile(process.argv[2] ?? 'art.png');
+const report = await engine.scan(b, { print_width_inches: 12 });
+const svg = await engine.vectorize(b, { colors: 8, detail: 'precise', shape_style: 'cutout', gradients: true });
+const auto: VectorizeOptions = { colors: 'auto' };
+const up: OptionsOf<'upscale'> = { scale: 4, route: 'model' };
+const png = await engine.upscale(b, up, { transfer: true });
+console.log(report.issues.length, svg.paths, auto, png.width);
+try {
+  await engine.fix(b, { fix_halftone: true, halftone_lpi: 45 });
+} catch (err) {
+  if (err instanceof InkprepError) console.log(err.code, err.details.field);
+}
+await engine.close();
+`;
