@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS, WINDOW_MS, openStore, type Store } from '@inkprep/http';
+import { MIGRATIONS, WINDOW_MS, monthBounds, openStore, type Store } from '@inkprep/http';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -144,7 +144,7 @@ describe('SQLite running key counts', () => {
     await store.close();
   });
 
-  it('a store created by schema v1 with existing events migrates with correct counts', async () => {
+  it('a store created by schema v1 with existing events migrates with correct counts (key, fair use, month)', async () => {
     const dir = tempDir();
     const db = new Database(path.join(dir, 'inkprep.db'));
     db.exec(MIGRATIONS[0]!);
@@ -152,9 +152,16 @@ describe('SQLite running key counts', () => {
     db.prepare("INSERT INTO accounts (id, name, plan, status, admin, daily_limit, created_at) VALUES ('acc_1', 'old', 'business', 'active', 0, 5, 0)").run();
     db.prepare("INSERT INTO api_keys (id, account_id, hash, prefix, created_at) VALUES ('key_1', 'acc_1', 'hh', 'p', 0)").run();
     for (const at of [T0 - WINDOW_MS - 5, T0 - 10, T0 - 5]) db.prepare("INSERT INTO usage_events (account_id, key_id, endpoint, fair_use, at) VALUES ('acc_1', 'key_1', 'scan', NULL, ?)").run(at);
+    // remove-bg uses: one in the window and this month, one in the window but last month, one older
+    const { monthStart } = monthBounds(T0);
+    for (const at of [T0 - 1, monthStart - 1, T0 - WINDOW_MS - 1]) db.prepare("INSERT INTO usage_events (account_id, key_id, endpoint, fair_use, at) VALUES ('acc_1', 'key_1', 'remove-bg', 'remove_bg', ?)").run(at);
     db.close();
     const store = openStore({ dataDir: dir });
-    expect(await used(store, { accountId: 'acc_1', keyId: 'key_1' }, T0)).toBe(2);
+    const ids = { accountId: 'acc_1', keyId: 'key_1' };
+    expect(await used(store, ids, T0)).toBe(4);
+    const base = { ...ids, endpoint: 'probe', fairUse: 'remove_bg', now: T0, dailyLimit: 100 } as const;
+    expect(await store.reserve({ ...base, fairUseCap: 0, monthly: null })).toMatchObject({ ok: false, limit: 'fair_use', used: 2 });
+    expect(await store.reserve({ ...base, fairUseCap: null, monthly: { limit: 0, ...monthBounds(T0) } })).toMatchObject({ ok: false, limit: 'monthly', used: 1 });
     await store.close();
   });
 });

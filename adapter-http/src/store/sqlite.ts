@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { InkprepError } from '@inkprep/engine';
 import { endedHere, leaseTiming, thisInstance } from './instance.js';
 import {
-  ACCOUNT_PATCH_COLUMNS, DEFAULT_DAILY_LIMIT, FAIR_USE_NAMES, WINDOW_MS,
+  ACCOUNT_PATCH_COLUMNS, DEFAULT_DAILY_LIMIT, FAIR_USE_NAMES, WINDOW_MS, monthBounds,
   type Account, type AccountPatch, type ApiKey, type FairUseName, type Plan, type ReserveRequest, type ReserveResult, type ReservedUse, type Store, type UsageSummary,
 } from './types.js';
 
@@ -44,6 +44,13 @@ export const MIGRATIONS: readonly string[] = [
    CREATE TABLE usage_instances (
      id INTEGER PRIMARY KEY AUTOINCREMENT, host_key TEXT, host TEXT NOT NULL, pid INTEGER NOT NULL,
      started_at INTEGER NOT NULL, heartbeat_at INTEGER NOT NULL);`,
+  // v4: per-account fair-use running counts (as key_usage, plus the calendar month from month_start), so
+  // the remove-bg/upscale cap and the monthly allowance cost O(1) amortised too (as in PostgreSQL).
+  `CREATE TABLE fair_usage (
+     account_id TEXT NOT NULL, fair_use TEXT NOT NULL, total INTEGER NOT NULL, expired INTEGER NOT NULL, cursor_at INTEGER NOT NULL,
+     month_start INTEGER NOT NULL, month_n INTEGER NOT NULL, PRIMARY KEY (account_id, fair_use));
+   INSERT INTO fair_usage (account_id, fair_use, total, expired, cursor_at, month_start, month_n)
+     SELECT account_id, fair_use, count(*), 0, 0, 0, count(*) FROM usage_events WHERE fair_use IS NOT NULL GROUP BY account_id, fair_use;`,
 ];
 
 interface AccountRow {
@@ -114,7 +121,19 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     keyUsageAdvance: db.prepare('UPDATE key_usage SET expired = expired + ?, cursor_at = ? WHERE key_id = ?'),
     keyUsageAdd: db.prepare('UPDATE key_usage SET total = total + ?, expired = expired + ? WHERE key_id = ?'),
     countKeyBetween: db.prepare<[string, number, number], { n: number }>('SELECT count(*) AS n FROM usage_events WHERE key_id = ? AND at > ? AND at <= ?'),
-    eventById: db.prepare<[number], { key_id: string; at: number }>('SELECT key_id, at FROM usage_events WHERE id = ?'),
+    eventById: db.prepare<[number], { key_id: string; account_id: string; fair_use: FairUseName | null; at: number }>('SELECT key_id, account_id, fair_use, at FROM usage_events WHERE id = ?'),
+    fairUsage: db.prepare<[string, string], { total: number; expired: number; cursor_at: number; month_start: number; month_n: number }>(
+      'SELECT total, expired, cursor_at, month_start, month_n FROM fair_usage WHERE account_id = ? AND fair_use = ?'),
+    fairUsageInit: db.prepare('INSERT OR IGNORE INTO fair_usage (account_id, fair_use, total, expired, cursor_at, month_start, month_n) VALUES (?, ?, 0, 0, 0, ?, 0)'),
+    fairUsageSet: db.prepare('UPDATE fair_usage SET expired = ?, cursor_at = ?, month_start = ?, month_n = ? WHERE account_id = ? AND fair_use = ?'),
+    fairUsageAdd: db.prepare(`UPDATE fair_usage SET total = total + @n, expired = expired + CASE WHEN @at <= cursor_at THEN @n ELSE 0 END,
+                              month_n = month_n + CASE WHEN @at >= month_start THEN @n ELSE 0 END WHERE account_id = @account AND fair_use = @fair`),
+    fairUsageSub: db.prepare('UPDATE fair_usage SET total = total - ?, expired = expired - ?, month_n = month_n - ? WHERE account_id = ? AND fair_use = ?'),
+    countFairBetween: db.prepare<[string, string, number, number], { n: number }>('SELECT count(*) AS n FROM usage_events WHERE account_id = ? AND fair_use = ? AND at > ? AND at <= ?'),
+    pruneFairCounts: db.prepare<[number], { account_id: string; fair_use: string; n: number; ne: number; nm: number }>(
+      `SELECT e.account_id AS account_id, e.fair_use AS fair_use, count(*) AS n, sum(CASE WHEN e.at <= f.cursor_at THEN 1 ELSE 0 END) AS ne,
+              sum(CASE WHEN e.at >= f.month_start THEN 1 ELSE 0 END) AS nm
+         FROM usage_events e JOIN fair_usage f ON f.account_id = e.account_id AND f.fair_use = e.fair_use WHERE e.at < ? GROUP BY e.account_id, e.fair_use`),
     pruneCounts: db.prepare<[number], { key_id: string; n: number; ne: number }>(
       'SELECT e.key_id AS key_id, count(*) AS n, sum(CASE WHEN e.at <= k.cursor_at THEN 1 ELSE 0 END) AS ne FROM usage_events e JOIN key_usage k ON k.key_id = e.key_id WHERE e.at < ? GROUP BY e.key_id'),
     nthKey: db.prepare<[string, number, number], { at: number }>('SELECT at FROM usage_events WHERE key_id = ? AND at > ? ORDER BY at LIMIT 1 OFFSET ?'),
@@ -168,6 +187,27 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     return row.total - expired + (since < row.cursor_at ? q.countKeyBetween.get(keyId, since, row.cursor_at)!.n : 0);
   };
 
+  /** Fair-use uses of an account in (since, now] and since monthStart, from its running counts (advancing cursor and month). */
+  const fairUsedSince = (accountId: string, fair: FairUseName, since: number, monthStart: number): { used: number; monthUsed: number } => {
+    q.fairUsageInit.run(accountId, fair, monthStart);
+    const f = q.fairUsage.get(accountId, fair)!;
+    if (f.month_start !== monthStart) {
+      // A new month (or the clock moved across a month boundary): count it once through the index.
+      f.month_n = q.countFairFrom.get(accountId, fair, monthStart)!.n;
+      f.month_start = monthStart;
+    }
+    let used: number;
+    if (since > f.cursor_at) {
+      f.expired += q.countFairBetween.get(accountId, fair, f.cursor_at, since)!.n;
+      f.cursor_at = since;
+      used = f.total - f.expired;
+    } else {
+      used = f.total - f.expired + (since < f.cursor_at ? q.countFairBetween.get(accountId, fair, since, f.cursor_at)!.n : 0);
+    }
+    q.fairUsageSet.run(f.expired, f.cursor_at, f.month_start, f.month_n, accountId, fair);
+    return { used, monthUsed: f.month_n };
+  };
+
   const reserveTx = db.transaction((r: ReserveRequest): ReserveResult => {
     const since = r.now - WINDOW_MS;
     const usedKey = keyUsedSince(r.keyId, since);
@@ -175,26 +215,24 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
       const oldest = q.nthKey.get(r.keyId, since, usedKey - r.dailyLimit)?.at ?? r.now; // limit 0 with no uses: a full window
       return { ok: false, limit: 'daily', max: r.dailyLimit, used: usedKey, retryAfterMs: oldest + WINDOW_MS - r.now };
     }
-    if (r.fairUse && r.fairUseCap !== null) {
-      const used = q.countFair.get(r.accountId, r.fairUse, since)!.n;
-      if (used >= r.fairUseCap) {
+    if (r.fairUse) {
+      const { used, monthUsed } = fairUsedSince(r.accountId, r.fairUse, since, (r.monthly ?? monthBounds(r.now)).monthStart);
+      if (r.fairUseCap !== null && used >= r.fairUseCap) {
         const offset = used - r.fairUseCap;
         const oldest = q.nthFair.get(r.accountId, r.fairUse, since, offset)?.at ?? r.now;
         return { ok: false, limit: 'fair_use', max: r.fairUseCap, used, retryAfterMs: oldest + WINDOW_MS - r.now };
       }
-    }
-    if (r.fairUse && r.monthly) {
-      const used = q.countFairFrom.get(r.accountId, r.fairUse, r.monthly.monthStart)!.n;
-      if (used >= r.monthly.limit) return { ok: false, limit: 'monthly', max: r.monthly.limit, used, retryAfterMs: r.monthly.nextMonthStart - r.now };
+      if (r.monthly && monthUsed >= r.monthly.limit) return { ok: false, limit: 'monthly', max: r.monthly.limit, used: monthUsed, retryAfterMs: r.monthly.nextMonthStart - r.now };
     }
     return { ok: true, eventId: recordEvent(r.accountId, r.keyId, r.endpoint, r.fairUse, r.now, instanceId()) };
   });
 
-  /** Insert a usage event and count it in its key's running counts (the key_usage row exists). */
+  /** Insert a usage event and count it in its key's (and fair-use meter's) running counts (their rows exist). */
   const recordEvent = (accountId: string, keyId: string, endpoint: string, fairUse: FairUseName | null, at: number, instance: number | null): number => {
     const info = q.insertEvent.run(accountId, keyId, endpoint, fairUse, at, instance);
     const cursor = q.keyUsage.get(keyId)!.cursor_at;
     q.keyUsageAdd.run(1, at <= cursor ? 1 : 0, keyId);
+    if (fairUse) q.fairUsageAdd.run({ n: 1, at, account: accountId, fair: fairUse });
     return Number(info.lastInsertRowid);
   };
 
@@ -206,6 +244,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     q.deleteEvent.run(eventId);
     const row = q.keyUsage.get(e.key_id);
     if (row) q.keyUsageAdd.run(-1, e.at <= row.cursor_at ? -1 : 0, e.key_id);
+    if (e.fair_use) q.fairUsageAdd.run({ n: -1, at: e.at, account: e.account_id, fair: e.fair_use });
     return true;
   });
 
@@ -213,6 +252,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     if (q.confirm.run(u.eventId).changes > 0 || q.eventExists.get(u.eventId)) return;
     // A sweep released it (this process was taken for dead): the work succeeded, so it counts again.
     q.keyUsageInit.run(u.keyId);
+    if (u.fairUse) q.fairUsageInit.run(u.accountId, u.fairUse, 0);
     recordEvent(u.accountId, u.keyId, u.endpoint, u.fairUse, u.at, null);
   });
 
@@ -269,6 +309,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
 
   const pruneTx = db.transaction((before: number): number => {
     for (const c of q.pruneCounts.all(before)) q.keyUsageAdd.run(-c.n, -c.ne, c.key_id);
+    for (const c of q.pruneFairCounts.all(before)) q.fairUsageSub.run(c.n, c.ne, c.nm, c.account_id, c.fair_use);
     return q.prune.run(before).changes;
   });
 
