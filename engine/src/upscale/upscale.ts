@@ -68,7 +68,7 @@ export async function upscaleRaster(src: Raster, p: UpscaleParams): Promise<Upsc
   if (chosen === 'vector') {
     try {
       // The round-trip guard applies to the router's own choice; a forced `vector` renders the trace as it is.
-      raster = await upscaleVector(input, p.scale, { guard: p.route === 'auto' });
+      raster = await upscaleVector(input, p.scale, { guard: p.route === 'auto', onProgress: (d, step) => p.onProgress?.(d, step) });
     } catch (err) {
       fallback = `vector path failed: ${err instanceof Error ? err.message : String(err)}`;
     }

@@ -24,6 +24,7 @@ const CASES: Array<[OpName, Uint8Array, Record<string, unknown>, string[]]> = [
   ['vectorize', onWhite, {}, ['decode', 'prepare', 'quantize', 'specks', 'trace', 'fills', 'svg']],
   ['vectorize', onWhite, { gradients: true }, ['decode', 'prepare', 'quantize', 'bands', 'specks', 'trace', 'fills', 'svg']],
   ['upscale', art, { scale: 2, route: 'resample' }, ['decode', 'classify', 'resample', 'encode']],
+  ['upscale', art, { scale: 2, route: 'vector' }, ['decode', 'classify', 'vector', 'quantize', 'enlarge', 'label', 'trace', 'render', 'vector', 'encode']],
   ['mockup', art, { style: 'own:classic-tee', color: 'navy', placement: 'left-chest', output_size: 400 }, ['decode', 'garment', 'design', 'composite', 'encode']],
 ];
 

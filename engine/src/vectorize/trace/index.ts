@@ -72,12 +72,34 @@ function boundaryEdges(rank: Int32Array, w: number, h: number, layers: number): 
 }
 
 /**
+ * Boundary edges each stacked layer walks (edge e bounds layers lo(e)+1..hi(e)), as the measure of its work;
+ * the total is at index `layers`.
+ */
+function edgesPerLayer(edges: { start: Int32Array; lo: Int32Array }, layers: number): Float64Array {
+  const diff = new Float64Array(layers + 2);
+  for (let hi = 0; hi < layers; hi++) {
+    for (let i = edges.start[hi]!; i < edges.start[hi + 1]!; i++) {
+      diff[edges.lo[i]! + 1]! += 1;
+      diff[hi + 1]! -= 1;
+    }
+  }
+  const cost = new Float64Array(layers + 1);
+  let run = 0;
+  for (let k = 0; k < layers; k++) {
+    run += diff[k]!;
+    cost[k] = run;
+    cost[layers]! += run;
+  }
+  return cost;
+}
+
+/**
  * Traces every colour region of `map` into shapes in paint order (back to front). Transparent pixels
  * (label TRANSPARENT) are never traced. Coordinates are in source pixels (pixel (x, y) covers
  * [x, x+1] x [y, y+1]). Subpaths are oriented so the nonzero fill rule is right: outer boundaries clockwise
  * on screen, holes counter-clockwise.
  *
- * `onProgress` hears the share of layers traced (stacked only).
+ * `onProgress` hears the share of the work done after each layer, by boundary edges walked (stacked only).
  *
  * @example traceLabelMap(map, { alphaMax: 1, optTolerance: 0.2, turdSize: 0, shapeStyle: 'stacked', smooth: true })
  */
@@ -97,6 +119,8 @@ export function traceLabelMap(map: LabelMap, params: TraceParams, onProgress?: (
   const seeds = regionSeeds(rank, w, h, layers);
   const shapes: TracedShape[] = [];
   const raw: LatticePath[] = [];
+  const layerCost = onProgress ? edgesPerLayer(edges, layers) : null;
+  let done = 0;
   for (let k = 0; k < layers; k++) {
     const set: PixelSet = { rank, width: w, height: h, lo: k, hi: 0x7fffffff };
     const stamp = k + 1;
@@ -115,7 +139,10 @@ export function traceLabelMap(map: LabelMap, params: TraceParams, onProgress?: (
     const subpaths: PathSegments[] = [];
     for (let i = 0; i < raw.length; i++) if (!keep || keep[i]) subpaths.push(fitPath(raw[i]!, params));
     if (subpaths.length) shapes.push({ label: order.labels[k]!, subpaths });
-    onProgress?.((k + 1) / layers);
+    if (layerCost) {
+      done += layerCost[k]!;
+      onProgress?.(done / Math.max(1, layerCost[layers]!));
+    }
   }
   return { shapes };
 }
