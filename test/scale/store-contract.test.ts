@@ -234,6 +234,16 @@ for (const impl of impls) {
           now -= Math.floor(rnd() * 6 * HOUR); // a clock behind the others
         } else if (x < 0.83) {
           now += Math.floor(rnd() * 12 * 24 * HOUR); // days later: months roll over
+        } else if (x < 0.87) {
+          // Boundaries, to the millisecond: a use at exactly the last window start (the cursor), at a month
+          // start, and a clock at the instant a use leaves the window.
+          const keyId = keys[Math.floor(rnd() * 2)]!;
+          const fair = rnd() < 0.5 ? 'remove_bg' : 'upscale';
+          const y = rnd();
+          const at = y < 0.4 ? now - WINDOW_MS : y < 0.8 ? monthBounds(now).monthStart : now;
+          const r = await store.reserve({ accountId: a.accountId, keyId, endpoint: 'e', fairUse: fair, now: at, dailyLimit: 1e9, fairUseCap: 1e9, monthly: null });
+          if (r.ok) live.push({ id: r.eventId, keyId, fair, at, endpoint: 'e' });
+          if (y >= 0.8 && live.length) now = live[Math.floor(rnd() * live.length)]!.at + WINDOW_MS;
         } else {
           now += Math.floor(rnd() * 4 * HOUR);
         }
