@@ -42,6 +42,18 @@ describe('inkprep scan / fix', () => {
     expect(meta.density).toBeGreaterThan(100);
   });
 
+  it('fix reports a halftone cell under 4 px as a warning: in the summary and as a JSON line on stderr', async () => {
+    const out = path.join(dir, 'coarse.png');
+    // 240 px at 4 in = 60 DPI: 55 lpi would be a 1.1 px cell
+    const r = await cli(['fix', path.join(dir, 'glow.png'), '-o', out, '--fix-halftone', 'true', '--halftone-lpi', '55', '--print-width-inches', '4']);
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(r.stdout) as { warnings: Array<{ code: string; message: string }>; stats: Record<string, number> };
+    expect(summary.warnings.map((w) => w.code)).toEqual(['halftone_cell_too_small']);
+    expect(summary.stats.halftone_cell_px).toBe(4);
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('{'));
+    expect(lines.map((l) => (JSON.parse(l) as { code: string }).code)).toContain('halftone_cell_too_small');
+  });
+
   it('bad values exit 2 naming the field; unknown flags and a missing -o are usage errors', async () => {
     const bad = await cli(['fix', path.join(dir, 'glow.png'), '-o', path.join(dir, 'x.png'), '--halftone-lpi', '80']);
     expect(bad.code).toBe(2);

@@ -29,10 +29,11 @@ export const fixCommand: Command = {
     '  --resize-height-px N         output height',
   ].join('\n'),
   run(argv) {
-    return runFileVerb(argv, { verb: this.name, usage: this.usage, output: 'out.png', binary: true, fields: FIELDS }, async ({ input, output, options, engine, call, write, report }) => {
+    return runFileVerb(argv, { verb: this.name, usage: this.usage, output: 'out.png', binary: true, fields: FIELDS }, async ({ input, output, options, engine, call, write, report, warn }) => {
       const out = await engine.fix(input, options, call);
       await write(out.png);
       report({ output, width: out.width, height: out.height, dpi: out.dpi, applied: out.applied, stats: out.stats, warnings: out.warnings });
+      for (const w of out.warnings) warn(w.code, w.message);
     });
   },
 };
