@@ -2,9 +2,12 @@
 // -> 255. Kept edge pixels get their matte removed: the colour is first un-mixed from the detected matte M
 // (F = (c - (1-a) M) / a), then snapped to the closest colour of the fully opaque art within 2 px; last,
 // opaque pixels within 3 px of the new edge that still carry the matte (alpha/band.ts) take the art colour
-// found deeper inside, so the hard edge shows the art's own colour and no light or dark rim.
+// found deeper inside, so the hard edge shows the art's own colour and no light or dark rim. A wide glow
+// or shadow (soft rim over 6 px, as scan judges it) is design, not a matte: its kept pixels keep their colour.
 import type { Raster } from '../raster/types.js';
 import { detectFringe } from './fringe.js';
+import { alphaStats } from './stats.js';
+import { RIM_WIDE_PX } from '../scan/recommend.js';
 import { alphaPlane } from '../raster/alpha-plane.js';
 import { decontaminateBand } from './band.js';
 
@@ -30,7 +33,11 @@ export function thresholdAlpha(r: Raster, threshold: number): ThresholdResult {
   let anySemi = false;
   for (let p = 0; p < alpha.length && !anySemi; p++) if (alpha[p] !== 0 && alpha[p] !== 255) anySemi = true;
   if (!anySemi) return { removed: 0, kept: 0, recoloured: 0, matte: null };
-  const matte = detectFringe(r, alpha).matte;
+  // as in scan: an off-colour edge under a wide soft rim is a glow or shadow (design), not a matte to remove
+  // (its kept pixels keep their own colour: neither un-mixed nor snapped to the art next to them)
+  const stats = alphaStats(r, alpha);
+  const glow = stats.softRimPx > RIM_WIDE_PX;
+  const matte = glow ? null : detectFringe(r, alpha, stats.edgeSemi).matte;
   const out: ThresholdResult = { removed: 0, kept: 0, recoloured: 0, matte };
   const f: [number, number, number] = [0, 0, 0];
   for (let y = 0; y < h; y++) {
@@ -49,6 +56,7 @@ export function thresholdAlpha(r: Raster, threshold: number): ThresholdResult {
       }
       out.kept++;
       data[i + 3] = 255;
+      if (glow) continue;
       // Step 1: un-mix the matte.
       f[0] = data[i]!;
       f[1] = data[i + 1]!;

@@ -98,6 +98,31 @@ describe('fix steps', () => {
     expect(out.stats.alpha_recoloured).toBeGreaterThan(100);
   });
 
+  it('alpha threshold on a glow of another colour keeps the glow colour (a wide glow is not a matte)', async () => {
+    const r = canvas(300, 300);
+    for (let y = 0; y < 300; y++) {
+      for (let x = 0; x < 300; x++) {
+        const d = Math.hypot(x + 0.5 - 150, y + 0.5 - 150);
+        if (d <= 70) r.data.set([200, 30, 40, 255], (y * 300 + x) * 4);
+        else r.data.set([255, 210, 40, Math.round(230 * Math.exp(-((d - 70) ** 2) / (2 * 18 ** 2)))], (y * 300 + x) * 4);
+      }
+    }
+    const out = await fix(r, { fix_alpha_threshold: 'true' });
+    let glowKept = 0;
+    let recoloured = 0;
+    for (let y = 0; y < 300; y++) {
+      for (let x = 0; x < 300; x++) {
+        const d = Math.hypot(x + 0.5 - 150, y + 0.5 - 150);
+        const i = (y * 300 + x) * 4;
+        if (d <= 71 || out.raster.data[i + 3] !== 255) continue;
+        glowKept++;
+        if (out.raster.data[i + 1]! < 150) recoloured++;
+      }
+    }
+    expect(glowKept).toBeGreaterThan(500);
+    expect(recoloured).toBe(0);
+  });
+
   it('halftone wins over alpha threshold; output is binary alpha', async () => {
     const out = await fix(disc(300, 300, { r: 80, glowSigma: 15 }), { fix_alpha_threshold: 'true', fix_halftone: 'true' });
     expect(out.applied).toEqual(['halftone']);
