@@ -2,52 +2,25 @@
 // data folders share one PostgreSQL database (DATABASE_URL). A key works on both, a suspension through
 // the admin CLI applies to both at once, an upscale result written by one is served by the other, and
 // two processes racing for the last unit of a fair-use cap admit exactly one request.
+// The shared vectorize line across processes is tested in vectorize-line.test.ts.
 // Skipped, with the reason printed, when no PostgreSQL server answers.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, pgUnavailableReason } from './pg.js';
+import { MAIN, postImage as post, startProc, stopProc, type Proc } from './procs.js';
 
-const MAIN = fileURLToPath(new URL('../../adapter-http/dist/cli/main.js', import.meta.url));
 const pgReason = await pgUnavailableReason();
 if (pgReason) console.warn(`[cluster] skipped: ${pgReason}`);
-
-interface Proc {
-  child: ChildProcess;
-  base: string;
-  dataDir: string;
-}
 
 const BOOT_KEY = 'ink_live_' + 'C1uster'.repeat(5) + 'Key01';
 let db: { url: string; drop: () => Promise<void> } | null = null;
 const procs: Proc[] = [];
 
-function startServe(extraEnv: Record<string, string> = {}): Promise<Proc> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-node-'));
-  const child = spawn(process.execPath, [MAIN, 'serve'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: db!.url, INKPREP_DATA_DIR: dataDir, INKPREP_BOOTSTRAP_KEY: BOOT_KEY, INKPREP_THREADS: '1', INKPREP_LOG_LEVEL: 'warn', ...extraEnv },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 30_000);
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /listening on (http:\/\/[^/\s]+)\/api\/v1/.exec(err);
-      if (m) {
-        clearTimeout(timer);
-        const base = m[1]!.replace('localhost', '127.0.0.1');
-        const p = { child, base, dataDir };
-        procs.push(p);
-        resolve(p);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
-  });
+async function startServe(): Promise<Proc> {
+  const p = await startProc({ dbUrl: db!.url, bootstrapKey: BOOT_KEY });
+  procs.push(p);
+  return p;
 }
 
 function admin(args: string[]): Record<string, unknown> {
@@ -67,11 +40,8 @@ async function png(width: number, height: number): Promise<Blob> {
   return new Blob([new Uint8Array(buf)], { type: 'image/png' });
 }
 
-async function postImage(p: Proc, route: string, key: string, image: Blob, fields: Record<string, string> = {}): Promise<Response> {
-  const f = new FormData();
-  f.append('image', image, 'art.png');
-  for (const [k, v] of Object.entries(fields)) f.append(k, v);
-  return fetch(`${p.base}${route}`, { method: 'POST', body: f, headers: { 'x-api-key': key } });
+function postImage(p: Proc, route: string, key: string, image: Blob, fields: Record<string, string> = {}): Promise<Response> {
+  return post(p.base, route, key, image, fields);
 }
 
 describe.skipIf(pgReason !== null)('two server processes on one PostgreSQL store', () => {
@@ -86,12 +56,7 @@ describe.skipIf(pgReason !== null)('two server processes on one PostgreSQL store
   }, 90_000);
 
   afterAll(async () => {
-    await Promise.all(procs.map((p) => new Promise<void>((resolve) => {
-      if (p.child.exitCode !== null) return resolve();
-      p.child.once('exit', () => resolve());
-      p.child.kill('SIGTERM');
-    })));
-    for (const p of procs) rmSync(p.dataDir, { recursive: true, force: true });
+    await Promise.all(procs.map((p) => stopProc(p)));
     await db?.drop();
   });
 

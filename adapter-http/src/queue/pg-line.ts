@@ -184,6 +184,15 @@ interface Session {
   client: pg.Client;
   owner: number;
   generation: number;
+  /** The last query queued on this connection (queries run one after another; pg 9 will refuse overlap). */
+  tail: Promise<unknown>;
+}
+
+/** Run a query on the session's connection after the ones already queued. */
+function sessionQuery<R extends pg.QueryResultRow>(s: Session, text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+  const run = s.tail.then(() => s.client.query<R>(text, values));
+  s.tail = run.catch(() => undefined);
+  return run;
 }
 
 interface AcquireRow {
@@ -340,14 +349,14 @@ export class PgLine implements VectorizeLine {
     this.session = null;
     if (s) {
       // Our places go now rather than when the session ends, and the slots are refilled at once.
-      await s.client.query('SELECT inkprep_line_quit_v1($1, $2)', [s.owner, this.slots]).catch(() => undefined);
+      await sessionQuery(s, 'SELECT inkprep_line_quit_v1($1, $2)', [s.owner, this.slots]).catch(() => undefined);
       await s.client.end().catch(() => undefined);
     }
     await this.reads.end().catch(() => undefined);
   }
 
   private async join(s: Session): Promise<AcquireRow> {
-    const { rows } = await s.client.query<AcquireRow>('SELECT * FROM inkprep_line_acquire_v1($1, $2, $3, $4)', [s.owner, this.slots, this.maxWaiting, this.leaseMs]);
+    const { rows } = await sessionQuery<AcquireRow>(s, 'SELECT * FROM inkprep_line_acquire_v1($1, $2, $3, $4)', [s.owner, this.slots, this.maxWaiting, this.leaseMs]);
     return rows[0]!;
   }
 
@@ -367,7 +376,7 @@ export class PgLine implements VectorizeLine {
   private leave(place: string, generation: number): void {
     const s = this.session;
     if (!s || s.generation !== generation) return; // that session's places were already freed with it
-    s.client.query('SELECT inkprep_line_leave_v1($1, $2)', [place, this.slots]).catch((err: unknown) => {
+    sessionQuery(s, 'SELECT inkprep_line_leave_v1($1, $2)', [place, this.slots]).catch((err: unknown) => {
       this.log?.error('leaving the vectorize line failed; dropping the line session', { err: String(err) });
       this.lost(s, 'leave failed');
     });
@@ -409,7 +418,7 @@ export class PgLine implements VectorizeLine {
         [owner, this.leaseMs, os.hostname(), process.pid, this.slots, this.maxWaiting],
       );
       await client.query('LISTEN inkprep_line');
-      const s: Session = { client, owner, generation };
+      const s: Session = { client, owner, generation, tail: Promise.resolve() };
       client.on('notification', (n) => {
         if (n.channel === 'inkprep_line' && n.payload) this.promoted(s, n.payload);
       });
@@ -458,7 +467,7 @@ export class PgLine implements VectorizeLine {
       if (!this.closed) this.connect().catch(() => undefined);
       return;
     }
-    s.client.query("UPDATE inkprep_line_owners SET lease_until = clock_timestamp() + $2 * interval '1 millisecond' WHERE id = $1", [s.owner, this.leaseMs]).then(
+    sessionQuery(s, "UPDATE inkprep_line_owners SET lease_until = clock_timestamp() + $2 * interval '1 millisecond' WHERE id = $1", [s.owner, this.leaseMs]).then(
       (r) => {
         if (r.rowCount === 0) this.lost(s, 'lease lapsed');
       },
@@ -484,7 +493,7 @@ export class PgLine implements VectorizeLine {
     if (mine.length === 0) return;
     this.checking = true;
     try {
-      const { rows } = await s.client.query<{ o_place: string; o_converting: boolean }>('SELECT * FROM inkprep_line_check_v1($1, $2)', [this.slots, mine]);
+      const { rows } = await sessionQuery<{ o_place: string; o_converting: boolean }>(s, 'SELECT * FROM inkprep_line_check_v1($1, $2)', [this.slots, mine]);
       const seen = new Set<string>();
       for (const r of rows) {
         seen.add(r.o_place);
