@@ -21,6 +21,7 @@ function help(COMMANDS: readonly Command[]): string {
     'Run `inkprep <command> --help` for the options of a command. Option names match the API fields',
     '(e.g. --print-width-inches or --print_width_inches).',
     'A file argument or -o may be - for stdin / stdout. Errors are one JSON line on stderr: { error, code, ... }.',
+    'On a terminal, stderr shows a progress line (stage and percent) while a file verb runs; --quiet hides it.',
     'exit codes: 0 ok, 1 processing failed, 2 bad usage or option, 3 input missing/unreadable/unsupported/too large,',
     '4 output path not writable (missing folder, no permission). inkprep --version prints the version.',
   ].join('\n');
