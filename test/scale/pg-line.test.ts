@@ -32,6 +32,11 @@ async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[] 
   }
 }
 
+/** expect.poll with room for a loaded machine (the default 1 s is not). */
+function poll<T>(fn: () => T | Promise<T>): ReturnType<typeof expect.poll<T>> {
+  return expect.poll(fn, { timeout: 15_000 });
+}
+
 /** Resolves to the turn, or to 'pending' if it has not arrived within `ms`. */
 async function within(p: Promise<QueueTurn>, ms: number): Promise<QueueTurn | 'pending'> {
   return Promise.race([p, new Promise<'pending'>((r) => setTimeout(() => r('pending'), ms))]);
@@ -61,11 +66,11 @@ describe.skipIf(pgReason !== null)('PgLine: one vectorize line in PostgreSQL', (
     expect(await b.snapshot()).toEqual({ queue: { converting: true, waiting: 0, max_waiting: 4 } });
     t2.release();
     t2.release(); // a second release frees nothing more
-    await expect.poll(async () => (await a.snapshot()).queue.converting).toBe(false);
+    await poll(async () => (await a.snapshot()).queue.converting).toBe(false);
     const t3 = await a.acquire();
     expect(t3.waitedMs).toBe(0);
     t3.release();
-    await expect.poll(async () => (await a.snapshot()).queue.converting).toBe(false);
+    await poll(async () => (await a.snapshot()).queue.converting).toBe(false);
     await Promise.all([a.close(), b.close()]);
   });
 
@@ -74,7 +79,7 @@ describe.skipIf(pgReason !== null)('PgLine: one vectorize line in PostgreSQL', (
     const t1 = await a.acquire();
     const w1 = b.acquire();
     const w2 = a.acquire();
-    await expect.poll(async () => (await b.snapshot()).queue.waiting).toBe(2);
+    await poll(async () => (await b.snapshot()).queue.waiting).toBe(2);
     const err = await b.acquire().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InkprepError);
     expect(err).toMatchObject({ code: 'queue_full', status: 429, details: { queue: { converting: true, waiting: 2, max_waiting: 2 } } });
@@ -93,7 +98,7 @@ describe.skipIf(pgReason !== null)('PgLine: one vectorize line in PostgreSQL', (
     for (let i = 0; i < 6; i++) {
       const p = owners[(i * 2 + 1) % 3]!.acquire();
       // Join one at a time so the arrival order is known.
-      await expect.poll(async () => (await owners[0]!.snapshot()).queue.waiting).toBe(i + 1);
+      await poll(async () => (await owners[0]!.snapshot()).queue.waiting).toBe(i + 1);
       waits.push(p.then((t) => {
         order.push(i);
         setTimeout(() => t.release(), 20);
@@ -111,10 +116,10 @@ describe.skipIf(pgReason !== null)('PgLine: one vectorize line in PostgreSQL', (
     const ac = new AbortController();
     const gone = b.acquire(ac.signal);
     const stays = a.acquire();
-    await expect.poll(async () => (await a.snapshot()).queue.waiting).toBe(2);
+    await poll(async () => (await a.snapshot()).queue.waiting).toBe(2);
     ac.abort();
     await expect(gone).rejects.toMatchObject({ code: 'aborted' });
-    await expect.poll(async () => (await a.snapshot()).queue.waiting).toBe(1);
+    await poll(async () => (await a.snapshot()).queue.waiting).toBe(1);
     t1.release();
     (await stays).release();
     await Promise.all([a.close(), b.close()]);
@@ -125,7 +130,7 @@ describe.skipIf(pgReason !== null)('PgLine: one vectorize line in PostgreSQL', (
     await a.acquire(); // never released: its owner's session is about to end
     a.acquire().catch(() => undefined); // a waiting place of the same owner
     const next = b.acquire();
-    await expect.poll(async () => (await b.snapshot()).queue.waiting).toBe(2);
+    await poll(async () => (await b.snapshot()).queue.waiting).toBe(2);
     const owner = a.ownerId;
     await sql(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND objsubid = 2`, [LINE_LOCK_NS, owner]);
     const started = Date.now();
@@ -138,14 +143,15 @@ describe.skipIf(pgReason !== null)('PgLine: one vectorize line in PostgreSQL', (
 
   it('an owner whose lease lapses loses its places even while its session stays open (a vanished host)', async () => {
     // A ghost owner as a host that went away without closing its socket would leave it: the session
-    // (and its advisory lock) is still there, but nobody renews the lease.
+    // (and its advisory lock) is still there, but nobody renews the lease (5 s from now: long enough for
+    // the first checks below even on a loaded machine).
     const ghost = new pg.Client({ connectionString: db!.url });
     await ghost.connect();
     try {
       const b = await line({ recheckMs: 200 }); // creates the tables
       const id = (await ghost.query<{ id: number }>("SELECT nextval('inkprep_line_owner_seq')::INTEGER AS id")).rows[0]!.id;
       await ghost.query('SELECT pg_advisory_lock($1, $2)', [LINE_LOCK_NS, id]);
-      await ghost.query("INSERT INTO inkprep_line_owners (id, lease_until, host, pid, slots, max_waiting) VALUES ($1, clock_timestamp() + interval '1500 milliseconds', 'gone', 0, 1, 4)", [id]);
+      await ghost.query("INSERT INTO inkprep_line_owners (id, lease_until, host, pid, slots, max_waiting) VALUES ($1, clock_timestamp() + interval '5 seconds', 'gone', 0, 1, 4)", [id]);
       await ghost.query('INSERT INTO inkprep_line_places (owner, converting, granted_at) VALUES ($1, true, clock_timestamp())', [id]);
       const next = b.acquire();
       expect(await within(next, 500)).toBe('pending');
@@ -163,7 +169,7 @@ describe.skipIf(pgReason !== null)('PgLine: one vectorize line in PostgreSQL', (
     const a = await line({ leaseMs: 1000 });
     const owner = a.ownerId;
     await sql('DELETE FROM inkprep_line_owners WHERE id = $1', [owner]);
-    await expect.poll(() => a.ownerId !== null && a.ownerId !== owner, { timeout: 5000 }).toBe(true);
+    await poll(() => a.ownerId !== null && a.ownerId !== owner).toBe(true);
     const t = await a.acquire();
     expect(t.waitedMs).toBe(0);
     expect(await a.snapshot()).toEqual({ queue: { converting: true, waiting: 0, max_waiting: 4 } });
@@ -175,14 +181,14 @@ describe.skipIf(pgReason !== null)('PgLine: one vectorize line in PostgreSQL', (
     const t1 = await a.acquire();
     const t2 = await b.acquire();
     const w = a.acquire();
-    await expect.poll(async () => (await b.snapshot()).queue).toEqual({ converting: true, waiting: 1, max_waiting: 1 });
+    await poll(async () => (await b.snapshot()).queue).toEqual({ converting: true, waiting: 1, max_waiting: 1 });
     expect(await b.counts()).toEqual({ converting: 2, waiting: 1 });
     await expect(b.acquire()).rejects.toMatchObject({ code: 'queue_full' });
     t2.release();
     const t3 = await w;
     t1.release();
     t3.release();
-    await expect.poll(() => b.counts()).toEqual({ converting: 0, waiting: 0 });
+    await poll(() => b.counts()).toEqual({ converting: 0, waiting: 0 });
     await Promise.all([a.close(), b.close()]);
   });
 });
