@@ -8,7 +8,7 @@
 // - a glow's fringe fields; the scan -> fix(suggestions) -> scan round trip over the corpus and the cases.
 // Accuracy numbers only (the timing of fix is in the `scan` suite).
 import { readdirSync } from 'node:fs';
-import { createEngine, encodePng, type Raster } from '@inkprep/engine';
+import { createEngine, encodePng, textOptions, type Raster } from '@inkprep/engine';
 import type { BenchContext, Row } from '../lib/harness.js';
 import { corpusDir } from '../../golden/lib/corpus.js';
 import { alphaPatch, alphaRamp, corpusArt, glowAndShadow, strayspecks, whiteOutline, type RGB } from '../../golden/lib/customer-art.js';
@@ -20,7 +20,7 @@ const r3 = (v: number): number => Math.round(v * 1000) / 1000;
 export default async function fixPrint(ctx: BenchContext): Promise<void> {
   const engine = createEngine({ threads: 0 });
   const fix = async (r: Raster, o: Record<string, string>) => {
-    const out = await engine.fix(await encodePng(r), o);
+    const out = await engine.fix(await encodePng(r), textOptions(o)); // POST /fix form fields are text
     return { out, raster: await decodeToRaster(out.png) };
   };
   const warningsOf = (o: object): string => ((o as { warnings?: Array<{ code: string }> }).warnings ?? []).map((w) => w.code).join(',') || '-';
@@ -73,8 +73,8 @@ export default async function fixPrint(ctx: BenchContext): Promise<void> {
   const glow = await glowAndShadow('noto-1f981-lion.svg', ctx.short ? 1200 : 2400);
   const pw = String(glow.width / 300);
   const g25 = await fix(glow, { fix_halftone: 'true', halftone_lpi: '25', print_width_inches: pw });
-  const rescan = await engine.scan(g25.out.png.slice(), { print_width_inches: pw });
-  const gs = await engine.scan(await encodePng(glow), { print_width_inches: pw });
+  const rescan = await engine.scan(g25.out.png.slice(), textOptions({ print_width_inches: pw }));
+  const gs = await engine.scan(await encodePng(glow), textOptions({ print_width_inches: pw }));
   ctx.table('glow + shadow: scan, then 25 lpi halftone re-scanned', [
     { when: 'before fix', speck_count: gs.speck_count, edge_quality: gs.edge_quality, thin_line_percent: gs.thin_line_percent, has_fringe: gs.alpha.has_fringe, fringe_percent: gs.alpha.fringe_percent, fringe_color: gs.alpha.fringe_color, recommended: gs.transparency_fix.recommended, issues: issueList(gs).join(' ') },
     { when: 'after halftone 25 lpi', speck_count: rescan.speck_count, edge_quality: rescan.edge_quality, thin_line_percent: rescan.thin_line_percent, has_fringe: rescan.alpha.has_fringe, fringe_percent: rescan.alpha.fringe_percent, fringe_color: rescan.alpha.fringe_color, recommended: rescan.transparency_fix.recommended, issues: issueList(rescan).join(' ') },
@@ -84,10 +84,10 @@ export default async function fixPrint(ctx: BenchContext): Promise<void> {
   const sp = await strayspecks('gi-barn-owl.svg', ctx.short ? 1800 : 3600, ctx.short ? 1200 : 2400, 60, ctx.short ? 20 : 40);
   const spw = String(ctx.short ? 6 : 12);
   const spBytes = await encodePng(sp.raster);
-  const s0 = await engine.scan(spBytes.slice(), { print_width_inches: spw });
-  const fixed = await engine.fix(spBytes.slice(), { fix_despeckle: 'true', fix_trim: 'true', print_width_inches: spw });
+  const s0 = await engine.scan(spBytes.slice(), textOptions({ print_width_inches: spw }));
+  const fixed = await engine.fix(spBytes.slice(), textOptions({ fix_despeckle: 'true', fix_trim: 'true', print_width_inches: spw }));
   // the fixed file keeps the art's printed size: its print width is its width at the DPI fix wrote
-  const s1 = await engine.scan(fixed.png.slice(), { print_width_inches: String(fixed.width / fixed.dpi) });
+  const s1 = await engine.scan(fixed.png.slice(), { print_width_inches: fixed.width / fixed.dpi });
   ctx.table('60 stray specks (squares of 1-6 px), fix_despeckle + fix_trim', [{
     'specks placed': sp.specks, 'scan speck_count': s0.speck_count, removed: fixed.stats.specks_removed ?? null,
     'trim box': `${fixed.width}x${fixed.height}`, 'art box': `${sp.artBox.width}x${sp.artBox.height}`, 're-scan speck_count': s1.speck_count, 're-scan issues': issueList(s1).join(' ') || '-',
@@ -97,9 +97,9 @@ export default async function fixPrint(ctx: BenchContext): Promise<void> {
   const red: RGB = [200, 30, 40];
   const wo = await whiteOutline('si-docker.svg', ctx.short ? 600 : 1200, red);
   const wpw = String(wo.width / 300);
-  const w0 = await engine.scan(await encodePng(wo), { print_width_inches: wpw });
+  const w0 = await engine.scan(await encodePng(wo), textOptions({ print_width_inches: wpw }));
   const wf = await fix(wo, { fix_alpha_threshold: 'true' });
-  const w1 = await engine.scan(wf.out.png.slice(), { print_width_inches: wpw });
+  const w1 = await engine.scan(wf.out.png.slice(), textOptions({ print_width_inches: wpw }));
   const e0 = edgeColour({ ...wo, data: wo.data.map((v, i) => (i % 4 === 3 ? (v >= 144 ? 255 : 0) : v)) }, red);
   const e1 = edgeColour(wf.raster, red);
   ctx.table('white-outline fringe, fix_alpha_threshold: hard-edge pixels off the art colour', [

@@ -123,7 +123,7 @@ async function measureEngineDirect(engine: Engine, png: Uint8Array, seconds: num
     while (performance.now() < end) {
       const t0 = performance.now();
       try {
-        await engine.scan(png.slice(), { print_width_inches: '10' });
+        await engine.scan(png.slice(), { print_width_inches: 10 });
       } catch {
         errors++;
       }

@@ -41,18 +41,18 @@ export default async function mockupSuite(ctx: BenchContext): Promise<void> {
   ]);
 
   const engine = createEngine({ threads: 0 });
-  const base = { style: 'own:classic-tee', color: 'navy', placement: 'full-front', output_size: String(out) };
+  const base = { style: 'own:classic-tee', color: 'navy', placement: 'full-front', output_size: out } as const;
   // Warm: blank coloured and resampled to the output size.
-  await engine.mockup(png, { ...base, fabric: '0.8' }, { transfer: false });
+  await engine.mockup(png, { ...base, fabric: 0.8 }, { transfer: false });
   const b = ctx.bench(`mockup ${out} px, in-thread, blank cached`, { iterations: ctx.short ? 3 : 15, time: ctx.short ? 200 : 3000 });
   b.add('flat paste (fabric=false), PNG, design cached', async () => {
-    await engine.mockup(png, { ...base, fabric: 'false' }, { transfer: false });
+    await engine.mockup(png, { ...base, fabric: false }, { transfer: false });
   });
   b.add('fabric 0.8, PNG, design cached', async () => {
-    await engine.mockup(png, { ...base, fabric: '0.8' }, { transfer: false });
+    await engine.mockup(png, { ...base, fabric: 0.8 }, { transfer: false });
   });
   b.add('fabric 0.8, JPEG, design cached', async () => {
-    await engine.mockup(png, { ...base, fabric: '0.8', format: 'jpeg' }, { transfer: false });
+    await engine.mockup(png, { ...base, fabric: 0.8, format: 'jpeg' }, { transfer: false });
   });
   const rows = await ctx.runBench(b, { baseline: 'flat paste (fabric=false), PNG, design cached' });
   const fab = rows.find((r) => r.name === 'fabric 0.8, PNG, design cached')!;
@@ -60,12 +60,12 @@ export default async function mockupSuite(ctx: BenchContext): Promise<void> {
   // CPU time per call (this process, libvips threads included): steadier than wall time on a shared machine.
   const cpuRows = [];
   const cases = [
-    ['flat paste, PNG, new design', { fabric: 'false' }, true],
-    ['fabric 0.8, PNG, new design', { fabric: '0.8' }, true],
-    ['fabric 0.8, JPEG, new design', { fabric: '0.8', format: 'jpeg' }, true],
-    ['flat paste, PNG, design cached', { fabric: 'false' }, false],
-    ['fabric 0.8, PNG, design cached', { fabric: '0.8' }, false],
-    ['fabric 0.8, JPEG, design cached', { fabric: '0.8', format: 'jpeg' }, false],
+    ['flat paste, PNG, new design', { fabric: false }, true],
+    ['fabric 0.8, PNG, new design', { fabric: 0.8 }, true],
+    ['fabric 0.8, JPEG, new design', { fabric: 0.8, format: 'jpeg' }, true],
+    ['flat paste, PNG, design cached', { fabric: false }, false],
+    ['fabric 0.8, PNG, design cached', { fabric: 0.8 }, false],
+    ['fabric 0.8, JPEG, design cached', { fabric: 0.8, format: 'jpeg' }, false],
   ] as const;
   let lastPng: Uint8Array | null = null;
   for (const [name, extra, fresh] of cases) {

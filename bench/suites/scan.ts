@@ -102,16 +102,16 @@ export default async function scanSuite(ctx: BenchContext): Promise<void> {
     await encodePng(d.raster, { dpi: 300 });
   });
   fb.add('fix_halftone (35 lpi, 12 in)', async () => {
-    await engine.fix(bytes, { fix_halftone: 'true', print_width_inches: '12' });
+    await engine.fix(bytes, { fix_halftone: true, print_width_inches: 12 });
   });
   fb.add('fix_alpha_threshold', async () => {
-    await engine.fix(bytes, { fix_alpha_threshold: 'true' });
+    await engine.fix(bytes, { fix_alpha_threshold: true });
   });
   fb.add('fix_despeckle + fix_trim', async () => {
-    await engine.fix(bytes, { fix_despeckle: 'true', fix_trim: 'true' });
+    await engine.fix(bytes, { fix_despeckle: true, fix_trim: true });
   });
   fb.add('resize to half width', async () => {
-    await engine.fix(bytes, { resize_width_px: String(size / 2) });
+    await engine.fix(bytes, { resize_width_px: size / 2 });
   });
   await ctx.runBench(fb, { baseline: 'baseline: decode + encodePng' });
   await engine.close();

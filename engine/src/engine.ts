@@ -11,6 +11,7 @@ import { DEFAULT_MAX_PIXELS } from './raster/decode.js';
 import { OPS, type OpName, type OptionsOf, type ResultOf } from './ops/registry.js';
 import { isRaster, type OpDef, type OpInput } from './ops/types.js';
 import type { ReplyMessage, TaskMessage } from './pool/messages.js';
+import type { TextOptions } from './options/validate.js';
 import { runOpSafely } from './pool/run-op.js';
 import { safeSink, type ProgressEvent } from './progress.js';
 
@@ -46,12 +47,15 @@ export interface CallOptions {
   onProgress?: (event: ProgressEvent) => void;
 }
 
-type OpMethods = { [K in OpName]: (input: OpInput, options?: OptionsOf<K>, call?: CallOptions) => Promise<ResultOf<K>> };
+/** Options of op K: typed (`OptionsOf<K>`), or text fields wrapped by `textOptions` (what HTTP and the CLI receive). */
+export type OpOptions<K extends OpName> = OptionsOf<K> | TextOptions;
+
+type OpMethods = { [K in OpName]: (input: OpInput, options?: OpOptions<K>, call?: CallOptions) => Promise<ResultOf<K>> };
 
 /** The engine: one method per op plus lifecycle. */
 export type Engine = OpMethods & {
   /** Run an op by name. */
-  run<K extends OpName>(op: K, input: OpInput, options?: OptionsOf<K>, call?: CallOptions): Promise<ResultOf<K>>;
+  run<K extends OpName>(op: K, input: OpInput, options?: OpOptions<K>, call?: CallOptions): Promise<ResultOf<K>>;
   /** Tasks running and waiting in the pool. */
   stats(): { threads: number; running: number; queued: number };
   /** Finish queued work and stop the workers. */
@@ -145,7 +149,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   // Piscina emits 'error' (e.g. a close timeout); without a listener an EventEmitter 'error' would crash the process.
   pool?.on('error', () => {});
 
-  async function run<K extends OpName>(op: K, input: OpInput, raw?: OptionsOf<K>, call: CallOptions = {}): Promise<ResultOf<K>> {
+  async function run<K extends OpName>(op: K, input: OpInput, raw?: OpOptions<K>, call: CallOptions = {}): Promise<ResultOf<K>> {
     if (closed) throw new InkprepError('shutting_down', 'The engine is closed');
     const def = OPS[op] as unknown as OpDef<unknown, unknown, ResultOf<K>>;
     checkInput(input);

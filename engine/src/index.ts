@@ -1,6 +1,7 @@
 // Public entry of @inkprep/engine: the pooled Engine facade, the pure functions for in-thread use,
 // the raster and colour helpers, and the error registry.
-export { createEngine, workerFilename, type Engine, type EngineOptions, type CallOptions } from './engine.js';
+export { createEngine, workerFilename, type Engine, type EngineOptions, type CallOptions, type OpOptions } from './engine.js';
+export { textOptions, TextOptions } from './options/validate.js';
 export { OPS, isOpName, type OpName, type OptionsOf, type ResolvedOf, type ResultOf } from './ops/registry.js';
 export type { OpDef, OpInput, OpContext } from './ops/types.js';
 export { stageProgress, type ProgressEvent, type ProgressSink, type StageReporter } from './progress.js';

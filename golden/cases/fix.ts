@@ -60,13 +60,13 @@ export const cases: GoldenCase[] = [
     name: 'glow-disc-halftone-35lpi',
     kind: 'png',
     tolerance: { minAlphaIoU: 0.995 },
-    produce: async () => runFix(disc(320, 90, { rgb: [210, 30, 60], glowSigma: 18 }), { fix_halftone: 'true', print_width_inches: '1.2' }),
+    produce: async () => runFix(disc(320, 90, { rgb: [210, 30, 60], glowSigma: 18 }), { fix_halftone: true, print_width_inches: 1.2 }),
   },
   {
     name: 'white-matte-disc-alpha-threshold',
     kind: 'png',
     tolerance: { minAlphaIoU: 0.995 },
-    produce: async () => runFix(disc(256, 90, { rgb: [20, 60, 200], rimPx: 2.5, matte: [255, 255, 255] }), { fix_alpha_threshold: 'true' }),
+    produce: async () => runFix(disc(256, 90, { rgb: [20, 60, 200], rimPx: 2.5, matte: [255, 255, 255] }), { fix_alpha_threshold: true }),
   },
   {
     name: 'owl-despeckle-trim-resize',
@@ -75,13 +75,13 @@ export const cases: GoldenCase[] = [
       const art = await corpus('gi-barn-owl.svg', 600, 60);
       // sprinkle specks in the margin
       for (const [x, y] of [[10, 10], [590, 20], [30, 570], [300, 15]] as const) art.data.set([0, 0, 0, 255], (y * art.width + x) * 4);
-      return runFix(art, { fix_despeckle: 'true', fix_trim: 'true', resize_width_px: '360' });
+      return runFix(art, { fix_despeckle: true, fix_trim: true, resize_width_px: 360 });
     },
   },
   {
     name: 'lion-glow-resize-halftone-25lpi',
     kind: 'png',
     tolerance: { minAlphaIoU: 0.99 },
-    produce: async () => runFix(await glowing('noto-1f981-lion.svg', 400), { resize_width_px: '480', fix_halftone: 'true', halftone_lpi: '25', print_width_inches: '2', fix_alpha_threshold: 'true' }),
+    produce: async () => runFix(await glowing('noto-1f981-lion.svg', 400), { resize_width_px: 480, fix_halftone: true, halftone_lpi: 25, print_width_inches: 2, fix_alpha_threshold: true }),
   },
 ];

@@ -1,7 +1,7 @@
 // Print-readiness measurements of fix output, shared by the round-trip tests and the `fix-print` bench:
 // halftone dot sizes and shapes, coverage, colour of the hard edge next to transparency, and the
 // scan -> apply suggestions -> fix -> scan round trip as a client of POST /scan and POST /fix would run it.
-import { deltaE76, labelRuns, rgbToLab, type Engine, type Raster, type ScanReport } from '@inkprep/engine';
+import { deltaE76, labelRuns, rgbToLab, textOptions, type Engine, type Raster, type ScanReport } from '@inkprep/engine';
 import type { RGB } from './customer-art.js';
 
 export interface DotStats {
@@ -98,11 +98,12 @@ export interface RoundTrip {
  * the DPI fix wrote: a trim keeps the art's printed size, a resize changes the DPI, not the size).
  */
 export async function roundTrip(engine: Engine, png: Uint8Array, printWidthInches: number): Promise<RoundTrip> {
-  const before = await engine.scan(png.slice(), { print_width_inches: String(printWidthInches) });
+  // The scan's suggestions are POST /fix form fields (text), applied as a client would send them.
+  const before = await engine.scan(png.slice(), { print_width_inches: printWidthInches });
   const fields = Object.fromEntries(before.suggestions.map((s) => [s.field, s.value]));
-  const fixed = await engine.fix(png.slice(), fields);
+  const fixed = await engine.fix(png.slice(), textOptions(fields));
   const printWidthAfter = fields.print_width_inches ? fixed.width / fixed.dpi : (printWidthInches * fixed.width) / before.width;
-  const after = await engine.scan(fixed.png.slice(), { print_width_inches: String(printWidthAfter) });
+  const after = await engine.scan(fixed.png.slice(), { print_width_inches: printWidthAfter });
   return { before, fields, width: fixed.width, height: fixed.height, png: fixed.png, printWidthAfter, after };
 }
 

@@ -64,7 +64,7 @@ describe('the packed engine in an empty project without onnxruntime-node', () =>
     expect(() => req.resolve('@inkprep/engine')).not.toThrow();
   });
 
-  it('a TypeScript consumer type-checks with skipLibCheck: false', () => {
+  it('a TypeScript consumer type-checks with skipLibCheck: false, and literal option types reject bad values', () => {
     writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
       compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, noEmit: true, types: ['node'] },
       files: ['consumer.ts'],
@@ -120,9 +120,18 @@ describe('engine dependencies', () => {
   });
 });
 
-/** The consumer's source: typed calls that must compile, and mistakes that must not. */
+/**
+ * The consumer's source: typed calls that must compile, and mistakes that must not (each `@ts-expect-error`
+ * fails the check when its line compiles, e.g. because an option type widened to string again).
+ */
 const CONSUMER = `import { readFile } from 'node:fs/promises';
-import { createEngine, InkprepError, type OptionsOf, type VectorizeOptions } from '@inkprep/engine';
+import { createEngine, InkprepError, textOptions, type OpName, type OptionsOf, type VectorizeOptions } from '@inkprep/engine';
+
+// Option fields whose type admits any string. Only catalog identifiers and paths may; the rest are literal.
+type Widened<T> = { [P in keyof T]-?: string extends NonNullable<T[P]> ? P : never }[keyof T];
+type OpenText = { info: never; scan: never; fix: never; vectorize: never; upscale: never; removeBg: 'model'; mockup: 'style' | 'color' | 'size' | 'template_id' | 'garment' };
+type NoWidening = { [K in OpName]: Exclude<Widened<OptionsOf<K>>, OpenText[K]> }[OpName];
+const noWidening: [NoWidening] extends [never] ? true : NoWidening = true;
 
 const engine = createEngine({ threads: 1 });
 const b = await readFile(process.argv[2] ?? 'art.png');
@@ -137,5 +146,26 @@ try {
 } catch (err) {
   if (err instanceof InkprepError) console.log(err.code, err.details.field);
 }
+// @ts-expect-error colors is 'auto' | 'unlimited' | number
+await engine.vectorize(b, { colors: 'lots' });
+// @ts-expect-error a number is a number, not its text
+await engine.vectorize(b, { colors: '8' });
+// @ts-expect-error detail is smoother | balanced | precise
+await engine.run('vectorize', b, { detail: 'fine' });
+// @ts-expect-error booleans are booleans
+await engine.fix(b, { fix_halftone: 'true' });
+// @ts-expect-error scale is 2 | 4
+await engine.upscale(b, { scale: 3 });
+// @ts-expect-error print_width_inches is a number
+await engine.scan(b, { print_width_inches: '12' });
+// @ts-expect-error fabric is a number or false
+await engine.mockup(b, { fabric: 'false' });
+// @ts-expect-error placement is a placement id
+await engine.mockup(b, { placement: 'chest' });
+// @ts-expect-error backend is auto | matte | model
+await engine.removeBg(b, { backend: 'magic' });
+// Text forms (form fields, flags) only through the adapters' wrapper.
+await engine.vectorize(b, textOptions({ colors: '8', gradients: 'true' }));
+console.log(noWidening);
 await engine.close();
 `;

@@ -5,7 +5,7 @@
 //   reservation) -> vectorize line (optional) -> engine (aborted with the client) -> reply; any error goes
 //   through the one error map (http/errors.ts). A reservation is kept (confirmed in the store, before the
 //   reply is sent) only when the reply is 2xx; otherwise released.
-import { InkprepError, OPS, type ImageFormat, type OpName, type OptionsOf, type ResolvedOf, type ResultOf } from '@inkprep/engine';
+import { InkprepError, OPS, textOptions, type ImageFormat, type OpName, type ResolvedOf, type ResultOf } from '@inkprep/engine';
 import { authenticate, authenticateSync, type Caller } from '../auth/authenticate.js';
 import { extractKey } from '../auth/keys.js';
 import type { Exchange } from '../http/exchange.js';
@@ -243,7 +243,9 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
         const form = await body.done;
         if (!form.image || form.image.bytes.byteLength === 0) throw new InkprepError('missing_image', 'The image file is missing: send it as a file part named image');
         const image = form.image.bytes;
-        const options: unknown = spec.op !== undefined ? OPS[spec.op].resolve(form.fields as never) : spec.validate(form.fields);
+        // Form fields are text: only textOptions lets the engine parse numbers and booleans from text.
+        const text = textOptions(form.fields);
+        const options: unknown = spec.op !== undefined ? OPS[spec.op].resolve(text) : spec.validate(form.fields);
         const maxPixels = typeof spec.maxPixels === 'function'
           ? await spec.maxPixels({ app, options: options as never, caller })
           : spec.maxPixels ?? app.config.maxPixels;
@@ -258,7 +260,7 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
         };
         let reply: Reply;
         if (spec.op !== undefined) {
-          const result = await app.engine.run(spec.op, image, form.fields as OptionsOf<OpName>, { signal: spec.abortEngine ? ex.signal : undefined, maxPixels, transfer: true });
+          const result = await app.engine.run(spec.op, image, text, { signal: spec.abortEngine ? ex.signal : undefined, maxPixels, transfer: true });
           turn?.release();
           reply = await spec.respond(result as never, call as never);
         } else {

@@ -5,7 +5,7 @@ import { invalidOption, type MockupResult } from '@inkprep/engine';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { GARMENT_RENDER_VERSION, garmentCacheDir, listTemplates, OWN_STYLES, resolveMockup } from '@inkprep/engine';
+import { GARMENT_RENDER_VERSION, garmentCacheDir, listTemplates, OWN_STYLES, resolveMockup, textOptions } from '@inkprep/engine';
 import { sharedCatalog, type Catalog } from '../catalog/index.js';
 import { binary, json, type Reply } from '../http/reply.js';
 import type { AppServices } from '../services.js';
@@ -90,13 +90,13 @@ export const mockupRoute: RouteDef = postImageRoute<Record<string, string>>({
   validate(fields) {
     const style = fields.style?.trim();
     // Own styles and legacy mode validate fully here (400 before metering); supplier styles after the catalog answers.
-    if (!style || /^own:/i.test(style) || !style.includes(':')) resolveMockup(fields);
+    if (!style || /^own:/i.test(style) || !style.includes(':')) resolveMockup(textOptions(fields));
     return fields;
   },
   async handle({ app, image, options, signal }) {
     const style = options.style?.trim();
     const supplier_style = style ? await catalogRef().garmentFor(style, signal) : undefined;
-    const result = await app.engine.mockup(image, { ...options, ...(supplier_style ? { supplier_style } : {}) }, { signal, transfer: true });
+    const result = await app.engine.mockup(image, textOptions({ ...options, ...(supplier_style ? { supplier_style } : {}) }), { signal, transfer: true });
     return mockupReply(result);
   },
 });
@@ -140,7 +140,7 @@ export const mockupPreviewRoute: RouteDef = getRoute({
       try {
         bytes = new Uint8Array(await readFile(file));
       } catch {
-        const r = await app.engine.mockup(blankDesign(), params, { signal: ex.signal });
+        const r = await app.engine.mockup(blankDesign(), textOptions(params), { signal: ex.signal });
         bytes = r.image;
         try {
           await mkdir(path.dirname(file), { recursive: true });
@@ -181,7 +181,7 @@ export async function warmMockupBlanks(engine: Pick<import('@inkprep/engine').En
       if (o.whenIdle) await o.whenIdle(o.signal);
       if (o.signal?.aborted) return;
       try {
-        await engine.mockup(blankDesign(), { style: style.key, placement, fabric: 'false', output_size: String(o.outputSize ?? 2000), format: 'jpeg' }, o.signal ? { signal: o.signal } : {});
+        await engine.mockup(blankDesign(), { style: style.key, placement, fabric: false, output_size: o.outputSize ?? 2000, format: 'jpeg' }, o.signal ? { signal: o.signal } : {});
       } catch (err) {
         if (o.signal?.aborted) return;
         throw err;

@@ -1,7 +1,7 @@
 // Op `info`: the decode report of a file (format, size, alpha, density) without running any algorithm.
 import { decodeImage } from '../raster/decode.js';
 import type { DecodeInfo } from '../raster/types.js';
-import { asRecord } from '../options/validate.js';
+import { readOptions } from '../options/validate.js';
 import { stageProgress } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
 
@@ -10,7 +10,7 @@ export type InfoOptions = Record<string, never>;
 
 export const infoOp: OpDef<InfoOptions, InfoOptions, DecodeInfo> = {
   resolve(raw) {
-    asRecord(raw);
+    readOptions(raw);
     return Object.freeze({});
   },
   async run(input, _opts, ctx) {

@@ -16,48 +16,48 @@ import { findTemplatePlacement, TEMPLATES, type TemplateDef, type TemplatePlacem
 import {
   backgroundWarning, chestWarning, clampWarning, detectBackgroundBox, dpiWarning, offGarmentWarning, type MockupWarning,
 } from '../mockup/warnings.js';
-import { asRecord, parseEnum, parseNumber, type RawValue } from '../options/validate.js';
+import { parseEnum, parseNumber, parseText, readOptions, type OptionReader, type TextOptions } from '../options/validate.js';
 import { decodeImage, probeImage } from '../raster/decode.js';
 import type { Raster } from '../raster/types.js';
 import { stageProgress, type StageReporter } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
 
-/** Options of `mockup` as a caller sends them (HTTP form fields are text). */
+/** Options of `mockup` (the text forms of HTTP form fields and CLI flags go through `textOptions`). */
 export interface MockupOptions {
   /** Catalog style key (`own:classic-tee`, `ss:<styleID>`); turns on true-to-size mode. */
   style?: string;
   /** Colour id or name; default black, else the first colour. */
   color?: string;
-  /** `left-chest`, `right-chest`, `center-chest`, `full-front`, `oversized`, `back-neck`, `upper-back`, `full-back`; legacy: a placement name. */
-  placement?: string;
+  /** True-to-size placement; legacy mode: a template placement id (`center` or one of these ids; names by text). */
+  placement?: PlacementId | 'center';
   /** `front` or `back`; default the placement's side. */
-  view?: string;
+  view?: View;
   /** Print width in inches, 0.5-40 (clamped to the placement maximum with a warning); default the placement's width. */
-  print_width_in?: RawValue;
+  print_width_in?: number;
   /** Inches from the collar seam to the top of the design, 0-30; default the placement's (3 for most). */
-  top_in?: RawValue;
+  top_in?: number;
   /** Inches from the centre line, -20 to 20; positive = right of the photo. Default the placement's. */
-  offset_x_in?: RawValue;
+  offset_x_in?: number;
   /** Garment size shown at true scale (its chest spec sets the scale); default the style's reference size. */
   size?: string;
   /** Fabric realism 0-1 (default 0.8) or `false` for a flat paste. */
-  fabric?: RawValue;
+  fabric?: number | false;
   /** Long side of the output, 400-4000 px; default 2000. */
-  output_size?: RawValue;
+  output_size?: number;
   /** `native` (default) or `square`. */
-  frame?: string;
+  frame?: 'native' | 'square';
   /** `png` (default) or `jpeg`. */
-  format?: string;
+  format?: 'png' | 'jpeg';
   /** `image` (default) or `json`; carried through for the HTTP layer. */
-  response?: string;
+  response?: 'image' | 'json';
   /** Legacy: template id (default the first). */
   template_id?: string;
   /** Legacy: template matched by name, case-insensitive. */
   garment?: string;
   /** Legacy: placement id of the template. */
-  placement_id?: string;
+  placement_id?: PlacementId | 'center';
   /** Legacy: design size inside the placement box, 0.1-2; default 1. */
-  scale?: RawValue;
+  scale?: number;
   /** A supplier style resolved by the catalog (required when `style` is not an own style). */
   supplier_style?: SupplierGarment;
 }
@@ -117,22 +117,22 @@ export interface MockupResult {
   response: 'image' | 'json';
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 const r2 = (n: number) => Math.round(n * 100) / 100;
 
-function resolveCommon(o: Record<string, unknown>): ResolvedCommon {
+function resolveCommon(o: OptionReader): ResolvedCommon {
+  const f = o.get('fabric');
   let fabric: number | null;
-  if (o.fabric === false || o.fabric === 'false') fabric = null;
-  else if (typeof o.fabric === 'boolean' || (typeof o.fabric === 'string' && /^\s*true\s*$/i.test(o.fabric))) {
-    throw invalidOption('fabric', 'a number from 0 to 1 or false', o.fabric); // spec 4.12: number 0-1 or the text false
-  } else fabric = parseNumber('fabric', o.fabric, 0.8, 0, 1);
-  const output = parseNumber('output_size', o.output_size, 2000, 400, 4000);
+  if (f === false || (o.text && f === 'false')) fabric = null;
+  else if (typeof f === 'boolean' || (typeof f === 'string' && /^\s*true\s*$/i.test(f))) {
+    throw invalidOption('fabric', 'a number from 0 to 1 or false', f); // spec 4.12: number 0-1 or the text false
+  } else fabric = parseNumber(o, 'fabric', 0.8, 0, 1);
+  const output = parseNumber(o, 'output_size', 2000, 400, 4000);
   return {
     fabric,
     output_size: Math.round(output),
-    frame: parseEnum('frame', o.frame, 'native', ['native', 'square'] as const),
-    format: parseEnum('format', o.format, 'png', ['png', 'jpeg'] as const),
-    response: parseEnum('response', o.response, 'image', ['image', 'json'] as const),
+    frame: parseEnum(o, 'frame', 'native', ['native', 'square'] as const),
+    format: parseEnum(o, 'format', 'png', ['png', 'jpeg'] as const),
+    response: parseEnum(o, 'response', 'image', ['image', 'json'] as const),
   };
 }
 
@@ -141,7 +141,7 @@ function isSupplierGarment(v: unknown): v is SupplierGarment {
   return !!s && typeof s === 'object' && typeof s.key === 'string' && typeof s.base === 'string' && Array.isArray(s.colors) && Array.isArray(s.sizes) && typeof s.chest_by_size_in === 'object';
 }
 
-function resolveTrueToSize(o: Record<string, unknown>, styleKey: string, common: ResolvedCommon): ResolvedMockup {
+function resolveTrueToSize(o: OptionReader, styleKey: string, common: ResolvedCommon): ResolvedMockup {
   let base: OwnStyle;
   let title: string;
   let colors: readonly { id: string; name: string; hex: string; heather?: { hex2: string; share: number } }[];
@@ -159,7 +159,7 @@ function resolveTrueToSize(o: Record<string, unknown>, styleKey: string, common:
     placements = own.placements;
     defaultSize = own.ref_size;
   } else {
-    const sup = o.supplier_style;
+    const sup = o.get('supplier_style');
     if (!isSupplierGarment(sup) || sup.key !== styleKey || !findOwnStyle(sup.base)) {
       throw invalidOption('style', `a style key from GET /api/v1/garments (e.g. ${OWN_STYLES.map((s) => s.key).join(', ')})`, styleKey);
     }
@@ -171,12 +171,12 @@ function resolveTrueToSize(o: Record<string, unknown>, styleKey: string, common:
     placements = placementsFor(sup.base);
     defaultSize = null;
   }
-  if (colors.length === 0) throw invalidOption('color', 'a colour of the style (it lists none)', o.color);
-  const colorRaw = str(o.color);
+  if (colors.length === 0) throw invalidOption('color', 'a colour of the style (it lists none)', o.get('color'));
+  const colorRaw = parseText(o, 'color');
   const color = colorRaw ? findColor(colors, colorRaw) : defaultColor(colors);
   if (!color) throw invalidOption('color', `one of ${colors.map((c) => c.id).join(', ')}`, colorRaw);
 
-  const placementRaw = str(o.placement);
+  const placementRaw = parseText(o, 'placement');
   let placement: PlacementSpec;
   if (placementRaw) {
     const id = placementRaw.toLowerCase().replace(/[\s_]+/g, '-') as PlacementId;
@@ -184,18 +184,18 @@ function resolveTrueToSize(o: Record<string, unknown>, styleKey: string, common:
     placement = PLACEMENTS[id];
   } else {
     // No placement: the full front, or the full back when only the back view was asked for.
-    const wantBack = o.view === 'back';
+    const wantBack = o.get('view') === 'back';
     const side = placements.filter((p) => PLACEMENTS[p].view === (wantBack ? 'back' : 'front'));
     const pick = wantBack ? (side.includes('full-back') ? 'full-back' : side[0]) : (side.includes('full-front') ? 'full-front' : side[0]);
     placement = PLACEMENTS[pick ?? placements[0]!];
   }
-  const view = parseEnum('view', o.view, placement.view, ['front', 'back'] as const);
-  if (view !== placement.view) throw invalidOption('view', `${placement.view} (the side of placement ${placement.id})`, o.view);
+  const view = parseEnum(o, 'view', placement.view, ['front', 'back'] as const);
+  if (view !== placement.view) throw invalidOption('view', `${placement.view} (the side of placement ${placement.id})`, o.get('view'));
 
-  const width = parseNumber('print_width_in', o.print_width_in, placement.default_width_in, 0.5, 40);
-  const top = parseNumber('top_in', o.top_in, placement.default_top_in, 0, 30);
-  const offset = parseNumber('offset_x_in', o.offset_x_in, placement.default_offset_x_in, -20, 20);
-  const sizeRaw = str(o.size);
+  const width = parseNumber(o, 'print_width_in', placement.default_width_in, 0.5, 40);
+  const top = parseNumber(o, 'top_in', placement.default_top_in, 0, 30);
+  const offset = parseNumber(o, 'offset_x_in', placement.default_offset_x_in, -20, 20);
+  const sizeRaw = parseText(o, 'size');
   let size: string | null = defaultSize;
   if (sizeRaw) {
     const found = sizes.find((s) => s.toLowerCase() === sizeRaw.toLowerCase()) ?? sizes.find((s) => s.toLowerCase().replace(/^x{2}l$/, '2xl') === sizeRaw.toLowerCase().replace(/^xxl$/, '2xl'));
@@ -224,9 +224,9 @@ function resolveTrueToSize(o: Record<string, unknown>, styleKey: string, common:
   });
 }
 
-function resolveLegacy(o: Record<string, unknown>, common: ResolvedCommon): ResolvedMockup {
-  const tid = str(o.template_id);
-  const gname = str(o.garment);
+function resolveLegacy(o: OptionReader, common: ResolvedCommon): ResolvedMockup {
+  const tid = parseText(o, 'template_id');
+  const gname = parseText(o, 'garment');
   let t: TemplateDef | undefined;
   if (tid) {
     t = TEMPLATES.find((x) => x.id === tid);
@@ -238,8 +238,8 @@ function resolveLegacy(o: Record<string, unknown>, common: ResolvedCommon): Reso
   } else {
     t = TEMPLATES[0]!;
   }
-  const pid = str(o.placement_id);
-  const pname = str(o.placement);
+  const pid = parseText(o, 'placement_id');
+  const pname = parseText(o, 'placement');
   let p: TemplatePlacement | undefined;
   if (pid) {
     p = t.placements.find((x) => x.id === pid);
@@ -250,7 +250,7 @@ function resolveLegacy(o: Record<string, unknown>, common: ResolvedCommon): Reso
   } else {
     p = t.placements[0]!;
   }
-  const scale = parseNumber('scale', o.scale, 1, 0.1, 2);
+  const scale = parseNumber(o, 'scale', 1, 0.1, 2);
   const style = findOwnStyle(t.style)!;
   const color = findColor(style.colors, t.color)!;
   const spec = PLACEMENTS[p.placement];
@@ -276,10 +276,10 @@ function resolveLegacy(o: Record<string, unknown>, common: ResolvedCommon): Reso
 }
 
 /** Validate mockup options. Throws `invalid_option` naming the field. */
-export function resolveMockup(raw: MockupOptions | undefined): Readonly<ResolvedMockup> {
-  const o = asRecord(raw);
+export function resolveMockup(raw: MockupOptions | TextOptions | undefined): Readonly<ResolvedMockup> {
+  const o = readOptions(raw);
   const common = resolveCommon(o);
-  const style = str(o.style);
+  const style = parseText(o, 'style');
   return style ? resolveTrueToSize(o, style, common) : resolveLegacy(o, common);
 }
 

@@ -7,6 +7,7 @@ import { fixOp } from './fix.js';
 import { removeBgOp } from './remove-bg.js';
 import { upscaleOp } from './upscale.js';
 import { vectorizeOp } from './vectorize.js';
+import type { TextOptions } from '../options/validate.js';
 
 export const OPS = {
   info: infoOp,
@@ -20,8 +21,8 @@ export const OPS = {
 
 export type OpName = keyof typeof OPS;
 type Def<K extends OpName> = (typeof OPS)[K];
-/** Options a caller may pass to op K (human units; text accepted where HTTP sends text). */
-export type OptionsOf<K extends OpName> = NonNullable<Parameters<Def<K>['resolve']>[0]>;
+/** Typed options of op K (literal unions, numbers, booleans; text forms only through `textOptions`). */
+export type OptionsOf<K extends OpName> = Exclude<NonNullable<Parameters<Def<K>['resolve']>[0]>, TextOptions>;
 /** Options of op K after validation. */
 export type ResolvedOf<K extends OpName> = ReturnType<Def<K>['resolve']>;
 /** What op K returns. */

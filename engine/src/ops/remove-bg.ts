@@ -5,7 +5,7 @@ import { InkprepError, invalidOption } from '../errors.js';
 import { decodeImage } from '../raster/decode.js';
 import { encodePng } from '../raster/encode.js';
 import type { Raster } from '../raster/types.js';
-import { asRecord, parseEnum } from '../options/validate.js';
+import { parseEnum, readOptions } from '../options/validate.js';
 import { resolveModelConfig, segmentationModelFromEnv, type SegmentationModelConfig, type SegmentationModelOptions } from '../matte/model.js';
 import { removeBackground, type RemoveBgBackend } from '../matte/pipeline.js';
 import type { MatteStats, RemoveBgMethod } from '../matte/types.js';
@@ -50,15 +50,16 @@ export const REMOVE_BG_STAGES = { decode: 3, matte: 95, encode: 2 } as const;
 
 export const removeBgOp: OpDef<RemoveBgOptions, ResolvedRemoveBg, RemoveBgResult> = {
   resolve(raw) {
-    const o = asRecord(raw);
-    const backend = parseEnum<RemoveBgBackend>('backend', o.backend, 'auto', ['auto', 'matte', 'model']);
+    const o = readOptions(raw);
+    const backend = parseEnum<RemoveBgBackend>(o, 'backend', 'auto', ['auto', 'matte', 'model']);
+    const m = o.get('model');
     let model: SegmentationModelConfig | null;
-    if (o.model === undefined || o.model === null || o.model === '') model = segmentationModelFromEnv();
-    else if (typeof o.model === 'string') model = resolveModelConfig({ ...envModelOptions(), path: o.model });
-    else if (typeof o.model === 'object' && !Array.isArray(o.model)) model = resolveModelConfig({ ...envModelOptions(), ...(o.model as SegmentationModelOptions) });
-    else throw invalidOption('model', 'a model path or { path, input_size, mean, std, output }', o.model);
+    if (m === undefined || m === null || m === '') model = segmentationModelFromEnv();
+    else if (typeof m === 'string') model = resolveModelConfig({ ...envModelOptions(), path: m });
+    else if (typeof m === 'object' && !Array.isArray(m)) model = resolveModelConfig({ ...envModelOptions(), ...(m as SegmentationModelOptions) });
+    else throw invalidOption('model', 'a model path or { path, input_size, mean, std, output }', m);
     if (backend === 'model' && !model) throw invalidOption('backend', 'auto or matte when no segmentation model is configured (INKPREP_SEGMENTATION_MODEL)', backend);
-    const enclosed = parseEnum<'remove' | 'keep'>('enclosed', o.enclosed, 'remove', ['remove', 'keep']);
+    const enclosed = parseEnum<'remove' | 'keep'>(o, 'enclosed', 'remove', ['remove', 'keep']);
     return Object.freeze({ backend, model, enclosed });
   },
   async run(input, opts, ctx) {

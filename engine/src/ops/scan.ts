@@ -1,16 +1,16 @@
 // Op `scan`: the print-readiness report (spec 2.2, POST /api/v1/scan). Options use the API field names.
 import { decodeImage } from '../raster/decode.js';
-import { asRecord, parseNumber } from '../options/validate.js';
+import { parseNumber, readOptions } from '../options/validate.js';
 import { scanRaster, DEFAULT_PRINT_WIDTH_IN } from '../scan/report.js';
 import type { ScanReport } from '../scan/types.js';
 import { PRINT_WIDTH_RANGE } from '../fix/options.js';
 import { stageProgress } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
 
-/** Scan options as sent by a caller (text or number). */
+/** Scan options. */
 export interface ScanOptions {
   /** Target print width in inches, 0.1..500, default 12. */
-  print_width_inches?: number | string;
+  print_width_inches?: number;
 }
 
 export interface ResolvedScan {
@@ -22,9 +22,9 @@ export const SCAN_STAGES = { decode: 20, alpha: 30, background: 3, specks: 12, l
 
 export const scanOp: OpDef<ScanOptions, ResolvedScan, ScanReport> = {
   resolve(raw) {
-    const o = asRecord(raw);
+    const o = readOptions(raw);
     return Object.freeze({
-      print_width_inches: parseNumber('print_width_inches', o.print_width_inches, DEFAULT_PRINT_WIDTH_IN, PRINT_WIDTH_RANGE[0], PRINT_WIDTH_RANGE[1]),
+      print_width_inches: parseNumber(o, 'print_width_inches', DEFAULT_PRINT_WIDTH_IN, PRINT_WIDTH_RANGE[0], PRINT_WIDTH_RANGE[1]),
     });
   },
   async run(input, opts, ctx) {

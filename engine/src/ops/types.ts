@@ -1,6 +1,7 @@
 // The shape every engine op follows: options resolved once on the calling thread, work done in a worker.
 import type { Raster } from '../raster/types.js';
 import type { ProgressSink } from '../progress.js';
+import type { TextOptions } from '../options/validate.js';
 
 /** What an op receives: encoded file bytes (PNG/JPEG/WebP) or already-decoded pixels. */
 export type OpInput = Uint8Array | Raster;
@@ -15,12 +16,13 @@ export interface OpContext {
 
 /**
  * An engine operation.
- * - `resolve` validates caller options (human units, text or typed values) into a frozen struct; throws `invalid_option`.
+ * - `resolve` validates caller options (typed values, or text wrapped by `textOptions`) into a frozen struct;
+ *   throws `invalid_option`.
  * - `run` does the work; it may run in a worker thread, so inputs and results are plain structs.
  * - `transfer` lists result buffers to move (not copy) back to the caller.
  */
 export interface OpDef<In, Resolved, Result> {
-  resolve(raw: In | undefined): Readonly<Resolved>;
+  resolve(raw: In | TextOptions | undefined): Readonly<Resolved>;
   run(input: OpInput, options: Readonly<Resolved>, ctx: OpContext): Promise<Result>;
   transfer?(result: Result): ArrayBuffer[];
 }

@@ -3,7 +3,7 @@
 import { probeImage, decodeImage } from '../raster/decode.js';
 import { encodePng } from '../raster/encode.js';
 import type { Raster } from '../raster/types.js';
-import { asRecord, parseEnum, parseInteger } from '../options/validate.js';
+import { parseEnum, parseInteger, readOptions } from '../options/validate.js';
 import { invalidOption } from '../errors.js';
 import { DEFAULT_BUDGET, DEFAULT_BUDGET_4X, maxPixelsFor, planSize } from '../upscale/budget.js';
 import { upscaleRaster, type UpscaleRoute } from '../upscale/upscale.js';
@@ -11,14 +11,14 @@ import type { ArtClass } from '../upscale/classify.js';
 import { stageProgress } from '../progress.js';
 import { isRaster, type OpContext, type OpDef, type OpInput } from './types.js';
 
-/** Caller options (text accepted, as HTTP form fields send it). */
+/** Options of `upscale`. */
 export interface UpscaleOptions {
   /** 2 or 4; default 4. */
-  scale?: number | string;
+  scale?: 2 | 4;
   /** Input pixels the 2x upscaler runs at; default 1,500,000. Larger input (up to 4x) is shrunk first. */
-  budget?: number | string;
+  budget?: number;
   /** Input pixels the 4x upscaler runs at; default 750,000. */
-  budget4x?: number | string;
+  budget4x?: number;
   /** `auto` (default: by art class), or force `vector`, `model`, `resample`. */
   route?: 'auto' | UpscaleRoute;
 }
@@ -57,15 +57,14 @@ export const UPSCALE_STAGES = { decode: 3, upscale: 90, encode: 7 } as const;
 
 export const upscaleOp: OpDef<UpscaleOptions, ResolvedUpscale, UpscaleResult> = {
   resolve(raw) {
-    const o = asRecord(raw);
-    const scaleRaw = o.scale;
-    const scaleNum = parseInteger('scale', scaleRaw, 4, 2, 4);
-    if (scaleNum !== 2 && scaleNum !== 4) throw invalidOption('scale', '2 or 4', scaleRaw);
+    const o = readOptions(raw);
+    const scaleNum = parseInteger(o, 'scale', 4, 2, 4);
+    if (scaleNum !== 2 && scaleNum !== 4) throw invalidOption('scale', '2 or 4', o.get('scale'));
     return Object.freeze({
       scale: scaleNum,
-      budget: parseInteger('budget', o.budget, DEFAULT_BUDGET, 1, MAX_BUDGET),
-      budget4x: parseInteger('budget4x', o.budget4x, DEFAULT_BUDGET_4X, 1, MAX_BUDGET),
-      route: parseEnum('route', o.route, 'auto', ['auto', 'vector', 'model', 'resample'] as const),
+      budget: parseInteger(o, 'budget', DEFAULT_BUDGET, 1, MAX_BUDGET),
+      budget4x: parseInteger(o, 'budget4x', DEFAULT_BUDGET_4X, 1, MAX_BUDGET),
+      route: parseEnum(o, 'route', 'auto', ['auto', 'vector', 'model', 'resample'] as const),
     });
   },
   run: (input, opts, ctx) => runUpscale(input, opts, ctx),

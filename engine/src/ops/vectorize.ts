@@ -4,7 +4,7 @@
 import { decodeImage } from '../raster/decode.js';
 import type { Raster } from '../raster/types.js';
 import { invalidOption } from '../errors.js';
-import { asRecord, parseBool, parseEnum, parseNumber } from '../options/validate.js';
+import { parseBool, parseEnum, parseNumber, readOptions, type OptionReader, type TextOptions } from '../options/validate.js';
 import { prepareImage } from '../vectorize/prepare/edge-cleanup.js';
 import { quantize, type ColorsOption } from '../vectorize/quantize/index.js';
 import { DEFAULT_SPECK_SIZE, mergeSpecks } from '../vectorize/clean/specks.js';
@@ -16,24 +16,24 @@ import type { Fill, TraceParams } from '../vectorize/types.js';
 import { stageProgress, type StageReporter } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
 
-/** Caller options of `vectorize` (spec 4.8). Text values are accepted as sent by HTTP forms and the CLI. */
+/** Options of `vectorize` (spec 4.8; the text forms of HTTP forms and CLI flags go through `textOptions`). */
 export interface VectorizeOptions {
   /** `auto` (default), an integer 1-20 (a maximum; 1 = single-colour silhouette), or `unlimited`. */
-  colors?: 'auto' | 'unlimited' | number | string;
+  colors?: 'auto' | 'unlimited' | number;
   /** `smoother` | `balanced` (default) | `precise`. */
-  detail?: 'smoother' | 'balanced' | 'precise' | string;
+  detail?: Detail;
   /** `stacked` (default) | `cutout`. */
-  shape_style?: 'stacked' | 'cutout' | string;
+  shape_style?: 'stacked' | 'cutout';
   /** 0-16 px across, default 4. */
-  speck_size?: number | string;
+  speck_size?: number;
   /** Default true. */
-  edge_cleanup?: boolean | string;
+  edge_cleanup?: boolean;
   /** Default true; only `colors=unlimited` honours false. */
-  smooth_bands?: boolean | string;
+  smooth_bands?: boolean;
   /** Default false. */
-  gradients?: boolean | string;
+  gradients?: boolean;
   /** Physical width of the SVG in inches (0.1-500); omitted: width/height in px. */
-  print_width_inches?: number | string;
+  print_width_inches?: number;
 }
 
 export type Detail = 'smoother' | 'balanced' | 'precise';
@@ -74,25 +74,26 @@ export const DETAIL_PARAMS: Readonly<Record<Detail, { alphaMax: number; optToler
   precise: { alphaMax: 0.6, optTolerance: 0.1 },
 });
 
-function parseColors(v: unknown): ColorsOption {
-  if (v === undefined || v === null || v === '' || v === 'auto') return 'auto';
+function parseColors(o: OptionReader): ColorsOption {
+  const v = o.get('colors');
+  if (v === undefined || v === null || (o.text && v === '') || v === 'auto') return 'auto';
   if (v === 'unlimited') return 'unlimited';
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
+  const n = typeof v === 'number' ? v : o.text && typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > 20) throw invalidOption('colors', 'auto, unlimited or an integer from 1 to 20', v);
   return n;
 }
 
 /** Validate `vectorize` options; throws `invalid_option` naming the field. */
-export function resolveVectorize(raw: VectorizeOptions | undefined): Readonly<ResolvedVectorize> {
-  const o = asRecord(raw);
-  const colors = parseColors(o.colors);
-  const detail = parseEnum('detail', o.detail, 'balanced', ['smoother', 'balanced', 'precise'] as const);
-  const shapeStyle = parseEnum('shape_style', o.shape_style, 'stacked', ['stacked', 'cutout'] as const);
-  const speckSize = parseNumber('speck_size', o.speck_size, DEFAULT_SPECK_SIZE, 0, 16);
-  const edgeCleanup = parseBool('edge_cleanup', o.edge_cleanup, true);
-  const smoothBands = parseBool('smooth_bands', o.smooth_bands, true);
-  const gradients = parseBool('gradients', o.gradients, false);
-  const printWidthInches = parseNumber('print_width_inches', o.print_width_inches, undefined, 0.1, 500) ?? null;
+export function resolveVectorize(raw: VectorizeOptions | TextOptions | undefined): Readonly<ResolvedVectorize> {
+  const o = readOptions(raw);
+  const colors = parseColors(o);
+  const detail = parseEnum(o, 'detail', 'balanced', ['smoother', 'balanced', 'precise'] as const);
+  const shapeStyle = parseEnum(o, 'shape_style', 'stacked', ['stacked', 'cutout'] as const);
+  const speckSize = parseNumber(o, 'speck_size', DEFAULT_SPECK_SIZE, 0, 16);
+  const edgeCleanup = parseBool(o, 'edge_cleanup', true);
+  const smoothBands = parseBool(o, 'smooth_bands', true);
+  const gradients = parseBool(o, 'gradients', false);
+  const printWidthInches = parseNumber(o, 'print_width_inches', undefined, 0.1, 500) ?? null;
   const trace: TraceParams = Object.freeze({
     ...DETAIL_PARAMS[detail],
     turdSize: 0,

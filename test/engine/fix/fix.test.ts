@@ -3,7 +3,7 @@
 // no dark fringe), halftone at the final resolution, PNG density, and the worker pool path.
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { createEngine, InkprepError, resolveFix, type FixOptions, type Raster } from '@inkprep/engine';
+import { createEngine, InkprepError, resolveFix, textOptions, type FixOptions, type Raster } from '@inkprep/engine';
 import { canvas, disc, png } from '../scan/fixtures.js';
 
 const engine = createEngine({ threads: 0 });
@@ -36,9 +36,17 @@ describe('fix options', () => {
     const d = resolveFix({});
     expect(d).toMatchObject({ fix_alpha_threshold: false, alpha_threshold: 144, fix_halftone: false, halftone_lpi: 35, fix_trim: false, fix_despeckle: false });
     expect(d.print_width_inches).toBeUndefined();
-    const t = resolveFix({ fix_alpha_threshold: 'true', alpha_threshold: '0', fix_halftone: 'false', halftone_lpi: '65', print_width_inches: '11.5', fix_trim: 'true', fix_despeckle: 'true', resize_width_px: '800', resize_height_px: '600' });
+    const t = resolveFix(textOptions({ fix_alpha_threshold: 'true', alpha_threshold: '0', fix_halftone: 'false', halftone_lpi: '65', print_width_inches: '11.5', fix_trim: 'true', fix_despeckle: 'true', resize_width_px: '800', resize_height_px: '600' }));
     expect(t).toMatchObject({ fix_alpha_threshold: true, alpha_threshold: 0, fix_halftone: false, halftone_lpi: 65, print_width_inches: 11.5, fix_trim: true, fix_despeckle: true, resize_width_px: 800, resize_height_px: 600 });
     expect(Object.isFrozen(t)).toBe(true);
+  });
+
+  it('typed values are taken as they are; text forms only through textOptions', () => {
+    const t = resolveFix({ fix_alpha_threshold: true, alpha_threshold: 0, fix_halftone: false, halftone_lpi: 65, print_width_inches: 11.5, resize_width_px: 800 });
+    expect(t).toMatchObject({ fix_alpha_threshold: true, alpha_threshold: 0, fix_halftone: false, halftone_lpi: 65, print_width_inches: 11.5, resize_width_px: 800 });
+    // A JavaScript caller that sends text without textOptions gets invalid_option naming the field.
+    expect(fieldOf(() => resolveFix({ alpha_threshold: '100' } as never))).toBe('alpha_threshold');
+    expect(fieldOf(() => resolveFix({ fix_trim: 'true' } as never))).toBe('fix_trim');
   });
 
   it.each([
@@ -59,13 +67,13 @@ describe('fix options', () => {
     ['resize_width_px', '20001'],
     ['resize_height_px', 'NaN'],
   ])('rejects %s=%s naming the field', (field, value) => {
-    expect(fieldOf(() => resolveFix({ [field]: value }))).toBe(field);
+    expect(fieldOf(() => resolveFix(textOptions({ [field]: value })))).toBe(field);
   });
 
   it('rejects an exact size over 100 megapixels, and an aspect-kept size that would exceed the bounds', async () => {
-    expect(fieldOf(() => resolveFix({ resize_width_px: '20000', resize_height_px: '20000' }))).toBe('resize_height_px');
+    expect(fieldOf(() => resolveFix({ resize_width_px: 20000, resize_height_px: 20000 }))).toBe('resize_height_px');
     const tall = canvas(10, 1000);
-    const err = await engine.fix(await png(tall), { resize_width_px: '2000' }).catch((e: unknown) => e);
+    const err = await engine.fix(await png(tall), { resize_width_px: 2000 }).catch((e: unknown) => e);
     expect((err as InkprepError).code).toBe('invalid_option');
     expect((err as InkprepError).details.field).toBe('resize_width_px');
     expect((err as InkprepError).message).toMatch(/resize_width_px/);
@@ -76,16 +84,16 @@ describe('fix steps', () => {
   it('alpha threshold: below -> 0, at or above -> 255 (default 144)', async () => {
     const r = canvas(4, 1);
     r.data.set([10, 20, 30, 143, 10, 20, 30, 144, 10, 20, 30, 255, 0, 0, 0, 0]);
-    const out = await fix(r, { fix_alpha_threshold: 'true' });
+    const out = await fix(r, { fix_alpha_threshold: true });
     expect(Array.from(out.raster.data.filter((_, i) => i % 4 === 3))).toEqual([0, 255, 255, 0]);
     expect(out.applied).toEqual(['alpha_threshold']);
-    const low = await fix(r, { fix_alpha_threshold: 'true', alpha_threshold: '100' });
+    const low = await fix(r, { fix_alpha_threshold: true, alpha_threshold: 100 });
     expect(Array.from(low.raster.data.filter((_, i) => i % 4 === 3))).toEqual([255, 255, 255, 0]);
   });
 
   it('alpha threshold removes a white matte halo: kept edge pixels take the art colour', async () => {
     const blue: [number, number, number] = [20, 60, 200];
-    const out = await fix(disc(240, 240, { r: 80, rimPx: 2.5, matte: [255, 255, 255], rgb: blue }), { fix_alpha_threshold: 'true' });
+    const out = await fix(disc(240, 240, { r: 80, rimPx: 2.5, matte: [255, 255, 255], rgb: blue }), { fix_alpha_threshold: true });
     let worst = 0;
     let semi = 0;
     const d = out.raster.data;
@@ -107,7 +115,7 @@ describe('fix steps', () => {
         else r.data.set([255, 210, 40, Math.round(230 * Math.exp(-((d - 70) ** 2) / (2 * 18 ** 2)))], (y * 300 + x) * 4);
       }
     }
-    const out = await fix(r, { fix_alpha_threshold: 'true' });
+    const out = await fix(r, { fix_alpha_threshold: true });
     let glowKept = 0;
     let recoloured = 0;
     for (let y = 0; y < 300; y++) {
@@ -124,7 +132,7 @@ describe('fix steps', () => {
   });
 
   it('halftone wins over alpha threshold; output is binary alpha', async () => {
-    const out = await fix(disc(300, 300, { r: 80, glowSigma: 15 }), { fix_alpha_threshold: 'true', fix_halftone: 'true' });
+    const out = await fix(disc(300, 300, { r: 80, glowSigma: 15 }), { fix_alpha_threshold: true, fix_halftone: true });
     expect(out.applied).toEqual(['halftone']);
     expect(out.raster.data.filter((v, i) => i % 4 === 3 && v !== 0 && v !== 255).length).toBe(0);
   });
@@ -132,7 +140,7 @@ describe('fix steps', () => {
   it('order despeckle -> trim -> resize -> halftone; dots sized at the final resolution (trim keeps the DPI, resize scales it)', async () => {
     const r = disc(400, 400, { r: 60, glowSigma: 10 });
     r.data.set([0, 0, 0, 255], (2 * 400 + 2) * 4); // a speck in the corner, outside the art
-    const out = await fix(r, { fix_despeckle: 'true', fix_trim: 'true', resize_width_px: '600', fix_halftone: 'true', print_width_inches: '2', halftone_lpi: '30' });
+    const out = await fix(r, { fix_despeckle: true, fix_trim: true, resize_width_px: 600, fix_halftone: true, print_width_inches: 2, halftone_lpi: 30 });
     expect(out.applied).toEqual(['despeckle', 'trim', 'resize', 'halftone']);
     expect(out.stats.specks_removed).toBe(1);
     // the speck was removed before trimming, so the trim hugs the glow, not the corner
@@ -150,7 +158,7 @@ describe('fix steps', () => {
     const r = canvas(100, 80);
     for (let y = 20; y < 50; y++) for (let x = 10; x < 35; x++) r.data.set([200, 0, 0, 255], (y * 100 + x) * 4);
     r.data.set([200, 0, 0, 40], (19 * 100 + 10) * 4); // faint pixel above still counts as content
-    const out = await fix(r, { fix_trim: 'true' });
+    const out = await fix(r, { fix_trim: true });
     expect([out.width, out.height]).toEqual([25, 31]);
     expect(out.stats).toMatchObject({ trim_x: 10, trim_y: 19 });
   });
@@ -167,7 +175,7 @@ describe('fix steps', () => {
     fill(10, 10, 11, 11, [0, 0, 0, 255]); // alpha speck
     fill(280, 20, 282, 22, [0, 0, 0, 180]); // 2x2 alpha speck
     fill(270, 170, 275, 175, [0, 0, 0, 255]); // 5x5 i-dot (25 px, over the ~7 px limit at 300 DPI)
-    const out = await fix(r, { fix_despeckle: 'true', print_width_inches: '1' }); // 300 DPI
+    const out = await fix(r, { fix_despeckle: true, print_width_inches: 1 }); // 300 DPI
     expect(out.stats).toMatchObject({ specks_removed: 2, pinholes_filled: 1, colour_specks_fixed: 1 });
     const at = (x: number, y: number): number[] => Array.from(out.raster.data.subarray((y * w + x) * 4, (y * w + x) * 4 + 4));
     expect(at(10, 10)[3]).toBe(0);
@@ -180,11 +188,11 @@ describe('fix steps', () => {
   it('resize: aspect kept with one side, exact with both, no dark fringe (premultiplied)', async () => {
     const r = canvas(200, 100);
     for (let y = 25; y < 75; y++) for (let x = 50; x < 150; x++) r.data.set([255, 40, 0, 255], (y * 200 + x) * 4);
-    const one = await fix(r, { resize_width_px: '333' });
+    const one = await fix(r, { resize_width_px: 333 });
     expect([one.width, one.height]).toEqual([333, 167]);
-    const byH = await fix(r, { resize_height_px: '50' });
+    const byH = await fix(r, { resize_height_px: 50 });
     expect([byH.width, byH.height]).toEqual([100, 50]);
-    const both = await fix(r, { resize_width_px: '64', resize_height_px: '64' });
+    const both = await fix(r, { resize_width_px: 64, resize_height_px: 64 });
     expect([both.width, both.height]).toEqual([64, 64]);
     // transparent pixels are RGB 0 (black); a straight-alpha filter would darken the edge
     let dark = 0;
@@ -203,7 +211,7 @@ describe('fix steps', () => {
 
   it('writes the DPI into the PNG: width / print width, else 300', async () => {
     const r = disc(400, 200, { r: 50 });
-    const a = await fix(r, { print_width_inches: '4' });
+    const a = await fix(r, { print_width_inches: 4 });
     expect(a.dpi).toBe(100);
     expect(a.raster.density).toBeCloseTo(100, 0);
     const b = await fix(r, {});

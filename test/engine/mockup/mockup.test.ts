@@ -6,7 +6,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  createEngine, getGarmentAt, InkprepError, listTemplates, OWN_STYLES, renderMockup, resolveMockup,
+  createEngine, getGarmentAt, InkprepError, listTemplates, OWN_STYLES, renderMockup, resolveMockup, textOptions,
   type MockupOptions, type Raster, type SupplierGarment,
 } from '@inkprep/engine';
 
@@ -88,14 +88,14 @@ describe('true-to-size placement geometry', () => {
     { name: 'full-front default, L', opts: { placement: 'full-front' }, design: [400, 300], view: 'front', width: 11, top: 3, offset: 0, size: 'L' },
     { name: 'left chest is right of the photo, size S', opts: { placement: 'left-chest', size: 'S' }, design: [200, 200], view: 'front', width: 3.5, top: 3, offset: 4, size: 'S' },
     { name: 'right chest, 3XL', opts: { placement: 'right-chest', size: '3XL' }, design: [300, 150], view: 'front', width: 3.5, top: 3, offset: -4, size: '3XL' },
-    { name: 'center chest with width, top and offset, XS', opts: { placement: 'center-chest', size: 'XS', print_width_in: '9', top_in: '5', offset_x_in: '-1.5' }, design: [360, 480], view: 'front', width: 9, top: 5, offset: -1.5, size: 'XS' },
+    { name: 'center chest with width, top and offset, XS', opts: { placement: 'center-chest', size: 'XS', print_width_in: 9, top_in: 5, offset_x_in: -1.5 }, design: [360, 480], view: 'front', width: 9, top: 5, offset: -1.5, size: 'XS' },
     { name: 'back neck on the back view', opts: { placement: 'back-neck' }, design: [250, 100], view: 'back', width: 2.5, top: 0.75, offset: 0, size: 'L' },
     { name: 'full back offset right, 2XL', opts: { placement: 'full-back', size: '2XL', offset_x_in: 2 }, design: [500, 500], view: 'back', width: 12, top: 3.5, offset: 2, size: '2XL' },
   ];
   for (const c of cases) {
     it(c.name, async () => {
       const s = style(c.styleId ?? 'classic-tee');
-      const r = await renderMockup(solid(c.design[0], c.design[1], [230, 20, 20]), resolveMockup({ style: s.key, color: 'white', fabric: 'false', output_size: OUT, ...c.opts }));
+      const r = await renderMockup(solid(c.design[0], c.design[1], [230, 20, 20]), resolveMockup({ style: s.key, color: 'white', fabric: false, output_size: OUT, ...c.opts }));
       const g = await getGarmentAt(s, c.view, { hex: '#f6f6f3' }, OUT);
       const ppi = (g.ppi * s.chest_by_size_in[s.ref_size]!) / s.chest_by_size_in[c.size]!;
       const wPx = c.width * ppi;
@@ -116,15 +116,15 @@ describe('true-to-size placement geometry', () => {
 
   it('the same print covers less of a bigger size', async () => {
     const d = solid(300, 300, [230, 20, 20]);
-    const s = await renderMockup(d, resolveMockup({ style: 'own:classic-tee', color: 'white', size: 'S', fabric: 'false', output_size: OUT }));
-    const xl = await renderMockup(d, resolveMockup({ style: 'own:classic-tee', color: 'white', size: '3XL', fabric: 'false', output_size: OUT }));
+    const s = await renderMockup(d, resolveMockup({ style: 'own:classic-tee', color: 'white', size: 'S', fabric: false, output_size: OUT }));
+    const xl = await renderMockup(d, resolveMockup({ style: 'own:classic-tee', color: 'white', size: '3XL', fabric: false, output_size: OUT }));
     expect(s.layout.width / xl.layout.width).toBeCloseTo(28 / 18, 1);
   });
 
   it('square frame pads the short side and keeps the print where the inches say', async () => {
     const d = solid(300, 300, [230, 20, 20]);
-    const native = await renderMockup(d, resolveMockup({ style: 'own:classic-tee', color: 'white', fabric: 'false', output_size: OUT }));
-    const square = await renderMockup(d, resolveMockup({ style: 'own:classic-tee', color: 'white', fabric: 'false', output_size: OUT, frame: 'square', format: 'jpeg' }));
+    const native = await renderMockup(d, resolveMockup({ style: 'own:classic-tee', color: 'white', fabric: false, output_size: OUT }));
+    const square = await renderMockup(d, resolveMockup({ style: 'own:classic-tee', color: 'white', fabric: false, output_size: OUT, frame: 'square', format: 'jpeg' }));
     expect(square.width).toBe(OUT);
     expect(square.height).toBe(OUT);
     expect(square.content_type).toBe('image/jpeg');
@@ -135,9 +135,9 @@ describe('true-to-size placement geometry', () => {
   });
 
   it('square frame padding continues the backdrop without a seam', async () => {
-    const r = await renderMockup(solid(300, 300, [230, 20, 20]), resolveMockup({ style: 'own:classic-tee', color: 'black', fabric: 'false', output_size: OUT, frame: 'square' }));
+    const r = await renderMockup(solid(300, 300, [230, 20, 20]), resolveMockup({ style: 'own:classic-tee', color: 'black', fabric: false, output_size: OUT, frame: 'square' }));
     const img = await decode(r.image);
-    const native = await renderMockup(solid(300, 300, [230, 20, 20]), resolveMockup({ style: 'own:classic-tee', color: 'black', fabric: 'false', output_size: OUT }));
+    const native = await renderMockup(solid(300, 300, [230, 20, 20]), resolveMockup({ style: 'own:classic-tee', color: 'black', fabric: false, output_size: OUT }));
     const padT = Math.floor((OUT - native.height) / 2);
     expect(padT).toBeGreaterThan(10);
     // Across each pad boundary, neighbouring rows differ no more than rows inside the backdrop do.
@@ -162,15 +162,15 @@ describe('legacy template mode', () => {
 
   it('fits the design in the placement box times scale', async () => {
     const d = solid(200, 100, [230, 20, 20]);
-    const one = await renderMockup(d, resolveMockup({ template_id: 'tee-black', placement_id: 'left-chest', output_size: OUT, fabric: 'false' }));
+    const one = await renderMockup(d, resolveMockup({ template_id: 'tee-black', placement_id: 'left-chest', output_size: OUT, fabric: false }));
     expect(one.mode).toBe('legacy');
     expect(one.garment.key).toBe('tee-black');
     expect(one.placement).toBe('left-chest');
     expect(one.print.width_in).toBe(4.5);
-    const half = await renderMockup(d, resolveMockup({ template_id: 'tee-black', placement_id: 'left-chest', scale: '0.5', output_size: OUT, fabric: 'false' }));
+    const half = await renderMockup(d, resolveMockup({ template_id: 'tee-black', placement_id: 'left-chest', scale: 0.5, output_size: OUT, fabric: false }));
     expect(half.print.width_in).toBe(2.25);
     // A tall design is limited by the box height.
-    const tall = await renderMockup(solid(100, 400, [230, 20, 20]), resolveMockup({ template_id: 'tee-white', placement_id: 'full-front', output_size: OUT, fabric: 'false' }));
+    const tall = await renderMockup(solid(100, 400, [230, 20, 20]), resolveMockup({ template_id: 'tee-white', placement_id: 'full-front', output_size: OUT, fabric: false }));
     expect(tall.print.height_in).toBe(14);
     expect(tall.print.width_in).toBe(3.5);
     const box = redBox(await decode(half.image));
@@ -178,7 +178,7 @@ describe('legacy template mode', () => {
   });
 
   it('matches garment and placement names case-insensitively; defaults to the first template', () => {
-    const a = resolveMockup({ garment: 'black hoodie', placement: 'full front' });
+    const a = resolveMockup(textOptions({ garment: 'black hoodie', placement: 'full front' }));
     expect(a.garment_key).toBe('hoodie-black');
     expect(a.placement_id).toBe('full-front');
     const b = resolveMockup({});
@@ -196,20 +196,20 @@ describe('validation', () => {
     expect(fieldOf(() => resolveMockup({ style: 'own:hoodie', placement: 'oversized' }))).toBe('placement');
     expect(fieldOf(() => resolveMockup({ style: 'own:hoodie', placement: 'back-neck' }))).toBe('placement');
     expect(fieldOf(() => resolveMockup({ style: 'own:classic-tee', placement: 'full-front', view: 'back' }))).toBe('view');
-    expect(fieldOf(() => resolveMockup({ style: 'own:classic-tee', view: 'side' }))).toBe('view');
-    expect(fieldOf(() => resolveMockup({ style: 'own:classic-tee', output_size: '399' }))).toBe('output_size');
-    expect(fieldOf(() => resolveMockup({ style: 'own:classic-tee', output_size: '4001' }))).toBe('output_size');
-    expect(fieldOf(() => resolveMockup({ style: 'own:classic-tee', fabric: '1.5' }))).toBe('fabric');
-    expect(fieldOf(() => resolveMockup({ style: 'own:classic-tee', print_width_in: '0.1' }))).toBe('print_width_in');
-    expect(fieldOf(() => resolveMockup({ style: 'own:classic-tee', top_in: '-1' }))).toBe('top_in');
-    expect(fieldOf(() => resolveMockup({ style: 'own:classic-tee', offset_x_in: 'left' }))).toBe('offset_x_in');
-    expect(fieldOf(() => resolveMockup({ style: 'own:classic-tee', size: '5XL' }))).toBe('size');
-    expect(fieldOf(() => resolveMockup({ style: 'own:classic-tee', frame: 'circle' }))).toBe('frame');
-    expect(fieldOf(() => resolveMockup({ style: 'own:classic-tee', format: 'gif' }))).toBe('format');
-    expect(fieldOf(() => resolveMockup({ style: 'own:classic-tee', response: 'xml' }))).toBe('response');
-    expect(fieldOf(() => resolveMockup({ template_id: 'nope' }))).toBe('template_id');
-    expect(fieldOf(() => resolveMockup({ template_id: 'tee-white', placement_id: 'full-back' }))).toBe('placement_id');
-    expect(fieldOf(() => resolveMockup({ scale: '3' }))).toBe('scale');
+    expect(fieldOf(() => resolveMockup(textOptions({ style: 'own:classic-tee', view: 'side' })))).toBe('view');
+    expect(fieldOf(() => resolveMockup(textOptions({ style: 'own:classic-tee', output_size: '399' })))).toBe('output_size');
+    expect(fieldOf(() => resolveMockup(textOptions({ style: 'own:classic-tee', output_size: '4001' })))).toBe('output_size');
+    expect(fieldOf(() => resolveMockup(textOptions({ style: 'own:classic-tee', fabric: '1.5' })))).toBe('fabric');
+    expect(fieldOf(() => resolveMockup(textOptions({ style: 'own:classic-tee', print_width_in: '0.1' })))).toBe('print_width_in');
+    expect(fieldOf(() => resolveMockup(textOptions({ style: 'own:classic-tee', top_in: '-1' })))).toBe('top_in');
+    expect(fieldOf(() => resolveMockup(textOptions({ style: 'own:classic-tee', offset_x_in: 'left' })))).toBe('offset_x_in');
+    expect(fieldOf(() => resolveMockup(textOptions({ style: 'own:classic-tee', size: '5XL' })))).toBe('size');
+    expect(fieldOf(() => resolveMockup(textOptions({ style: 'own:classic-tee', frame: 'circle' })))).toBe('frame');
+    expect(fieldOf(() => resolveMockup(textOptions({ style: 'own:classic-tee', format: 'gif' })))).toBe('format');
+    expect(fieldOf(() => resolveMockup(textOptions({ style: 'own:classic-tee', response: 'xml' })))).toBe('response');
+    expect(fieldOf(() => resolveMockup(textOptions({ template_id: 'nope' })))).toBe('template_id');
+    expect(fieldOf(() => resolveMockup(textOptions({ template_id: 'tee-white', placement_id: 'full-back' })))).toBe('placement_id');
+    expect(fieldOf(() => resolveMockup(textOptions({ scale: '3' })))).toBe('scale');
   });
 
   it('accepts colour ids and names, defaults to black and the style placement side', () => {
@@ -218,7 +218,7 @@ describe('validation', () => {
     const back = resolveMockup({ style: 'own:classic-tee', placement: 'upper-back' });
     expect(back.view).toBe('back');
     expect(back.top_in).toBe(3);
-    expect(resolveMockup({ style: 'own:classic-tee', fabric: 'false' }).fabric).toBeNull();
+    expect(resolveMockup(textOptions({ style: 'own:classic-tee', fabric: 'false' })).fabric).toBeNull();
     expect(resolveMockup({ style: 'own:hoodie', view: 'back' }).placement_id).toBe('full-back');
     expect(resolveMockup({ style: 'own:hoodie' }).placement_id).toBe('full-front');
   });
@@ -226,15 +226,15 @@ describe('validation', () => {
 
 describe('warnings', () => {
   it('low DPI, soft DPI note, clamped width, opaque background box', async () => {
-    const small = await renderMockup(solid(600, 600, [230, 20, 20], 0), resolveMockup({ style: 'own:classic-tee', color: 'white', output_size: OUT, fabric: 'false' }));
+    const small = await renderMockup(solid(600, 600, [230, 20, 20], 0), resolveMockup({ style: 'own:classic-tee', color: 'white', output_size: OUT, fabric: false }));
     expect(small.warnings.map((w) => w.code)).toEqual(['low_dpi']);
     expect(small.warnings[0]!.message).toMatch(/55 DPI/);
-    const mid = await renderMockup(solid(2400, 600, [230, 20, 20], 0), resolveMockup({ style: 'own:classic-tee', color: 'white', output_size: OUT, fabric: 'false' }));
+    const mid = await renderMockup(solid(2400, 600, [230, 20, 20], 0), resolveMockup({ style: 'own:classic-tee', color: 'white', output_size: OUT, fabric: false }));
     expect(mid.warnings.map((w) => w.code)).toEqual(['dpi_below_300']);
-    const wide = await renderMockup(solid(4000, 1000, [230, 20, 20], 0), resolveMockup({ style: 'own:classic-tee', print_width_in: '14', output_size: OUT, fabric: 'false' }));
+    const wide = await renderMockup(solid(4000, 1000, [230, 20, 20], 0), resolveMockup({ style: 'own:classic-tee', print_width_in: 14, output_size: OUT, fabric: false }));
     expect(wide.print.width_in).toBe(12);
     expect(wide.warnings.map((w) => w.code)).toEqual(['width_clamped']);
-    const boxed = await renderMockup(solid(3700, 500, [255, 255, 255]), resolveMockup({ style: 'own:classic-tee', output_size: OUT, fabric: 'false' }));
+    const boxed = await renderMockup(solid(3700, 500, [255, 255, 255]), resolveMockup({ style: 'own:classic-tee', output_size: OUT, fabric: false }));
     expect(boxed.warnings.map((w) => w.code)).toContain('opaque_background');
     expect(boxed.warnings.find((w) => w.code === 'opaque_background')!.message).toMatch(/#ffffff/);
   });
@@ -246,13 +246,13 @@ describe('warnings', () => {
       sizes: ['S', 'M', 'XL'], chest_by_size_in: { S: 18, M: 20 },
     };
     const d = solid(3300, 3300, [230, 20, 20], 0);
-    const o = resolveMockup({ style: 'ss:39', supplier_style: sup, size: 'S', output_size: OUT, fabric: 'false' });
+    const o = resolveMockup({ style: 'ss:39', supplier_style: sup, size: 'S', output_size: OUT, fabric: false });
     expect(o.color.id).toBe('black');
     const s = await renderMockup(d, o);
     const g = await getGarmentAt(style('classic-tee'), 'front', { hex: '#111111' }, OUT);
     expect(s.layout.ppi).toBeCloseTo((g.ppi * 22) / 18, 6);
     expect(s.warnings).toEqual([]);
-    const xl = await renderMockup(d, resolveMockup({ style: 'ss:39', supplier_style: sup, size: 'XL', color: 'Sport Grey', output_size: OUT, fabric: 'false' }));
+    const xl = await renderMockup(d, resolveMockup({ style: 'ss:39', supplier_style: sup, size: 'XL', color: 'Sport Grey', output_size: OUT, fabric: false }));
     expect(xl.warnings.map((w) => w.code)).toEqual(['size_chest_unknown']);
     expect(xl.garment).toMatchObject({ key: 'ss:39', color: { id: 'sport-grey' }, size: 'XL' });
   });
@@ -262,8 +262,8 @@ describe('fabric realism', () => {
   it('keeps DTF ink near its true colour on a dark blank, differs from a flat paste, and stays on the garment', async () => {
     const d = solid(1650, 1650, [200, 60, 40]);
     const base = { style: 'own:classic-tee', color: 'black', output_size: OUT, placement: 'full-front' } as const;
-    const flat = await renderMockup(d, resolveMockup({ ...base, fabric: 'false' }));
-    const fab = await renderMockup(d, resolveMockup({ ...base, fabric: '0.8' }));
+    const flat = await renderMockup(d, resolveMockup({ ...base, fabric: false }));
+    const fab = await renderMockup(d, resolveMockup({ ...base, fabric: 0.8 }));
     const A = await decode(flat.image), B = await decode(fab.image);
     const L = flat.layout;
     let sa = [0, 0, 0], sb = [0, 0, 0], diff = 0, n = 0;
@@ -290,7 +290,7 @@ describe('through the worker pool', () => {
       const mk = (rgb: { r: number; g: number; b: number }) => sharp({ create: { width: 300, height: 200, channels: 4, background: { ...rgb, alpha: 1 } } }).png().toBuffer().then((b) => new Uint8Array(b));
       const red = await mk({ r: 230, g: 20, b: 20 });
       const blue = await mk({ r: 20, g: 20, b: 230 });
-      const o = { style: 'own:classic-tee', placement: 'center-chest', output_size: '512', fabric: 'false' } as const;
+      const o = { style: 'own:classic-tee', placement: 'center-chest', output_size: 512, fabric: false } as const;
       const centre = async (bytes: Uint8Array, color: string) => {
         const r = await engine.mockup(bytes, { ...o, color }, { transfer: false });
         const img = await decode(r.image);
@@ -312,7 +312,7 @@ describe('through the worker pool', () => {
     const engine = createEngine({ threads: 1 });
     try {
       const png = new Uint8Array(await sharp({ create: { width: 300, height: 200, channels: 4, background: { r: 230, g: 20, b: 20, alpha: 1 } } }).png().toBuffer());
-      const r = await engine.mockup(png, { style: 'own:classic-tee', color: 'white', placement: 'left-chest', output_size: '512', format: 'jpeg', fabric: 'false' });
+      const r = await engine.mockup(png, { style: 'own:classic-tee', color: 'white', placement: 'left-chest', output_size: 512, format: 'jpeg', fabric: false });
       expect(r.content_type).toBe('image/jpeg');
       expect(r.image[0]).toBe(0xff);
       expect(r.placement).toBe('left-chest');

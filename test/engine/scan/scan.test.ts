@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { readdirSync } from 'node:fs';
-import { createEngine, scanRaster, resizeRaster, InkprepError, type Raster, type ScanReport } from '@inkprep/engine';
+import { createEngine, scanRaster, resizeRaster, InkprepError, textOptions, type Raster, type ScanReport } from '@inkprep/engine';
 import { canvas, corpusRaster, disc, png } from './fixtures.js';
 import { corpusDir } from '../../../golden/lib/corpus.js';
 
@@ -170,7 +170,7 @@ describe('scan op (engine, encoded input)', () => {
       .flatten({ background: '#ffffff' }).withDensity(150).jpeg({ quality: 70 }).toBuffer();
     const engine = createEngine({ threads: 0 });
     try {
-      const s = await engine.scan(new Uint8Array(jpeg), { print_width_inches: '2' });
+      const s = await engine.scan(new Uint8Array(jpeg), { print_width_inches: 2 });
       expect(s.is_jpeg).toBe(true);
       expect(s.format).toBe('jpeg');
       expect(s.dpi).toBe(300);
@@ -193,15 +193,15 @@ describe('scan op (engine, encoded input)', () => {
       .jpeg({ quality: 85 }).toBuffer();
     const engine = createEngine({ threads: 0 });
     try {
-      const s = await engine.scan(new Uint8Array(jpeg), { print_width_inches: '2' });
+      const s = await engine.scan(new Uint8Array(jpeg), { print_width_inches: 2 });
       expect(s.background).toBe('solid');
       expect(s.speck_count).toBe(3);
       expect(s.suggestions).toContainEqual(expect.objectContaining({ field: 'fix_despeckle', value: 'true' }));
       // the content box is the art's, without the specks (what despeckle + trim keep)
       expect(s.content_box!.x).toBeGreaterThan(150);
-      const fixed = await engine.fix(new Uint8Array(jpeg), { fix_despeckle: 'true', print_width_inches: '2' });
+      const fixed = await engine.fix(new Uint8Array(jpeg), { fix_despeckle: true, print_width_inches: 2 });
       expect(fixed.stats.specks_removed).toBe(3);
-      const again = await engine.scan(fixed.png, { print_width_inches: '2' });
+      const again = await engine.scan(fixed.png, { print_width_inches: 2 });
       expect(again.speck_count).toBe(0);
       expect(again.content_box!.x).toBeGreaterThan(150);
     } finally {
@@ -216,7 +216,7 @@ describe('scan op (engine, encoded input)', () => {
       expect((await engine.scan(bytes.slice())).print_width_inches).toBe(12);
       expect((await engine.scan(bytes.slice())).dpi).toBe(20);
       for (const bad of ['abc', '0', '-3', '1e9', 'true']) {
-        const err = await engine.scan(bytes.slice(), { print_width_inches: bad }).catch((e: unknown) => e);
+        const err = await engine.scan(bytes.slice(), textOptions({ print_width_inches: bad })).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(InkprepError);
         expect((err as InkprepError).code).toBe('invalid_option');
         expect((err as InkprepError).details.field).toBe('print_width_inches');

@@ -2,7 +2,7 @@
 // accepted formats, transparency and density in the PNG it returns.
 import { afterAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { createEngine, InkprepError } from '@inkprep/engine';
+import { createEngine, InkprepError, textOptions } from '@inkprep/engine';
 
 const engine = createEngine({ threads: 0 });
 afterAll(() => engine.close());
@@ -43,12 +43,13 @@ describe('op upscale', () => {
   });
 
   it('validates scale (2 or 4) naming the field', async () => {
-    for (const bad of ['3', 3, 'x', 8]) {
-      const err = await rejection(engine.upscale(await png(8, 8), { scale: bad }));
+    for (const bad of [textOptions({ scale: '3' }), { scale: 3 as never }, textOptions({ scale: 'x' }), { scale: 8 as never }, { scale: '2' as never }]) {
+      const err = await rejection(engine.upscale(await png(8, 8), bad));
       expect(err.code).toBe('invalid_option');
       expect(err.details.field).toBe('scale');
     }
-    expect((await engine.upscale(await png(8, 8), { scale: '2' })).width).toBe(16);
+    expect((await engine.upscale(await png(8, 8), { scale: 2 })).width).toBe(16);
+    expect((await engine.upscale(await png(8, 8), textOptions({ scale: '2' }))).width).toBe(16);
   });
 
   it('pre-shrinks input over the budget and refuses input over 4x the budget (413 from the header)', async () => {

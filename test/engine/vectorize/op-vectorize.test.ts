@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { createEngine, InkprepError } from '@inkprep/engine';
+import { createEngine, InkprepError, textOptions } from '@inkprep/engine';
 import { DETAIL_PARAMS, resolveVectorize, vectorizeRaster } from '../../../engine/src/ops/vectorize.js';
 import { compareRasters } from '../../../golden/lib/metrics.js';
 import { renderAt } from '../../../bench/lib/vectorize-metrics.js';
@@ -32,30 +32,39 @@ describe('vectorize options', () => {
     expect(Object.isFrozen(o)).toBe(true);
   });
 
-  it('accepts text values as HTTP sends them', () => {
-    const o = resolveVectorize({ colors: '8', detail: 'precise', shape_style: 'cutout', speck_size: '0', edge_cleanup: 'false', smooth_bands: 'false', gradients: 'true', print_width_inches: '10.5' });
+  it('accepts text values as HTTP sends them (through textOptions)', () => {
+    const o = resolveVectorize(textOptions({ colors: '8', detail: 'precise', shape_style: 'cutout', speck_size: '0', edge_cleanup: 'false', smooth_bands: 'false', gradients: 'true', print_width_inches: '10.5' }));
     expect(o).toMatchObject({ colors: 8, detail: 'precise', shapeStyle: 'cutout', speckSize: 0, edgeCleanup: false, gradients: true, printWidthInches: 10.5 });
     // smooth_bands=false is honoured only with colors=unlimited.
     expect(o.trace.smooth).toBe(true);
-    expect(resolveVectorize({ colors: 'unlimited', smooth_bands: 'false' }).trace.smooth).toBe(false);
+    expect(resolveVectorize(textOptions({ colors: 'unlimited', smooth_bands: 'false' })).trace.smooth).toBe(false);
     expect(resolveVectorize({ colors: 1 }).colors).toBe(1);
-    expect(resolveVectorize({ colors: '20' }).colors).toBe(20);
+    expect(resolveVectorize(textOptions({ colors: '20' })).colors).toBe(20);
   });
 
   it('rejects bad values naming the field', () => {
-    expect(fieldOf(() => resolveVectorize({ colors: '0' }))).toBe('colors');
+    expect(fieldOf(() => resolveVectorize(textOptions({ colors: '0' })))).toBe('colors');
     expect(fieldOf(() => resolveVectorize({ colors: 21 }))).toBe('colors');
-    expect(fieldOf(() => resolveVectorize({ colors: '2.5' }))).toBe('colors');
-    expect(fieldOf(() => resolveVectorize({ colors: 'many' }))).toBe('colors');
-    expect(fieldOf(() => resolveVectorize({ detail: 'fine' }))).toBe('detail');
-    expect(fieldOf(() => resolveVectorize({ shape_style: 'layered' }))).toBe('shape_style');
-    expect(fieldOf(() => resolveVectorize({ speck_size: '17' }))).toBe('speck_size');
+    expect(fieldOf(() => resolveVectorize(textOptions({ colors: '2.5' })))).toBe('colors');
+    expect(fieldOf(() => resolveVectorize(textOptions({ colors: 'many' })))).toBe('colors');
+    expect(fieldOf(() => resolveVectorize(textOptions({ detail: 'fine' })))).toBe('detail');
+    expect(fieldOf(() => resolveVectorize(textOptions({ shape_style: 'layered' })))).toBe('shape_style');
+    expect(fieldOf(() => resolveVectorize(textOptions({ speck_size: '17' })))).toBe('speck_size');
     expect(fieldOf(() => resolveVectorize({ speck_size: -1 }))).toBe('speck_size');
-    expect(fieldOf(() => resolveVectorize({ edge_cleanup: 'yes' }))).toBe('edge_cleanup');
-    expect(fieldOf(() => resolveVectorize({ smooth_bands: '1' }))).toBe('smooth_bands');
-    expect(fieldOf(() => resolveVectorize({ gradients: 'maybe' }))).toBe('gradients');
-    expect(fieldOf(() => resolveVectorize({ print_width_inches: '0' }))).toBe('print_width_inches');
-    expect(fieldOf(() => resolveVectorize({ print_width_inches: 'wide' }))).toBe('print_width_inches');
+    expect(fieldOf(() => resolveVectorize(textOptions({ edge_cleanup: 'yes' })))).toBe('edge_cleanup');
+    expect(fieldOf(() => resolveVectorize(textOptions({ smooth_bands: '1' })))).toBe('smooth_bands');
+    expect(fieldOf(() => resolveVectorize(textOptions({ gradients: 'maybe' })))).toBe('gradients');
+    expect(fieldOf(() => resolveVectorize(textOptions({ print_width_inches: '0' })))).toBe('print_width_inches');
+    expect(fieldOf(() => resolveVectorize(textOptions({ print_width_inches: 'wide' })))).toBe('print_width_inches');
+  });
+
+  it('typed options take no text forms: a JavaScript caller sending text gets invalid_option', () => {
+    expect(fieldOf(() => resolveVectorize({ colors: '8' } as never))).toBe('colors');
+    expect(fieldOf(() => resolveVectorize({ gradients: 'true' } as never))).toBe('gradients');
+    expect(fieldOf(() => resolveVectorize({ speck_size: '2' } as never))).toBe('speck_size');
+    expect(fieldOf(() => resolveVectorize({ detail: '' } as never))).toBe('detail');
+    expect(fieldOf(() => resolveVectorize('colors=8' as never))).toBe('options');
+    expect(resolveVectorize({ colors: 8, gradients: true, speck_size: 2, detail: 'precise' })).toMatchObject({ colors: 8, gradients: true, speckSize: 2, detail: 'precise' });
   });
 });
 
@@ -111,7 +120,7 @@ describe('vectorize pipeline', () => {
   it('colors=unlimited keeps many bands; smooth_bands=false keeps their pixel staircase', async () => {
     const r = await art(120, 60, `<defs><radialGradient id="g"><stop offset="0" stop-color="#fff"/><stop offset="1" stop-color="#a03"/></radialGradient></defs><circle cx="60" cy="30" r="28" fill="url(#g)"/>`);
     const smooth = vectorizeRaster(r, resolveVectorize({ colors: 'unlimited' }));
-    const stairs = vectorizeRaster(r, resolveVectorize({ colors: 'unlimited', smooth_bands: 'false' }));
+    const stairs = vectorizeRaster(r, resolveVectorize({ colors: 'unlimited', smooth_bands: false }));
     expect(smooth.colorsUsed).toBeGreaterThan(4);
     const data = (svg: string): string[] => [...svg.matchAll(/ d="([^"]*)"/g)].map((m) => m[1]!);
     expect(data(smooth.svg).some((d) => /[cCsS]/.test(d))).toBe(true);
@@ -126,7 +135,7 @@ describe('vectorize pipeline', () => {
       const res = await engine.vectorize(new Uint8Array(png), { colors: 'auto', detail: 'balanced' });
       expect(res.svg.startsWith('<svg')).toBe(true);
       expect(res.colorsUsed).toBe(3);
-      await expect(engine.vectorize(new Uint8Array(png), { colors: '99' })).rejects.toMatchObject({ code: 'invalid_option', details: { field: 'colors' } });
+      await expect(engine.vectorize(new Uint8Array(png), { colors: 99 })).rejects.toMatchObject({ code: 'invalid_option', details: { field: 'colors' } });
     } finally {
       await engine.close();
     }

@@ -1,6 +1,7 @@
 // `inkprep fix <file|-> -o <out.png|-> [--fix-halftone true ...]`: repair artwork like POST /api/v1/fix.
 import { runFileVerb } from '../file-verb.js';
 import type { Command } from '../command.js';
+import { textOptions } from '@inkprep/engine';
 
 const FIELDS = [
   'fix_alpha_threshold', 'alpha_threshold', 'fix_halftone', 'halftone_lpi', 'print_width_inches',
@@ -30,7 +31,7 @@ export const fixCommand: Command = {
   ].join('\n'),
   run(argv) {
     return runFileVerb(argv, { verb: this.name, usage: this.usage, output: 'out.png', binary: true, fields: FIELDS }, async ({ input, output, options, engine, call, write, report, warn }) => {
-      const out = await engine.fix(input, options, call);
+      const out = await engine.fix(input, textOptions(options), call);
       await write(out.png);
       report({ output, width: out.width, height: out.height, dpi: out.dpi, applied: out.applied, stats: out.stats, warnings: out.warnings });
       for (const w of out.warnings) warn(w.code, w.message);

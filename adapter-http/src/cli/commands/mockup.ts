@@ -4,6 +4,7 @@
 import { catalogFromEnv } from '../../catalog/index.js';
 import { runFileVerb } from '../file-verb.js';
 import type { Command } from '../command.js';
+import { textOptions } from '@inkprep/engine';
 
 const FIELDS = [
   'style', 'color', 'placement', 'view', 'print_width_in', 'top_in', 'offset_x_in', 'size', 'fabric', 'output_size',
@@ -35,7 +36,7 @@ export const mockupCommand: Command = {
     return runFileVerb(argv, { verb: this.name, usage: this.usage, output: 'out.png', binary: true, fields: FIELDS }, async ({ input, output, options, engine, call, write, report, warn }) => {
       if (!options.format && /\.jpe?g$/i.test(output)) options.format = 'jpeg';
       const supplier_style = options.style ? await catalogFromEnv().garmentFor(options.style) : undefined;
-      const r = await engine.mockup(input, { ...options, ...(supplier_style ? { supplier_style } : {}) }, call);
+      const r = await engine.mockup(input, textOptions({ ...options, ...(supplier_style ? { supplier_style } : {}) }), call);
       await write(r.image);
       report({
         output, garment: r.garment, view: r.view, placement: r.placement, print: r.print, warnings: r.warnings,

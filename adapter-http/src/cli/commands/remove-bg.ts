@@ -1,5 +1,5 @@
 // `inkprep remove-bg <in.png|in.jpg|-> -o <out.png|->`: background removal like POST /api/v1/remove-bg.
-import { REMOVE_BG_MAX_PIXELS, type RemoveBgBackend, type RemoveBgOptions } from '@inkprep/engine';
+import { REMOVE_BG_MAX_PIXELS, textOptions } from '@inkprep/engine';
 import { runFileVerb } from '../file-verb.js';
 import type { Command } from '../command.js';
 
@@ -25,12 +25,8 @@ export const removeBgCommand: Command = {
   run(argv) {
     const spec = { verb: this.name, usage: this.usage, output: 'out.png', binary: true, fields: ['backend', 'model', 'enclosed'], engine: { maxPixels: REMOVE_BG_MAX_PIXELS } };
     return runFileVerb(argv, spec, async ({ input, output, options, engine, call, write, report, warn }) => {
-      // The op validates the values (invalid_option naming the field).
-      const opts: RemoveBgOptions = {};
-      if (options.backend !== undefined) opts.backend = options.backend as RemoveBgBackend;
-      if (options.model !== undefined) opts.model = options.model;
-      if (options.enclosed !== undefined) opts.enclosed = options.enclosed as 'remove' | 'keep';
-      const out = await engine.removeBg(input, opts, call);
+      // Flags are text; the op validates the values (invalid_option naming the field).
+      const out = await engine.removeBg(input, textOptions(options), call);
       await write(out.png);
       report({ output, width: out.width, height: out.height, method: out.method, warnings: out.warnings, stats: out.stats });
       // Warnings are `<code>: <text>` sentences (the X-Warnings header).

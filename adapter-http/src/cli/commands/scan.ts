@@ -1,6 +1,7 @@
 // `inkprep scan <file|-> [--print-width-inches 12]`: print the scan report (spec 2.2) as JSON.
 import { runFileVerb } from '../file-verb.js';
 import type { Command } from '../command.js';
+import { textOptions } from '@inkprep/engine';
 
 const FIELDS = ['print_width_inches'];
 
@@ -20,7 +21,7 @@ export const scanCommand: Command = {
   ].join('\n'),
   run(argv) {
     return runFileVerb(argv, { verb: this.name, usage: this.usage, fields: FIELDS }, async ({ input, options, engine, call, report }) => {
-      report(await engine.scan(input, options, call), true);
+      report(await engine.scan(input, textOptions(options), call), true);
     });
   },
 };

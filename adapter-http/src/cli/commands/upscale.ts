@@ -2,6 +2,7 @@
 // prints a JSON summary (on stderr when the PNG goes to stdout).
 import { runFileVerb } from '../file-verb.js';
 import type { Command } from '../command.js';
+import { textOptions } from '@inkprep/engine';
 
 const FIELDS = ['scale', 'budget', 'budget4x', 'route'];
 
@@ -24,7 +25,7 @@ export const upscaleCommand: Command = {
   run(argv) {
     return runFileVerb(argv, { verb: this.name, usage: this.usage, output: 'out.png', binary: true, fields: FIELDS }, async ({ input, output, options, engine, call, write, report }) => {
       const started = performance.now();
-      const out = await engine.upscale(input, options, call);
+      const out = await engine.upscale(input, textOptions(options), call);
       await write(out.png);
       report({
         output, width: out.width, height: out.height, scale: out.scale, route: out.route, chosen: out.chosen,

@@ -1,6 +1,7 @@
 // `inkprep vectorize <file|-> -o <out.svg|-> [--colors auto] [--detail balanced] ...`: raster art -> SVG.
 import { runFileVerb } from '../file-verb.js';
 import type { Command } from '../command.js';
+import { textOptions } from '@inkprep/engine';
 
 const USAGE = `usage: inkprep vectorize <in.png|jpg|webp|-> -o <out.svg|-> [options]
 
@@ -24,7 +25,7 @@ export const vectorizeCommand: Command = {
   usage: USAGE,
   run(argv) {
     return runFileVerb(argv, { verb: this.name, usage: USAGE, output: 'out.svg', fields: null }, async ({ input, output, options, flags, engine, call, write, report }) => {
-      const res = await engine.vectorize(input, options, call);
+      const res = await engine.vectorize(input, textOptions(options), call);
       await write(res.svg);
       const stats = { paths: res.paths, colorsUsed: res.colorsUsed, traceMs: res.traceMs, width: res.width, height: res.height };
       if (flags.json) report(stats);
