@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS, WINDOW_MS, monthBounds, openStore, type Store } from '@inkprep/http';
+import { MIGRATIONS, WINDOW_MS, monthBounds, openConfiguredStore, openStore, type Store } from '@inkprep/http';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -163,5 +163,15 @@ describe('SQLite running key counts', () => {
     expect(await store.reserve({ ...base, fairUseCap: 0, monthly: null })).toMatchObject({ ok: false, limit: 'fair_use', used: 2 });
     expect(await store.reserve({ ...base, fairUseCap: null, monthly: { limit: 0, ...monthBounds(T0) } })).toMatchObject({ ok: false, limit: 'monthly', used: 1 });
     await store.close();
+  });
+});
+
+describe('reservation lease setting', () => {
+  it('INKPREP_RESERVATION_LEASE_MS out of range or not a number is refused, naming the variable', async () => {
+    for (const bad of ['5', 'soon', '3600001', '1500.5']) {
+      await expect(openConfiguredStore({ dataDir: ':memory:', env: { INKPREP_RESERVATION_LEASE_MS: bad } })).rejects.toThrow(/INKPREP_RESERVATION_LEASE_MS/);
+    }
+    const ok = await openConfiguredStore({ dataDir: ':memory:', env: { INKPREP_RESERVATION_LEASE_MS: '2000' } });
+    await ok.store.close();
   });
 });

@@ -92,7 +92,7 @@ for (const c of cases) {
       dirs.push(dataDir);
       const env = { INKPREP_DATA_DIR: dataDir, ...c.env() };
       const first = await serve(env);
-      const other = await serve({ ...env, INKPREP_RESERVATION_LEASE_S: '3' });
+      const other = await serve({ ...env, INKPREP_RESERVATION_LEASE_MS: '3000' });
       const acct = admin(env, ['account', 'create', '--name', `Crash ${c.name}`, '--plan', 'business']);
       const id = acct.id as string;
       const key = admin(env, ['key', 'create', id]).key as string;

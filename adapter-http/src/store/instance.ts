@@ -6,7 +6,7 @@
 import { readFileSync, readlinkSync } from 'node:fs';
 import os from 'node:os';
 
-/** Default lease of a silent instance's pending reservations (INKPREP_RESERVATION_LEASE_S). */
+/** Default lease of a silent instance's pending reservations (INKPREP_RESERVATION_LEASE_MS). */
 export const DEFAULT_RESERVATION_LEASE_MS = 30_000;
 
 /** How an instance is identified and judged. */
@@ -60,11 +60,14 @@ export function endedHere(row: { host_key: string | null; pid: number }): boolea
   }
 }
 
-/** Lease from env INKPREP_RESERVATION_LEASE_S (whole seconds, 1 to 3600; default 30). Throws a readable Error. */
+/**
+ * Lease from env INKPREP_RESERVATION_LEASE_MS (milliseconds, 1,000 to 3,600,000; default 30,000), in the
+ * same unit as INKPREP_VECTORIZE_LEASE_MS. Throws a readable Error.
+ */
 export function leaseFromEnv(env: NodeJS.ProcessEnv): number {
-  const raw = env.INKPREP_RESERVATION_LEASE_S;
+  const raw = env.INKPREP_RESERVATION_LEASE_MS;
   if (raw === undefined || raw.trim() === '') return DEFAULT_RESERVATION_LEASE_MS;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 3600) throw new Error(`Expected an integer from 1 to 3600 for INKPREP_RESERVATION_LEASE_S but received ${JSON.stringify(raw)}`);
-  return n * 1000;
+  if (!Number.isInteger(n) || n < 1000 || n > 3_600_000) throw new Error(`Expected an integer from 1000 to 3600000 for INKPREP_RESERVATION_LEASE_MS but received ${JSON.stringify(raw)}`);
+  return n;
 }

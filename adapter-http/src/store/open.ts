@@ -25,7 +25,7 @@ function retentionMs(env: NodeJS.ProcessEnv): number | null {
 /**
  * Open the store the server and the admin CLI share. With `DATABASE_URL` (postgres://...), PostgreSQL
  * (migrations run here) and PostgreSQL result hosting for `dataDir`; otherwise SQLite in `dataDir`.
- * `INKPREP_RESERVATION_LEASE_S` sets the lease of a silent process's pending reservations (default 30).
+ * `INKPREP_RESERVATION_LEASE_MS` sets the lease of a silent process's pending reservations (default 30,000).
  */
 export async function openConfiguredStore(opts: { dataDir: string; env?: NodeJS.ProcessEnv; cacheKeys?: boolean }): Promise<OpenedStore> {
   const env = opts.env ?? process.env;

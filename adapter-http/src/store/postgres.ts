@@ -318,7 +318,7 @@ export interface PostgresStoreOptions {
   max?: number;
   /** Cache key lookups, invalidated by LISTEN/NOTIFY; default true. The admin CLI turns it off (short-lived). */
   cacheKeys?: boolean;
-  /** Lease of a silent process's pending reservations, ms (default 30 s; env INKPREP_RESERVATION_LEASE_S via openConfiguredStore). */
+  /** Lease of a silent process's pending reservations, ms (default 30 s; env INKPREP_RESERVATION_LEASE_MS via openConfiguredStore). */
   leaseMs?: number;
 }
 

@@ -84,7 +84,7 @@ export function migrate(db: Database.Database): number {
 
 /** Options of the SQLite store. */
 export interface SqliteStoreOptions {
-  /** Lease of a silent process's pending reservations, ms (default 30 s; env INKPREP_RESERVATION_LEASE_S via openConfiguredStore). */
+  /** Lease of a silent process's pending reservations, ms (default 30 s; env INKPREP_RESERVATION_LEASE_MS via openConfiguredStore). */
   leaseMs?: number;
 }
 
