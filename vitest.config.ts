@@ -10,6 +10,10 @@ const chosen = (process.env.INKPREP_HTTP ?? '').trim() || 'auto';
 const defaultKind = chosen === 'auto' ? (findUwsBinary().ok ? 'uws' : 'node') : chosen;
 const other = defaultKind === 'uws' ? 'node' : findUwsBinary().ok ? 'uws' : null;
 
+// remove-bg: tests never fetch the segmentation model nor pick up one a developer cached under ./data/models
+// (the model tests find it themselves and pass its path; see test/engine/matte/isnet.test.ts).
+const MODEL_ENV = { INKPREP_FETCH_MODEL: '0', INKPREP_MODEL_DIR: fileURLToPath(new URL('./test/.no-models', import.meta.url)) };
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -24,8 +28,8 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: defaultKind, include: ['test/**/*.test.ts'], env: { INKPREP_HTTP: defaultKind } } },
-      ...(other ? [{ extends: true as const, test: { name: `http-${other}`, include: ['test/http/**/*.test.ts'], env: { INKPREP_HTTP: other } } }] : []),
+      { extends: true, test: { name: defaultKind, include: ['test/**/*.test.ts'], env: { ...MODEL_ENV, INKPREP_HTTP: defaultKind } } },
+      ...(other ? [{ extends: true as const, test: { name: `http-${other}`, include: ['test/http/**/*.test.ts'], env: { ...MODEL_ENV, INKPREP_HTTP: other } } }] : []),
     ],
   },
 });

@@ -14,29 +14,16 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { Resvg } from '@resvg/resvg-js';
 import { createEngine, decodeImage, matteArtwork, rgbToLab, type Raster, type Vec3 } from '@inkprep/engine';
 import type { BenchContext, Row } from '../lib/harness.js';
 import { corpusDir } from '../../golden/lib/corpus.js';
+import { renderCorpusPiece } from '../../golden/lib/art-render.js';
 
 type BgKind = 'white' | 'solid' | 'jpeg-white' | 'gradient' | 'busy';
 const KINDS: BgKind[] = ['white', 'solid', 'jpeg-white', 'gradient', 'busy'];
 const SHORT_PIECES = ['si-docker.svg', 'noto-1f981-lion.svg', 'lettering-brew-co.svg', 'om-color-2693-anchor.svg'];
 
-async function renderArt(file: string, size: number): Promise<Raster> {
-  const dir = corpusDir();
-  if (!dir) throw new Error('corpus not found');
-  const svg = readFileSync(path.join(dir, file), 'utf8');
-  const inner = Math.round(size * 0.875);
-  const probe = new Resvg(svg);
-  const wide = probe.width >= probe.height;
-  const png = new Resvg(svg, { fitTo: { mode: wide ? 'width' : 'height', value: inner }, background: 'rgba(0,0,0,0)' }).render().asPng();
-  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const left = Math.floor((size - info.width) / 2), top = Math.floor((size - info.height) / 2);
-  const out = new Uint8ClampedArray(size * size * 4);
-  for (let y = 0; y < info.height; y++) out.set(data.subarray(y * info.width * 4, (y + 1) * info.width * 4), ((top + y) * size + left) * 4);
-  return { width: size, height: size, data: out };
-}
+const renderArt = renderCorpusPiece;
 
 function background(kind: BgKind, size: number): (x: number, y: number) => [number, number, number] {
   switch (kind) {

@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   queue_unavailable: { status: 503, message: 'The vectorize line cannot be reached' },
   supplier_unavailable: { status: 503, message: 'A blank supplier cannot be reached' },
   shutting_down: { status: 503, message: 'The service is shutting down' },
+  not_separable: { status: 422, message: 'The image is not art on a separable background and no segmentation model is available' },
   processing_failed: { status: 500, message: 'Processing failed' },
   internal_error: { status: 500, message: 'Internal server error' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -40,6 +40,8 @@ export { matteArtwork, type ArtworkMatte, type ArtworkMatteOptions } from './mat
 export { runtimeAvailable } from './onnx/runtime.js';
 export { segmentationModelFromEnv, resolveModelConfig, type SegmentationModelConfig, type SegmentationModelOptions, type MaskOutput } from './matte/model.js';
 export type { MatteResult, MatteStats, RemoveBgMethod } from './matte/types.js';
+export { MODEL_CATALOG, DEFAULT_MODEL, isModelName, modelDir, modelPath, catalogConfig, cachedModelState, defaultSegmentationModel, type CatalogModel, type ModelName } from './matte/model-catalog.js';
+export { fetchModel, verifyModel, assembleFromTarball, fileSha256, type FetchResult } from './matte/model-fetch.js';
 export { REMOVE_BG_MAX_PIXELS, REMOVE_BG_STAGES, type RemoveBgOptions, type RemoveBgResult } from './ops/remove-bg.js';
 export { resolveMockup, renderMockup, clearMockupDesignCache, MOCKUP_STAGES, type MockupStage, type MockupOptions, type ResolvedMockup, type MockupResult } from './ops/mockup.js';
 export { OWN_STYLES, OWN_COLORS, PLACEMENTS, PLACEMENT_IDS, findOwnStyle, findColor, defaultColor, baseStyleFor, placementsFor, type OwnStyle, type GarmentColor, type PlacementId, type PlacementSpec, type SupplierGarment, type View } from './garments/specs.js';

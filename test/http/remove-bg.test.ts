@@ -60,15 +60,18 @@ describe('POST /api/v1/remove-bg', () => {
     expect(await alphaAt(r.bytes, 2, 2)).toBe(0);
   });
 
-  it('a photo-like upload is flagged in X-Warnings', async () => {
+  it('a photo-like upload without a model -> 422 not_separable (never a cut-out with holes), not counted', async () => {
+    const { account, key } = await t.newAccount('photo');
+    await t.store.updateAccount(account.id, { removeBgCap: 5 });
     const w = 64, h = 64, raw = Buffer.alloc(w * h * 3);
     let seed = 3;
     for (let i = 0; i < raw.length; i++) raw[i] = (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 256;
     const photo = new Uint8Array(await sharp(raw, { raw: { width: w, height: h, channels: 3 } }).png().toBuffer());
-    const r = await post(t, '/api/v1/remove-bg', form(photo));
-    expect(r.status).toBe(200);
-    expect(r.headers.get('x-method')).toBe('matte');
-    expect(r.headers.get('x-warnings')).toMatch(/^not_separable: /);
+    const r = await post(t, '/api/v1/remove-bg', form(photo), key);
+    expect(r.status).toBe(422);
+    expect(r.json).toMatchObject({ code: 'not_separable', model: expect.stringMatching(/^(absent|loading|failed)$/), reason: expect.any(String) });
+    expect(typeof (r.json as { error: unknown }).error).toBe('string');
+    expect((await get(t, '/api/v1/remove-bg', key)).json).toMatchObject({ fairUseUsed: 0 });
   });
 
   it('PNG or JPEG only: WebP -> 400 unsupported_format, not counted', async () => {

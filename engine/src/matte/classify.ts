@@ -69,6 +69,71 @@ export function distanceMap(data: Uint8ClampedArray, width: number, height: numb
   return out;
 }
 
+/** Region-by-region rules for clean sources (renders, PNG art); omitted for noisy ones (JPEG). */
+export interface RegionRules {
+  /** RGBA pixels: flat plateaus of one exact colour are kept whole when the match tolerance line crosses them
+   * (on a gradient background a flat pale region of art is otherwise cut along a straight line). */
+  data?: Uint8ClampedArray;
+  /** Median ΔE (quarter units) from which an enclosed region counts as a colour of the art, not background
+   * showing through: a counter shows the background itself (ΔE 0 on a clean source), the white of an eye or the
+   * dots of a wing painted off-white do not. */
+  offWhite?: number;
+}
+
+/** Median of dist over the spans (start, length pairs) at least `min`? */
+function isOffBackground(dist: Uint8Array, spans: number[], min: number): boolean {
+  const hist = new Uint32Array(256);
+  let total = 0;
+  for (let k = 0; k < spans.length; k += 2) {
+    const a = spans[k]!, len = spans[k + 1]!;
+    for (let i = a; i < a + len; i++) hist[dist[i]!]++;
+    total += len;
+  }
+  let acc = 0;
+  for (let v = 0; v < 256; v++) {
+    acc += hist[v]!;
+    if (acc * 2 >= total) return v >= min;
+  }
+  return false;
+}
+
+/** Smallest flat plateau (pixels of one exact colour) that is kept whole when the tolerance line crosses it. */
+const MIN_PLATEAU = 40;
+
+/**
+ * A flat plateau (4-connected pixels of one exact RGB) that is partly within the match tolerance and partly
+ * not is one region of the art that a smooth background model happens to approach: the whole plateau is art
+ * (its candidate pixels are cleared) instead of being cut along the straight line where the model crosses
+ * the tolerance. The background itself never straddles: its exact-colour plateaus lie wholly within tolerance.
+ */
+function keepFlatPlateaus(data: Uint8ClampedArray, dist: Uint8Array, limit: number, width: number, height: number, state: Uint8Array, stack: Int32Array): void {
+  const n = width * height;
+  const d32 = new Uint32Array(data.buffer, data.byteOffset, n);
+  const seen = new Uint8Array(n);
+  const members: number[] = [];
+  for (let s = 0; s < n; s++) {
+    if (seen[s] || state[s] !== CAND) continue;
+    const colour = d32[s]!;
+    members.length = 0;
+    let sp = 0, inside = 0, outside = 0;
+    stack[sp++] = s;
+    seen[s] = 1;
+    while (sp > 0) {
+      const i = stack[--sp]!;
+      members.push(i);
+      if (dist[i]! < limit) inside++; else outside++;
+      const x = i % width;
+      if (x > 0 && !seen[i - 1] && d32[i - 1] === colour) { seen[i - 1] = 1; stack[sp++] = i - 1; }
+      if (x < width - 1 && !seen[i + 1] && d32[i + 1] === colour) { seen[i + 1] = 1; stack[sp++] = i + 1; }
+      if (i >= width && !seen[i - width] && d32[i - width] === colour) { seen[i - width] = 1; stack[sp++] = i - width; }
+      if (i + width < n && !seen[i + width] && d32[i + width] === colour) { seen[i + width] = 1; stack[sp++] = i + width; }
+    }
+    if (inside + outside >= MIN_PLATEAU && outside >= 0.1 * (inside + outside) && inside > 0) {
+      for (const i of members) state[i] = 0;
+    }
+  }
+}
+
 export interface Classification {
   /** Per-pixel flags: CAND, BG, BAND, FG (see types.ts). */
   state: Uint8Array;
@@ -83,11 +148,12 @@ export interface Classification {
  * Flood-fill the background from the border, add enclosed background-coloured regions, then mark the band.
  * `queue` is a scratch Int32Array of at least width·height entries (reused by later stages).
  */
-export function classify(dist: Uint8Array, width: number, height: number, t: Thresholds, queue: Int32Array): Classification {
+export function classify(dist: Uint8Array, width: number, height: number, t: Thresholds, queue: Int32Array, regions: RegionRules = {}): Classification {
   const n = width * height;
   const state = new Uint8Array(n);
   const limit = Math.round(t.bgDeltaE * 4);
   for (let i = 0; i < n; i++) if (dist[i]! < limit) state[i] = CAND;
+  if (regions.data) keepFlatPlateaus(regions.data, dist, limit, width, height, state, queue);
   const VISITED = 128;
   let holes = 0;
   // Scanline (span) flood fill: the border component first, marked BG directly.
@@ -103,7 +169,7 @@ export function classify(dist: Uint8Array, width: number, height: number, t: Thr
     if (state[s] !== CAND) continue;
     spans.length = 0;
     const area = fillSpans(state, width, height, s, VISITED, queue, spans);
-    if (area >= t.minHoleArea) {
+    if (area >= t.minHoleArea && !(regions.offWhite && isOffBackground(dist, spans, regions.offWhite))) {
       holes++;
       for (let k = 0; k < spans.length; k += 2) {
         const a = spans[k]!, len = spans[k + 1]!;

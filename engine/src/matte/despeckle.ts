@@ -6,15 +6,25 @@
 
 const TEMP = 1, BIG = 2, DONE = 3;
 
-/** Clear alpha components of `out` (RGBA) smaller than `speckArea` (capped at 25) in place; returns how many were removed. */
-export function despeckle(out: Uint8ClampedArray, width: number, height: number, band: Int32Array, speckArea: number, queue: Int32Array): number {
-  const limit = Math.min(25, speckArea);
+/** Islands of the background's own colour (JPEG ringing left on a white background: white dots on a dark shirt). */
+export interface IslandRule {
+  /** Components up to this many pixels are removed when every pixel is near the background colour. */
+  area: number;
+  /** True when pixel i is near the background colour. */
+  near: (i: number) => boolean;
+}
+
+/** Clear alpha components of `out` (RGBA) smaller than `speckArea` (capped at 25), and background-coloured
+ * islands smaller than `island.area`, in place; returns how many were removed. */
+export function despeckle(out: Uint8ClampedArray, width: number, height: number, band: Int32Array, speckArea: number, queue: Int32Array, island?: IslandRule): number {
+  const speck = Math.min(25, speckArea);
+  const limit = Math.max(speck, island ? island.area : 0);
   const mark = new Uint8Array(width * height);
   let removed = 0;
   for (let b = 0; b < band.length; b++) {
     const s = band[b]!;
     if (mark[s] || out[s * 4 + 3] === 0) continue;
-    let head = 0, tail = 0, big = false;
+    let head = 0, tail = 0, big = false, allNear = !!island && island.near(s);
     queue[tail++] = s;
     mark[s] = TEMP;
     while (head < tail && !big) {
@@ -31,9 +41,11 @@ export function despeckle(out: Uint8ClampedArray, width: number, height: number,
           if (mark[j] === BIG || tail >= limit) { big = true; break; }
           mark[j] = TEMP;
           queue[tail++] = j;
+          if (allNear && !island!.near(j)) allNear = false;
         }
       }
     }
+    if (!big && tail >= speck && !allNear) big = true;
     if (big) {
       for (let k = 0; k < tail; k++) mark[queue[k]!] = BIG;
     } else {

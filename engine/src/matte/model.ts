@@ -83,6 +83,7 @@ export function resolveModelConfig(o: SegmentationModelOptions | undefined, fiel
  * INKPREP_SEGMENTATION_OUTPUT (default minmax). Null when no model path is set.
  */
 export function segmentationModelFromEnv(env: NodeJS.ProcessEnv = process.env): SegmentationModelConfig | null {
+  if (env.INKPREP_SEGMENTATION_MODEL?.trim().toLowerCase() === 'none') return null;
   return resolveModelConfig({
     path: env.INKPREP_SEGMENTATION_MODEL,
     input_size: env.INKPREP_SEGMENTATION_SIZE,

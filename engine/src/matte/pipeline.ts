@@ -1,7 +1,9 @@
 // Background removal end to end (runs in a pool worker): input already transparent -> keep it; else the
 // artwork matte; if the image is not art on a separable background, the segmentation model when one is
-// configured (refined by matting), otherwise the best matte with a warning. Warnings are ASCII sentences
+// configured (refined by matting), otherwise 422 not_separable (backend auto) or the best matte with a warning
+// (backend matte, asked for explicitly). Warnings are ASCII sentences
 // "<code>: <text>" so they fit an HTTP header.
+import { InkprepError } from '../errors.js';
 import type { Raster } from '../raster/types.js';
 import { matteArtwork } from './matte.js';
 import { predictMask, type SegmentationModelConfig } from './model.js';
@@ -20,6 +22,17 @@ export interface RemoveBgSettings {
   enclosed?: 'remove' | 'keep';
   /** Hears how far the matte is (0..1) and the step running (the op's progress events). */
   onProgress?: (done: number, step: string) => void;
+  /** Why `model` is null, for the not_separable error: `absent` (default) or `loading` (being fetched). */
+  modelState?: 'absent' | 'loading';
+}
+
+function notSeparable(why: string, model: 'absent' | 'loading' | 'failed', detail: string): InkprepError {
+  const tail = model === 'loading'
+    ? 'the segmentation model is still being fetched; try again in a minute'
+    : model === 'failed'
+      ? `the segmentation model could not run (${detail})`
+      : 'no segmentation model is available (run `inkprep models fetch`)';
+  return new InkprepError('not_separable', `This looks like a photo, not art on a plain background (${why}); ${tail}`, { reason: why, model });
 }
 
 /** Share of border pixels that must be (nearly) transparent for the input to count as already cut out. */
@@ -37,12 +50,14 @@ function borderTransparency(src: Raster): { transparent: number; anyPartial: boo
 }
 
 function emptyStats(): MatteStats {
-  return { background: 'none', backgroundColor: null, inlierFraction: 0, noiseDeltaE: 0, compression: 'none', separable: true, transparentFraction: 0, bandPixels: 0, holesRemoved: 0, specksRemoved: 0 };
+  return { background: 'none', backgroundColor: null, inlierFraction: 0, noiseDeltaE: 0, compression: 'none', separable: true, softFraction: 0, faintFraction: 0, transparentFraction: 0, bandPixels: 0, holesRemoved: 0, specksRemoved: 0 };
 }
 
 /**
  * Remove the background of an image. Same size out, straight alpha.
- * @throws InkprepError `processing_failed` when backend `model` is forced and the model cannot run
+ * @throws InkprepError `processing_failed` when backend `model` is forced and the model cannot run;
+ *   `not_separable` (422) with backend `auto` when the image is not art on a separable background and no
+ *   model is configured or it cannot run (never a cut-out with holes in the subject)
  */
 export async function removeBackground(src: Raster, s: RemoveBgSettings): Promise<MatteResult> {
   const { width, height } = src;
@@ -67,17 +82,19 @@ export async function removeBackground(src: Raster, s: RemoveBgSettings): Promis
     result = { data: matte.data, width, height, method: 'matte', warnings, stats: matte.stats };
     if (!matte.separability.separable) {
       const why = matte.separability.reason;
-      if (s.backend === 'auto' && s.model) {
+      if (s.backend === 'auto') {
+        // Never a hole-punched cut-out: a photo goes to the model or is refused (422), not matted.
+        if (!s.model) throw notSeparable(why, s.modelState ?? 'absent', '');
         try {
           s.onProgress?.(0.9, 'model');
           result = await viaModel(src, s.model, warnings);
           warnings.unshift(`not_separable: ${why}; used the segmentation model`);
         } catch (err) {
-          warnings.push(`not_separable: ${why}; the result may keep parts of the background`);
-          warnings.push(`model_unavailable: ${((err as Error).message ?? String(err)).replace(/[^\x20-\x7e]/g, '?')}`);
+          throw notSeparable(why, 'failed', ((err as Error).message ?? String(err)).replace(/[^\x20-\x7e]/g, '?'));
         }
       } else {
-        warnings.push(`not_separable: ${why}; the result may keep parts of the background${s.backend === 'auto' ? ' (no segmentation model is configured)' : ''}`);
+        // backend=matte was asked for explicitly (library/CLI): the best matte, with the warning.
+        warnings.push(`not_separable: ${why}; the result may keep parts of the background or cut into the subject`);
       }
     }
   }

@@ -66,6 +66,10 @@ export interface MatteStats {
   /** Compression noise: `jpeg` (the source is a JPEG), `detected` (ringing found in a PNG/raster), `none`. */
   compression: 'jpeg' | 'detected' | 'none';
   separable: boolean;
+  /** Share of the pixels 2-12 px from the background lying on soft ramps (shading, shadows; separability.ts). */
+  softFraction: number;
+  /** Share of the pixels 2-4 px from the background within twice the match tolerance (a cut along a tolerance line). */
+  faintFraction: number;
   /** Share of pixels made fully transparent. */
   transparentFraction: number;
   /** Pixels whose alpha came from the mixing model. */

@@ -8,6 +8,7 @@ import type { Raster } from '../raster/types.js';
 import { parseEnum, readOptions } from '../options/validate.js';
 import { resolveModelConfig, segmentationModelFromEnv, type SegmentationModelConfig, type SegmentationModelOptions } from '../matte/model.js';
 import { removeBackground, type RemoveBgBackend } from '../matte/pipeline.js';
+import { defaultSegmentationModel } from '../matte/model-catalog.js';
 import type { MatteStats, RemoveBgMethod } from '../matte/types.js';
 import { stageProgress } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
@@ -17,9 +18,10 @@ export const REMOVE_BG_MAX_PIXELS = 25_000_000;
 
 /** Options of `removeBg`. All optional; the HTTP endpoint sends none. */
 export interface RemoveBgOptions {
-  /** `auto` (default): artwork matte, segmentation model only for photos; `matte`; `model` (needs a model). */
+  /** `auto` (default): artwork matte, segmentation model for photos (422 not_separable without one); `matte` (always the matte, with a warning on photos); `model` (needs a model). */
   backend?: RemoveBgBackend;
-  /** Segmentation model; default from env INKPREP_SEGMENTATION_MODEL / _SIZE / _MEAN / _STD / _OUTPUT. */
+  /** Segmentation model; default from env INKPREP_SEGMENTATION_MODEL / _SIZE / _MEAN / _STD / _OUTPUT, else the
+   * cached default model (`inkprep models`; INKPREP_SEGMENTATION_MODEL=none: no model). */
   model?: SegmentationModelOptions | string;
   /** `remove` (default): enclosed regions of the background colour (letter counters, but also e.g. white
    * details of art on white) become transparent; `keep`: only the background connected to the border. */
@@ -30,6 +32,8 @@ export interface ResolvedRemoveBg {
   backend: RemoveBgBackend;
   model: SegmentationModelConfig | null;
   enclosed: 'remove' | 'keep';
+  /** Why there is no model: `loading` while the default model is being fetched. */
+  modelState: 'absent' | 'loading';
 }
 
 /** What `removeBg` returns. */
@@ -40,7 +44,7 @@ export interface RemoveBgResult {
   height: number;
   /** `matte` (artwork matting), `model` (segmentation model refined by matting), `alpha` (input already transparent). */
   method: RemoveBgMethod;
-  /** ASCII sentences `<code>: <text>`: not_separable, model_unavailable, already_transparent. */
+  /** ASCII sentences `<code>: <text>`: not_separable, already_transparent. */
   warnings: string[];
   stats: MatteStats;
 }
@@ -54,13 +58,21 @@ export const removeBgOp: OpDef<RemoveBgOptions, ResolvedRemoveBg, RemoveBgResult
     const backend = parseEnum<RemoveBgBackend>(o, 'backend', 'auto', ['auto', 'matte', 'model']);
     const m = o.get('model');
     let model: SegmentationModelConfig | null;
-    if (m === undefined || m === null || m === '') model = segmentationModelFromEnv();
-    else if (typeof m === 'string') model = resolveModelConfig({ ...envModelOptions(), path: m });
+    let modelState: 'absent' | 'loading' = 'absent';
+    if (m === undefined || m === null || m === '') {
+      model = segmentationModelFromEnv();
+      if (!model) {
+        // No model named: the cached default (fetched by `inkprep models fetch` or on the server's first start).
+        const d = defaultSegmentationModel();
+        model = d.model;
+        if (d.state === 'loading') modelState = 'loading';
+      }
+    } else if (typeof m === 'string') model = resolveModelConfig({ ...envModelOptions(), path: m });
     else if (typeof m === 'object' && !Array.isArray(m)) model = resolveModelConfig({ ...envModelOptions(), ...(m as SegmentationModelOptions) });
     else throw invalidOption('model', 'a model path or { path, input_size, mean, std, output }', m);
     if (backend === 'model' && !model) throw invalidOption('backend', 'auto or matte when no segmentation model is configured (INKPREP_SEGMENTATION_MODEL)', backend);
     const enclosed = parseEnum<'remove' | 'keep'>(o, 'enclosed', 'remove', ['remove', 'keep']);
-    return Object.freeze({ backend, model, enclosed });
+    return Object.freeze({ backend, model, enclosed, modelState });
   },
   async run(input, opts, ctx) {
     const progress = stageProgress(ctx.progress, REMOVE_BG_STAGES);
@@ -81,7 +93,7 @@ export const removeBgOp: OpDef<RemoveBgOptions, ResolvedRemoveBg, RemoveBgResult
       dpi = dec.info.density ?? undefined;
     }
     progress('matte', 0, opts.backend === 'model' ? 'model' : 'matte');
-    const r = await removeBackground(raster, { backend: opts.backend, model: opts.model, jpeg, enclosed: opts.enclosed, onProgress: (done, stage) => progress('matte', done, stage) });
+    const r = await removeBackground(raster, { backend: opts.backend, model: opts.model, jpeg, enclosed: opts.enclosed, modelState: opts.modelState, onProgress: (done, stage) => progress('matte', done, stage) });
     progress('encode');
     const png = await encodePng({ width: r.width, height: r.height, data: r.data }, dpi ? { dpi } : {});
     return { png, width: r.width, height: r.height, method: r.method, warnings: r.warnings, stats: r.stats };

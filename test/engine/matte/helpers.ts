@@ -87,3 +87,22 @@ export function logoSvg(size = 256): string {
   <polygon points="150,150 220,230 120,225" fill="#2a9d8f"/>
 </svg>`;
 }
+
+export { renderCorpusPiece } from '../../../golden/lib/art-render.js';
+
+/** The non-flag pieces of the open corpus (flags are full-bleed: nothing to cut out). */
+export async function corpusPieces(): Promise<string[]> {
+  const { readCorpus } = await import('../../../golden/lib/corpus.js');
+  const m = JSON.parse(readCorpus('manifest.json')) as { items: { file: string }[] };
+  return m.items.map((i) => i.file).filter((f) => !f.startsWith('flag-'));
+}
+
+/** The light gradient with vignette of bench remove-bg. */
+export function lightGradient(size: number): (x: number, y: number) => [number, number, number] {
+  return (x, y) => {
+    const t = (x + y) / (2 * size);
+    const dx = x / size - 0.5, dy = y / size - 0.5;
+    const v = 1 - 0.12 * (dx * dx + dy * dy);
+    return [(255 - 32 * t) * v, (255 - 22 * t) * v, (252 - 8 * t) * v];
+  };
+}

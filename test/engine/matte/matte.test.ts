@@ -109,7 +109,7 @@ describe('matteArtwork', () => {
 });
 
 describe('removeBackground paths', () => {
-  it('flags a photo-like image (busy background) and still returns the best matte', async () => {
+  it('never cuts a photo-like image without a model: auto -> 422 not_separable; matte asked for -> best matte with the warning', async () => {
     // Random texture everywhere, a dark disc in the middle.
     let seed = 7;
     const rand = (): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
@@ -119,7 +119,13 @@ describe('removeBackground paths', () => {
       const v = inDisc ? 20 : 120 + rand() * 135;
       data[i] = v; data[i + 1] = inDisc ? v : 255 - v / 2; data[i + 2] = inDisc ? v : rand() * 255; data[i + 3] = 255;
     }
-    const r = await removeBackground({ width: w, height: h, data }, { backend: 'auto', model: null, jpeg: false });
+    await expect(removeBackground({ width: w, height: h, data }, { backend: 'auto', model: null, jpeg: false })).rejects.toMatchObject({
+      code: 'not_separable', status: 422, details: { model: 'absent', reason: expect.stringMatching(/textured|border/) },
+    });
+    await expect(removeBackground({ width: w, height: h, data }, { backend: 'auto', model: null, jpeg: false, modelState: 'loading' })).rejects.toMatchObject({
+      code: 'not_separable', details: { model: 'loading' },
+    });
+    const r = await removeBackground({ width: w, height: h, data }, { backend: 'matte', model: null, jpeg: false });
     expect(r.method).toBe('matte');
     expect(r.stats.separable).toBe(false);
     expect(r.warnings.some((s) => s.startsWith('not_separable: '))).toBe(true);

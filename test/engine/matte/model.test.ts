@@ -97,12 +97,10 @@ describe.skipIf(!runtime.ok)('segmentation backend (onnxruntime-node, generated 
     expect(iou(out.data, truth)).toBeGreaterThan(0.95);
   });
 
-  it('a missing model file fails with processing_failed when the model is forced, and falls back with a warning on auto', async () => {
+  it('a missing model file fails with processing_failed when the model is forced, and 422 not_separable (model failed) on auto', async () => {
     const { raster } = photoLike();
     const missing = resolveModelConfig({ path: path.join(dir, 'nope.onnx') })!;
     await expect(removeBackground(raster, { backend: 'model', model: missing, jpeg: false })).rejects.toMatchObject({ code: 'processing_failed' });
-    const r = await removeBackground(raster, { backend: 'auto', model: missing, jpeg: false });
-    expect(r.method).toBe('matte');
-    expect(r.warnings.some((w) => w.startsWith('model_unavailable: '))).toBe(true);
+    await expect(removeBackground(raster, { backend: 'auto', model: missing, jpeg: false })).rejects.toMatchObject({ code: 'not_separable', details: { model: 'failed' } });
   });
 });

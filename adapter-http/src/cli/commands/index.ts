@@ -10,5 +10,6 @@ import { serveCommand } from './serve.js';
 import { adminCommand } from './admin.js';
 import { clusterCommand } from './cluster.js';
 import { vectorizeCommand } from './vectorize.js';
+import { modelsCommand } from './models.js';
 
-export const COMMANDS: readonly Command[] = [infoCommand, removeBgCommand, scanCommand, fixCommand, serveCommand, clusterCommand, adminCommand, vectorizeCommand, upscaleCommand, mockupCommand];
+export const COMMANDS: readonly Command[] = [infoCommand, removeBgCommand, scanCommand, fixCommand, serveCommand, clusterCommand, adminCommand, vectorizeCommand, upscaleCommand, mockupCommand, modelsCommand];

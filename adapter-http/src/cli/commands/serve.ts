@@ -6,6 +6,7 @@ import { createLogger } from '../../log.js';
 import { openConfiguredLine } from '../../queue/open-line.js';
 import { startServer } from '../../server.js';
 import { PortInUseError } from '../../transport/types.js';
+import { startModelAutoFetch } from '../../model-autofetch.js';
 import { openConfiguredStore } from '../../store/open.js';
 import { parseArgs } from '../args.js';
 import { EXIT, printError, type Command } from '../command.js';
@@ -23,6 +24,7 @@ export const serveCommand: Command = {
     'INKPREP_SHUTDOWN_GRACE_MS (130000), INKPREP_LOG_LEVEL (info), INKPREP_METRICS (1),',
     'INKPREP_HTTP (auto: uWebSockets.js where its native build loads, else node:http; or uws, node).',
     'A PORT already in use is an error (exit 1); only `inkprep cluster` shares a port.',
+    'INKPREP_FETCH_MODEL (1: fetch the remove-bg segmentation model in the background on first start; 0: never).',
     'On an empty store a local Business account is created and its first key printed once.',
   ].join('\n'),
   async run(argv) {
@@ -69,6 +71,8 @@ export const serveCommand: Command = {
       if (err instanceof PortInUseError) return printError('port_in_use', err.message, { host: err.host, port: err.port });
       return printError('internal_error', `cannot start the HTTP service: ${(err as Error).message}`);
     }
+    // Not awaited: the model lands in the background; remove-bg picks it up on the next call.
+    void startModelAutoFetch(log);
     process.stderr.write(`inkprep API listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.port}/api/v1\n`);
     return new Promise<number>((resolve) => {
       let stopping = false;

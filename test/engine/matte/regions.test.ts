@@ -1,0 +1,71 @@
+// Region-by-region decisions of the artwork matte: enclosed regions painted off-white stay (art), counters that
+// show the background itself go; a flat region that a gradient background model approaches is kept whole (no
+// cut along the tolerance line); small background-coloured islands (JPEG ringing) are removed, small dark dots
+// are not. Measured on corpus pieces with known alpha and on synthetic cases.
+import { describe, expect, it } from 'vitest';
+import { matteArtwork, type Raster } from '@inkprep/engine';
+import { composite, lightGradient, renderCorpusPiece, renderSvg } from './helpers.js';
+
+function fgLost(out: Uint8ClampedArray, gt: Raster): number {
+  let lost = 0, n = 0;
+  for (let i = 0; i < gt.width * gt.height; i++) if (gt.data[i * 4 + 3] === 255) { lost += 1 - out[i * 4 + 3]! / 255; n++; }
+  return (100 * lost) / n;
+}
+function iou(out: Uint8ClampedArray, gt: Raster): number {
+  let mn = 0, mx = 0;
+  for (let i = 0; i < gt.width * gt.height; i++) { const a = out[i * 4 + 3]! / 255, g = gt.data[i * 4 + 3]! / 255; mn += Math.min(a, g); mx += Math.max(a, g); }
+  return mn / mx;
+}
+const white = (): [number, number, number] => [255, 255, 255];
+
+describe('whites of the art', () => {
+  it('off-white parts enclosed by the art stay; counters showing the background go', async () => {
+    const art = await renderSvg(`<svg xmlns="http://www.w3.org/2000/svg" width="200" height="120">
+      <circle cx="50" cy="60" r="40" fill="#202020"/><circle cx="50" cy="60" r="20" fill="#fdfcf8"/>
+      <circle cx="150" cy="60" r="40" fill="none" stroke="#202020" stroke-width="16"/></svg>`);
+    const r = matteArtwork(composite(art, white));
+    expect(r.data[(60 * 200 + 50) * 4 + 3]).toBe(255); // the eye's off-white (dE ~1) is art
+    expect(r.data[(60 * 200 + 150) * 4 + 3]).toBe(0); // the ring's counter is the background
+    expect(iou(r.data, art)).toBeGreaterThan(0.99);
+  });
+
+  it('corpus: the butterfly wing dots and the shark teeth stay; lettering counters still go', async () => {
+    for (const [file, maxLost] of [['noto-1f98b-butterfly.svg', 0.5], ['noto-1f988-shark.svg', 0.3]] as const) {
+      const gt = await renderCorpusPiece(file, 384);
+      expect(fgLost(matteArtwork(composite(gt, white)).data, gt), file).toBeLessThan(maxLost);
+    }
+    for (const file of ['lettering-good-vibes.svg', 'si-porsche.svg', 'gi-heraldic-sun.svg']) {
+      const gt = await renderCorpusPiece(file, 384);
+      const cut = iou(matteArtwork(composite(gt, white)).data, gt);
+      expect(cut, file).toBeGreaterThan(0.985);
+      // The counters are what make the difference: keeping every enclosed region scores clearly lower.
+      expect(cut - iou(matteArtwork(composite(gt, white), { enclosed: 'keep' }).data, gt), file).toBeGreaterThan(0.01);
+    }
+  }, 60_000);
+
+  it('a flat pale region on a gradient background is kept whole, never cut along a straight tolerance line', async () => {
+    const gt = await renderCorpusPiece('tw-1f004-mahjong.svg', 384);
+    expect(fgLost(matteArtwork(composite(gt, lightGradient(384))).data, gt)).toBeLessThan(0.3);
+    // Synthetic: a flat light-grey square on a gradient that reaches its colour on one side.
+    const art = await renderSvg('<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256"><rect x="40" y="60" width="170" height="140" fill="#ececec"/></svg>');
+    const r = matteArtwork(composite(art, (x) => { const v = 252 - (x * 22) / 255; return [v, v, v]; }));
+    expect(fgLost(r.data, art)).toBeLessThan(1);
+  }, 60_000);
+});
+
+describe('background-coloured islands', () => {
+  it('JPEG: pale islands up to 0.006 % of the pixels are removed; dark dots of the same size stay', () => {
+    const S = 1024, data = new Uint8ClampedArray(S * S * 4).fill(255);
+    const blob = (cx: number, cy: number, v: number): void => {
+      for (let y = cy; y < cy + 3; y++) for (let x = cx; x < cx + 3; x++) data.fill(v, (y * S + x) * 4, (y * S + x) * 4 + 3);
+    };
+    for (let y = 200; y < 800; y++) for (let x = 300; x < 700; x++) data.fill(30, (y * S + x) * 4, (y * S + x) * 4 + 3); // the art
+    blob(100, 100, 225); blob(900, 150, 228); // near-white islands (JPEG ringing)
+    blob(120, 900, 20); // a real dark dot
+    const r = matteArtwork({ width: S, height: S, data }, { jpeg: true });
+    expect(r.data[(101 * S + 101) * 4 + 3]).toBe(0);
+    expect(r.data[(151 * S + 901) * 4 + 3]).toBe(0);
+    expect(r.data[(901 * S + 121) * 4 + 3]).toBe(255);
+    expect(r.data[(500 * S + 500) * 4 + 3]).toBe(255);
+  });
+});

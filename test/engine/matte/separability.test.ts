@@ -1,0 +1,40 @@
+// Separability routing: shaded photos (a red mug with a soft shadow on a lit backdrop, a white mug whose
+// highlight matches the backdrop, a storm sky) are not art on a separable background -> model or 422, never
+// matted; every non-flag corpus piece on white, a light gradient and JPEG white stays on the matte.
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { decodeImage, matteArtwork, removeBackground } from '@inkprep/engine';
+import { scene, SCENES } from '../../../golden/lib/scenes.js';
+import { composite, corpusPieces, lightGradient, renderCorpusPiece } from './helpers.js';
+
+describe('separability: shading, soft shadows, highlights, skies', () => {
+  for (const kind of SCENES) {
+    it(`${kind} is not separable (the artwork matte would cut it arbitrarily)`, async () => {
+      for (const size of [320, 640]) {
+        const s = scene(kind, size);
+        const m = matteArtwork(s.input);
+        expect(m.separability.separable, `${kind} at ${size}: soft ${m.stats.softFraction} faint ${m.stats.faintFraction}`).toBe(false);
+        await expect(removeBackground(s.input, { backend: 'auto', model: null, jpeg: false })).rejects.toMatchObject({ code: 'not_separable' });
+      }
+    });
+  }
+});
+
+describe('separability: flat art stays on the matte', () => {
+  it('every non-flag corpus piece on white, a light gradient and JPEG white (q85) is separable', async () => {
+    const size = 384;
+    const failures: string[] = [];
+    for (const file of await corpusPieces()) {
+      const gt = await renderCorpusPiece(file, size);
+      const white = composite(gt, () => [255, 255, 255]);
+      const jpg = await sharp(Buffer.from(white.data.buffer), { raw: { width: size, height: size, channels: 4 } }).flatten().jpeg({ quality: 85 }).toBuffer();
+      const cases = [
+        ['white', matteArtwork(white)],
+        ['gradient', matteArtwork(composite(gt, lightGradient(size)))],
+        ['jpeg', matteArtwork((await decodeImage(new Uint8Array(jpg))).raster, { jpeg: true })],
+      ] as const;
+      for (const [bg, m] of cases) if (!m.separability.separable) failures.push(`${file} on ${bg}: ${m.separability.reason}`);
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+});
