@@ -4,7 +4,7 @@
 // cached files against the pinned sha256. Prints JSON on stdout.
 import { DEFAULT_MODEL, MODEL_CATALOG, cachedModelState, fetchModel, isModelName, modelDir, modelPath, verifyModel, type ModelName } from '@inkprep/engine';
 import { parseArgs } from '../args.js';
-import { EXIT, UsageError, reportError, type Command } from '../command.js';
+import { EXIT, UsageError, reportError, synopsis, type Command } from '../command.js';
 
 const USAGE = [
   'usage: inkprep models [list]            list the models, their state (ready | absent | loading), size, path, licence',
@@ -37,13 +37,13 @@ export const modelsCommand: Command = {
       return EXIT.ok;
     }
     try {
-      if (flags.dir === true) throw new UsageError(`--dir needs a path\n\n${USAGE}`);
+      if (flags.dir === true) throw new UsageError('--dir needs a path', synopsis(USAGE));
       const dir = typeof flags.dir === 'string' ? modelDir({ INKPREP_MODEL_DIR: flags.dir }) : modelDir();
       const [sub = 'list', arg, ...extra] = positionals;
-      if (extra.length) throw new UsageError(USAGE);
-      for (const k of Object.keys(flags)) if (k !== 'dir' && k !== 'json' && k !== 'quiet') throw new UsageError(`unknown option --${k}\n\n${USAGE}`);
+      if (extra.length) throw new UsageError('too many arguments', synopsis(USAGE));
+      for (const k of Object.keys(flags)) if (k !== 'dir' && k !== 'json' && k !== 'quiet') throw new UsageError(`unknown option --${k}`, synopsis(USAGE));
       if (sub === 'list') {
-        if (arg !== undefined) throw new UsageError(USAGE);
+        if (arg !== undefined) throw new UsageError('too many arguments', synopsis(USAGE));
         const models = Object.values(MODEL_CATALOG).map((m) => ({
           name: m.name, default: m.name === DEFAULT_MODEL, state: cachedModelState(m.name, dir), path: modelPath(m.name, dir),
           size: m.size, sha256: m.sha256, source: `npm ${m.package} ${m.resource}`, licence: m.licence, description: m.description,
@@ -68,9 +68,9 @@ export const modelsCommand: Command = {
         process.stdout.write(JSON.stringify({ dir, verified: results }, null, 2) + '\n');
         return results.every((r) => r.ok) ? EXIT.ok : EXIT.failed;
       }
-      throw new UsageError(`unknown subcommand ${JSON.stringify(sub)}\n\n${USAGE}`);
+      throw new UsageError(`unknown subcommand ${JSON.stringify(sub)}`, synopsis(USAGE));
     } catch (err) {
-      return reportError(err, true);
+      return reportError(err);
     }
   },
 };

@@ -15,7 +15,7 @@ export const removeBgCommand: Command = {
     '',
     'options:',
     '  --backend auto|matte|model   default auto: artwork matte for art; photos and shaded shots go to the',
-    '                               segmentation model, or fail with not_separable (exit 2) when none can run;',
+    '                               segmentation model, or fail with not_separable (exit 1) when none can run;',
     '                               matte: always the matte (a photo gets a warning)',
     '  --model <file.onnx>          segmentation model (default: env INKPREP_SEGMENTATION_MODEL); input size,',
     '                               mean, std, output mapping from INKPREP_SEGMENTATION_SIZE/_MEAN/_STD/_OUTPUT',
