@@ -161,8 +161,8 @@ export default async function removeBgBench(ctx: BenchContext): Promise<void> {
   if (dumpDir) mkdirSync(dumpDir, { recursive: true });
   ctx.log(`remove-bg: ${pieces.length} pieces at ${size}x${size}, backgrounds ${KINDS.join(', ')}`);
 
-  type Acc = { ours: Metrics[]; naive: Metrics[]; oursMs: number[]; naiveMs: number[]; oursCpu: number[]; naiveCpu: number[]; floor: number[]; notSeparable: number; worst: { file: string; iou: number; left: number; lost: number }[] };
-  const acc = new Map<BgKind, Acc>(KINDS.map((k) => [k, { ours: [], naive: [], oursMs: [], naiveMs: [], oursCpu: [], naiveCpu: [], floor: [], notSeparable: 0, worst: [] }]));
+  type Acc = { ours: Metrics[]; plain: Metrics[]; naive: Metrics[]; oursMs: number[]; plainMs: number[]; naiveMs: number[]; oursCpu: number[]; plainCpu: number[]; naiveCpu: number[]; floor: number[]; notSeparable: number; worst: { file: string; iou: number; left: number; lost: number }[] };
+  const acc = new Map<BgKind, Acc>(KINDS.map((k) => [k, { ours: [], plain: [], naive: [], oursMs: [], plainMs: [], naiveMs: [], oursCpu: [], plainCpu: [], naiveCpu: [], floor: [], notSeparable: 0, worst: [] }]));
   for (const file of pieces) {
     const gt = await renderArt(file, size);
     for (const kind of KINDS) {
@@ -177,6 +177,12 @@ export default async function removeBgBench(ctx: BenchContext): Promise<void> {
       const ours = matteArtwork(input, kind === 'jpeg-white' ? { jpeg: true } : {}); // like the op: JPEG known, else detected
       a.oursMs.push(performance.now() - t);
       a.oursCpu.push(cpuMs(c));
+      // Before issue 20's region rules, same run: the plain enclosed-region and despeckle rules.
+      t = performance.now(); c = process.cpuUsage();
+      const plain = matteArtwork(input, kind === 'jpeg-white' ? { jpeg: true, regionRules: false } : { regionRules: false });
+      a.plainMs.push(performance.now() - t);
+      a.plainCpu.push(cpuMs(c));
+      a.plain.push(measure(plain.data, gt));
       t = performance.now(); c = process.cpuUsage();
       const naive = naiveFlood(input);
       a.naiveMs.push(performance.now() - t);
@@ -194,7 +200,7 @@ export default async function removeBgBench(ctx: BenchContext): Promise<void> {
   const rows: Row[] = [];
   for (const kind of KINDS) {
     const a = acc.get(kind)!;
-    for (const [method, ms, ts, cs] of [['ours (matte)', a.ours, a.oursMs, a.oursCpu], ['naive flood tol 32', a.naive, a.naiveMs, a.naiveCpu]] as const) {
+    for (const [method, ms, ts, cs] of [['ours (matte)', a.ours, a.oursMs, a.oursCpu], ['matte, plain region rules (before)', a.plain, a.plainMs, a.plainCpu], ['naive flood tol 32', a.naive, a.naiveMs, a.naiveCpu]] as const) {
       rows.push({
         background: kind,
         method,
@@ -205,6 +211,8 @@ export default async function removeBgBench(ctx: BenchContext): Promise<void> {
         'halo dE': mean(ms.map((m) => m.halo)),
         'bg left %': mean(ms.map((m) => m.bgLeft)),
         'fg lost %': mean(ms.map((m) => m.fgLost)),
+        'pieces fg lost > 0.5%': `${ms.filter((m) => m.fgLost > 0.5).length}/${ms.length}`,
+        'max fg lost %': Math.max(...ms.map((m) => m.fgLost)),
         'p50 ms': median(ts),
         'max ms': Math.max(...ts),
         'p50 cpu ms': median(cs),

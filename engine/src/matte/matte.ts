@@ -27,6 +27,9 @@ export interface ArtworkMatteOptions {
   jpeg?: boolean;
   /** `remove` (default): enclosed background-coloured regions are background too; `keep`: only what is connected to the border. */
   enclosed?: 'remove' | 'keep';
+  /** Region-by-region rules (off-white enclosed regions kept, flat plateaus kept whole, background-coloured
+   * islands removed); default true. `false` gives the plain rules, for before/after benches. */
+  regionRules?: boolean;
   /** Hears how far the matte is (0..1, by the measured share of each step) and the step starting. */
   onProgress?: (done: number, step: string) => void;
 }
@@ -67,7 +70,8 @@ export function matteArtwork(src: Raster, opts: ArtworkMatteOptions = {}): Artwo
   const queue = new Int32Array(n);
   progress(MATTE_AT.classify, 'classify');
   // Region rules need exact colours: clean sources only (JPEG noise breaks plateaus and off-white medians).
-  const clean = compression === 'none' && model.noiseDeltaE < 1;
+  const rules = opts.regionRules !== false;
+  const clean = rules && compression === 'none' && model.noiseDeltaE < 1;
   const cls = classify(dist, width, height, t, queue, clean ? { data: model.kind === 'quadratic' ? data : undefined, offWhite: OFF_WHITE_QUARTER_DE } : {});
   if (separability.separable) separability = judgeClassification(cls.borderBackground);
   const { state, band } = cls;
@@ -92,7 +96,7 @@ export function matteArtwork(src: Raster, opts: ArtworkMatteOptions = {}): Artwo
   decontaminate(data, out, band, alpha, fg, bg, model.noiseRgb >= SAMPLE_MODE_NOISE ? 'sample' : 'unmix');
   progress(MATTE_AT.despeckle, 'despeckle');
   const nearLimit = 2 * Math.round(t.bgDeltaE * 4);
-  const specks = despeckle(out, width, height, band, t.speckArea, queue, { area: islandArea(n, t.speckArea), near: (i) => dist[i]! < nearLimit });
+  const specks = despeckle(out, width, height, band, t.speckArea, queue, rules ? { area: islandArea(n, t.speckArea), near: (i) => dist[i]! < nearLimit } : undefined);
 
   let transparent = 0;
   for (let i = 0; i < n; i++) if (out[i * 4 + 3] === 0) transparent++;
