@@ -72,7 +72,12 @@ export function matteArtwork(src: Raster, opts: ArtworkMatteOptions = {}): Artwo
   // Region rules need exact colours: clean sources only (JPEG noise breaks plateaus and off-white medians).
   const rules = opts.regionRules !== false;
   const clean = rules && compression === 'none' && model.noiseDeltaE < 1;
-  const cls = classify(dist, width, height, t, queue, clean ? { data: model.kind === 'quadratic' ? data : undefined, offWhite: OFF_WHITE_QUARTER_DE } : {});
+  // Plateaus need exact colours only, which a decoded JPEG does not repeat over 40 px; a PNG whose faint rims
+  // merely look like ringing ('detected') keeps the rule.
+  const plateaus = rules && compression !== 'jpeg' && model.kind === 'quadratic';
+  // Off-white holes only on a single-colour background: a counter there shows exactly that colour, while on a
+  // gradient it shows the fit's residual (0.5-1 dE), which would read as off-white.
+  const cls = classify(dist, width, height, t, queue, { ...(plateaus ? { data } : {}), ...(clean && model.kind === 'constant' ? { offWhite: OFF_WHITE_QUARTER_DE } : {}) });
   if (separability.separable) separability = judgeClassification(cls.borderBackground);
   const { state, band } = cls;
   const soft = softTransitions(dist, (i) => (state[i]! & BG) !== 0, width, height, t.bgDeltaE);
