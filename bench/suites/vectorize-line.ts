@@ -64,6 +64,7 @@ export default async function vectorizeLineSuite(ctx: BenchContext): Promise<voi
     const held = await a.acquire();
     // Each waiter gives its turn back as soon as it gets it (they are served in join order).
     const waiters = Array.from({ length: 4 }, (_, i) => (i % 2 ? a : b).acquire().then((t) => t.release()));
+    for (const w of waiters) w.catch(() => undefined); // a failure surfaces at the Promise.all below
     while ((await a.snapshot()).queue.waiting < 4) await new Promise((r) => setTimeout(r, 1));
     const busy = ctx.bench('vectorize line: snapshot with 1 converting and 4 waiting');
     busy.add('in-process line (baseline)', () => {
@@ -77,7 +78,7 @@ export default async function vectorizeLineSuite(ctx: BenchContext): Promise<voi
     await Promise.all(waiters);
 
     // Handover across owners: a releases, b's waiter is woken by NOTIFY.
-    const rounds = ctx.short ? 20 : 200;
+    const rounds = ctx.short ? 20 : 60;
     const samples: number[] = [];
     for (let i = 0; i < rounds; i++) {
       const first = await a.acquire();

@@ -132,7 +132,9 @@ describe.skipIf(pgReason !== null)('PgLine: one vectorize line in PostgreSQL', (
     const next = b.acquire();
     await poll(async () => (await b.snapshot()).queue.waiting).toBe(2);
     const owner = a.ownerId;
-    await sql(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND objsubid = 2`, [LINE_LOCK_NS, owner]);
+    // pg_locks covers every database on the server: only this test database's owner.
+    await sql(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND objsubid = 2
+               AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`, [LINE_LOCK_NS, owner]);
     const started = Date.now();
     const turn = await next;
     expect(Date.now() - started).toBeLessThan(10_000); // the documented default lease; the ended session is seen at once
@@ -157,7 +159,7 @@ describe.skipIf(pgReason !== null)('PgLine: one vectorize line in PostgreSQL', (
       expect(await within(next, 500)).toBe('pending');
       expect(await b.snapshot()).toEqual({ queue: { converting: true, waiting: 1, max_waiting: 4 } });
       const turn = await next; // the lease lapses, the re-check reaps the ghost and hands over the slot
-      expect((await ghost.query('SELECT count(*)::INTEGER AS n FROM pg_locks WHERE locktype = $1 AND objid = $2', ['advisory', id])).rows[0].n).toBe(1);
+      expect((await ghost.query('SELECT count(*)::INTEGER AS n FROM pg_locks WHERE locktype = $1 AND classid = $2 AND objid = $3 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())', ['advisory', LINE_LOCK_NS, id])).rows[0].n).toBe(1);
       expect(await b.snapshot()).toEqual({ queue: { converting: true, waiting: 0, max_waiting: 4 } });
       turn.release();
     } finally {
