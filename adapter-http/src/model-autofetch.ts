@@ -14,6 +14,9 @@ export function startModelAutoFetch(log: Logger, env: NodeJS.ProcessEnv = proces
   const fetchFlag = env.INKPREP_FETCH_MODEL?.trim().toLowerCase();
   if (fetchFlag === '0' || fetchFlag === 'false' || fetchFlag === 'no') return Promise.resolve();
   if (env.INKPREP_SEGMENTATION_MODEL?.trim()) return Promise.resolve();
+  // `inkprep cluster`: one process fetches for all (they share the data dir).
+  const slot = env.INKPREP_CLUSTER_SLOT?.trim();
+  if (slot && slot !== '0') return Promise.resolve();
   const dir = modelDir(env);
   const state = cachedModelState(DEFAULT_MODEL, dir);
   if (state === 'ready') {

@@ -38,7 +38,7 @@ export function freePort(): Promise<number> {
 /** Start `inkprep serve` on `port` (1 engine thread, errors-only log, bootstrap key `key`); resolves once listening. */
 export function serve(port: number, key: string, env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, [MAIN, 'serve'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', INKPREP_THREADS: '1', INKPREP_WARM_BLANKS: '0', INKPREP_LOG_LEVEL: 'error', INKPREP_BOOTSTRAP_KEY: key, ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', INKPREP_THREADS: '1', INKPREP_WARM_BLANKS: '0', INKPREP_LOG_LEVEL: 'error', INKPREP_BOOTSTRAP_KEY: key, INKPREP_FETCH_MODEL: '0', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   return new Promise((resolve, reject) => {

@@ -16,9 +16,9 @@ function recorder(): { log: Logger; lines: { level: string; msg: string; fields?
 }
 
 describe('model auto-fetch on serve', () => {
-  it('does nothing when opted out (INKPREP_FETCH_MODEL=0) or when a model is named', async () => {
+  it('does nothing when opted out (INKPREP_FETCH_MODEL=0), when a model is named, or in a cluster process other than slot 0', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'inkprep-af-'));
-    for (const env of [{ INKPREP_FETCH_MODEL: '0', INKPREP_MODEL_DIR: dir }, { INKPREP_SEGMENTATION_MODEL: 'none', INKPREP_MODEL_DIR: dir }, { INKPREP_SEGMENTATION_MODEL: '/m.onnx', INKPREP_MODEL_DIR: dir }]) {
+    for (const env of [{ INKPREP_FETCH_MODEL: '0', INKPREP_MODEL_DIR: dir }, { INKPREP_SEGMENTATION_MODEL: 'none', INKPREP_MODEL_DIR: dir }, { INKPREP_SEGMENTATION_MODEL: '/m.onnx', INKPREP_MODEL_DIR: dir }, { INKPREP_CLUSTER_SLOT: '1', INKPREP_MODEL_DIR: dir }]) {
       const r = recorder();
       await startModelAutoFetch(r.log, env);
       expect(r.lines).toEqual([]);
