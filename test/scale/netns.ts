@@ -6,6 +6,7 @@
 // `teardown()` deletes the namespaces (which removes the veth pairs) and closes the relay.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
 import net from 'node:net';
 
 export interface Host {
@@ -24,6 +25,24 @@ export interface Hosts {
   /** DATABASE_URL as seen from `host`: the relay on its gateway, same database and credentials. */
   dbUrlFor(host: Host, dbUrl: string): string;
   teardown(): Promise<void>;
+}
+
+/**
+ * Namespaces of this suite left by a run killed before its cleanup (SIGKILL skips even 'exit'): removed
+ * when nothing runs in them and they are older than 10 minutes (a live run has its servers inside).
+ */
+function sweepStale(): void {
+  const list = spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout ?? '';
+  for (const name of list.split('\n').map((l) => l.split(' ')[0]!).filter((n) => /^inkl[0-9a-f]{4}h\d+$/.test(n))) {
+    const pids = (spawnSync('ip', ['netns', 'pids', name], { encoding: 'utf8' }).stdout ?? '').trim();
+    let ageMs = 0;
+    try {
+      ageMs = Date.now() - statSync(`/run/netns/${name}`).mtimeMs;
+    } catch {
+      continue;
+    }
+    if (pids === '' && ageMs > 600_000) ip(['netns', 'del', name]);
+  }
 }
 
 function ip(args: string[]): { ok: boolean; err: string } {
@@ -47,16 +66,27 @@ export function netnsUnavailableReason(): string | null {
  * @throws Error naming the `ip` command that failed (anything created so far is removed first)
  */
 export async function createHosts(n: number, pgHost: string, pgPort: number): Promise<Hosts> {
+  sweepStale();
   const tag = randomBytes(2).toString('hex');
-  // 10.213.x.0/24 with x random per run, so parallel runs on one machine do not collide.
-  const base = 64 + (randomBytes(1)[0]! % 128);
+  // 10.213.x.0/24 with x random per run and not in use by another run on this machine.
+  const inUse = spawnSync('ip', ['-o', 'addr', 'show'], { encoding: 'utf8' }).stdout ?? '';
+  let base = 64 + (randomBytes(1)[0]! % 128);
+  for (let tries = 0; tries < 32 && Array.from({ length: n }, (_, i) => inUse.includes(`10.213.${base + i}.`)).some(Boolean); tries++) {
+    base = 64 + (randomBytes(1)[0]! % 128);
+  }
   const hosts: Host[] = [];
   const servers: net.Server[] = [];
   const sockets = new Set<net.Socket>();
+  const removeAll = (): void => {
+    for (const h of hosts.splice(0)) ip(['netns', 'del', h.ns]);
+  };
+  // A test process that ends without its afterAll (killed runner, crash) still removes its namespaces.
+  process.once('exit', removeAll);
   const teardown = async (): Promise<void> => {
     for (const s of sockets) s.destroy();
     await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
-    for (const h of hosts) ip(['netns', 'del', h.ns]);
+    removeAll();
+    process.off('exit', removeAll);
   };
   const run = (args: string[]): void => {
     const r = ip(args);
