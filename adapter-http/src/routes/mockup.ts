@@ -1,7 +1,7 @@
 // Garment catalog and mockup endpoints (spec 4.9-4.12): GET /mockup/templates, GET /garments,
 // GET /garments/style, POST /mockup, and GET /mockup/preview (the blank pictures that preview_url, thumb and
 // images point to; no key needed, like any product picture).
-import { invalidOption, type MockupResult } from '@inkprep/engine';
+import { invalidOption, validate, type MockupResult } from '@inkprep/engine';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -41,7 +41,10 @@ export const garmentsRoute: RouteDef = getRoute({
   path: '/api/v1/garments',
   meter: 'daily', // spec 8: only the three status reads are unmetered
   async handle({ query, ex }) {
-    const r = await catalogRef().search(query.get('q') ?? undefined, query.get('supplier') ?? undefined, ex.signal);
+    // A parameter that is present must hold a value (same rule as every form field: engine validate.isUnset).
+    const q = validate.textValue('q', query.get('q'));
+    const supplier = validate.textValue('supplier', query.get('supplier'));
+    const r = await catalogRef().search(q, supplier, ex.signal);
     for (const w of r.warnings) ex.log.warn('garment supplier unavailable', { message: w.message });
     return json({ styles: r.styles.map(absolutize), suppliers: r.suppliers, warnings: r.warnings });
   },
@@ -52,8 +55,8 @@ export const garmentStyleRoute: RouteDef = getRoute({
   path: '/api/v1/garments/style',
   meter: 'daily', // spec 8: only the three status reads are unmetered
   async handle({ query, ex }) {
-    const key = query.get('key');
-    if (!key || key.trim() === '') throw invalidOption('key', 'a style key <supplier>:<style_id> (required)', key ?? '');
+    const key = validate.textValue('key', query.get('key'));
+    if (key === undefined) throw invalidOption('key', 'a style key <supplier>:<style_id> (required)', '');
     const d = await catalogRef().style(key, ex.signal);
     return json({
       ...d,
@@ -88,13 +91,13 @@ export function mockupReply(r: MockupResult): Reply {
 export const mockupRoute: RouteDef = postImageRoute<Record<string, string>>({
   path: '/api/v1/mockup',
   validate(fields) {
-    const style = fields.style?.trim();
+    const style = validate.textValue('style', fields.style);
     // Own styles and legacy mode validate fully here (400 before metering); supplier styles after the catalog answers.
     if (!style || /^own:/i.test(style) || !style.includes(':')) resolveMockup(textOptions(fields));
     return fields;
   },
   async handle({ app, image, options, signal }) {
-    const style = options.style?.trim();
+    const style = options.style;
     const supplier_style = style ? await catalogRef().garmentFor(style, signal) : undefined;
     const result = await app.engine.mockup(image, textOptions({ ...options, ...(supplier_style ? { supplier_style } : {}) }), { signal, transfer: true });
     return mockupReply(result);
@@ -116,18 +119,19 @@ export const mockupPreviewRoute: RouteDef = getRoute({
   path: PREVIEW_PATH,
   auth: false,
   async handle({ app, query, ex }) {
-    const size = query.get('size') ?? '1200';
+    const size = validate.textValue('size', query.get('size')) ?? '1200';
     const n = Number(size);
     if (!Number.isFinite(n) || n < 400 || n > 2000) throw invalidOption('size', 'a number from 400 to 2000', size);
-    const template = query.get('template');
-    const style = query.get('style');
+    const template = validate.textValue('template', query.get('template'));
+    const style = validate.textValue('style', query.get('style'));
     let opts: Record<string, string>;
     if (template) opts = { template_id: template };
     else if (style) {
       if (!/^own:/i.test(style)) throw invalidOption('style', 'an own style key (supplier pictures are served by the supplier)', style);
-      const view = query.get('view') ?? 'front';
+      const view = validate.textValue('view', query.get('view')) ?? 'front';
       if (view !== 'front' && view !== 'back') throw invalidOption('view', 'front or back', view);
-      opts = { style, color: query.get('color') ?? '', placement: view === 'front' ? 'full-front' : 'full-back' };
+      const color = validate.textValue('color', query.get('color'));
+      opts = { style, ...(color !== undefined ? { color } : {}), placement: view === 'front' ? 'full-front' : 'full-back' };
     } else {
       throw invalidOption('template', 'a template id, or style (+ color, view)', '');
     }

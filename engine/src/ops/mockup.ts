@@ -179,7 +179,8 @@ function resolveTrueToSize(o: OptionReader, styleKey: string, common: ResolvedCo
   const placementRaw = parseText(o, 'placement');
   let placement: PlacementSpec;
   if (placementRaw) {
-    const id = placementRaw.toLowerCase().replace(/[\s_]+/g, '-') as PlacementId;
+    // Exact ids in true-to-size mode (spec 4.12); only legacy placement names match case-insensitively.
+    const id = placementRaw as PlacementId;
     if (!PLACEMENT_IDS.includes(id) || !placements.includes(id)) throw invalidOption('placement', `one of ${placements.join(', ')} for this style`, placementRaw);
     placement = PLACEMENTS[id];
   } else {

@@ -5,7 +5,7 @@ import { InkprepError, invalidOption } from '../errors.js';
 import { decodeImage } from '../raster/decode.js';
 import { encodePng } from '../raster/encode.js';
 import type { Raster } from '../raster/types.js';
-import { parseEnum, readOptions } from '../options/validate.js';
+import { isUnset, parseEnum, readOptions } from '../options/validate.js';
 import { resolveModelConfig, segmentationModelFromEnv, type SegmentationModelConfig, type SegmentationModelOptions } from '../matte/model.js';
 import { removeBackground, type RemoveBgBackend } from '../matte/pipeline.js';
 import { defaultSegmentationModel } from '../matte/model-catalog.js';
@@ -59,7 +59,7 @@ export const removeBgOp: OpDef<RemoveBgOptions, ResolvedRemoveBg, RemoveBgResult
     const m = o.get('model');
     let model: SegmentationModelConfig | null;
     let modelState: 'absent' | 'loading' = 'absent';
-    if (m === undefined || m === null || m === '') {
+    if (isUnset(o, 'model', m)) {
       model = segmentationModelFromEnv();
       if (!model) {
         // No model named: the cached default (fetched by `inkprep models fetch` or on the server's first start).

@@ -4,7 +4,7 @@
 import { decodeImage } from '../raster/decode.js';
 import type { Raster } from '../raster/types.js';
 import { invalidOption } from '../errors.js';
-import { parseBool, parseEnum, parseNumber, readOptions, type OptionReader, type TextOptions } from '../options/validate.js';
+import { isUnset, parseBool, parseEnum, parseNumber, readOptions, type OptionReader, type TextOptions } from '../options/validate.js';
 import { prepareImage } from '../vectorize/prepare/edge-cleanup.js';
 import { quantize, type ColorsOption } from '../vectorize/quantize/index.js';
 import { DEFAULT_SPECK_SIZE, mergeSpecks } from '../vectorize/clean/specks.js';
@@ -76,7 +76,7 @@ export const DETAIL_PARAMS: Readonly<Record<Detail, { alphaMax: number; optToler
 
 function parseColors(o: OptionReader): ColorsOption {
   const v = o.get('colors');
-  if (v === undefined || v === null || (o.text && v === '') || v === 'auto') return 'auto';
+  if (isUnset(o, 'colors', v) || v === 'auto') return 'auto';
   if (v === 'unlimited') return 'unlimited';
   const n = typeof v === 'number' ? v : o.text && typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > 20) throw invalidOption('colors', 'auto, unlimited or an integer from 1 to 20', v);

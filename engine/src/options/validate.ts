@@ -46,15 +46,25 @@ export function readOptions(raw: unknown): OptionReader {
   return { text: false, get: (f) => own(o, f) };
 }
 
-/** Not given: absent or null, and in text form also the empty string (an empty form field). */
-export function isUnset(o: OptionReader, v: unknown): boolean {
-  return v === undefined || v === null || (o.text && v === '');
+/**
+ * Not given: absent or null. A field that is present must hold a value: an empty or whitespace-only string, or
+ * one with leading/trailing spaces, is `invalid_option` for that field (HTTP `-F colors=`, CLI `--colors ""`,
+ * `placement="full-front "`), in text form and from library callers alike. Every parser below goes through
+ * here, so the rule holds for every field of every op (issue 17).
+ */
+export function isUnset(o: OptionReader, field: string, v: unknown): boolean {
+  if (v === undefined || v === null) return true;
+  if (typeof v === 'string') {
+    if (v.trim() === '') throw invalidOption(field, 'a value (the field was sent empty)', v);
+    if (v.trim() !== v) throw invalidOption(field, 'a value without leading or trailing spaces', v);
+  }
+  return false;
 }
 
 /** A boolean (`true`/`false` as text). */
 export function parseBool(o: OptionReader, field: string, dflt: boolean): boolean {
   const v = o.get(field);
-  if (isUnset(o, v)) return dflt;
+  if (isUnset(o, field, v)) return dflt;
   if (typeof v === 'boolean') return v;
   if (o.text && v === 'true') return true;
   if (o.text && v === 'false') return false;
@@ -68,7 +78,7 @@ export function parseNumber(o: OptionReader, field: string, dflt: number, min: n
 export function parseNumber(o: OptionReader, field: string, dflt: undefined, min: number, max: number): number | undefined;
 export function parseNumber(o: OptionReader, field: string, dflt: number | undefined, min: number, max: number): number | undefined {
   const v = o.get(field);
-  if (isUnset(o, v)) return dflt;
+  if (isUnset(o, field, v)) return dflt;
   let n: number;
   if (typeof v === 'number') n = v;
   else if (o.text && typeof v === 'string' && DECIMAL.test(v)) n = Number(v);
@@ -89,16 +99,20 @@ export function parseInteger(o: OptionReader, field: string, dflt: number | unde
 /** One of a fixed set of words (case-sensitive, as documented). */
 export function parseEnum<T extends string>(o: OptionReader, field: string, dflt: T, allowed: readonly T[]): T {
   const v = o.get(field);
-  if (isUnset(o, v)) return dflt;
+  if (isUnset(o, field, v)) return dflt;
   if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
   throw invalidOption(field, `one of ${allowed.join(', ')}`, v);
 }
 
-/** A non-empty string (trimmed), or undefined when not given. */
+/** A string exactly as sent (never blank, no surrounding spaces: see isUnset), or undefined when not given. */
 export function parseText(o: OptionReader, field: string): string | undefined {
   const v = o.get(field);
-  if (v === undefined || v === null) return undefined;
+  if (isUnset(o, field, v)) return undefined;
   if (typeof v !== 'string') throw invalidOption(field, 'a string', v);
-  const t = v.trim();
-  return t === '' ? undefined : t;
+  return v;
+}
+
+/** One text value outside an options bag (an HTTP query parameter), by the same rule as parseText. */
+export function textValue(field: string, v: string | null | undefined): string | undefined {
+  return parseText(readOptions(textOptions({ [field]: v })), field);
 }
