@@ -94,7 +94,7 @@ describe('every present option field must hold a value (spec 4.1-4.12)', () => {
   it('each valid value of the table is accepted (so the 400s above are about the padding)', async () => {
     for (const r of POST_ROWS) {
       if (r.path === '/api/v1/upscale') continue; // the model/upscale run is slow; upscale.test.ts covers scale=2
-      const extra = r.path === '/api/v1/mockup' ? { response: 'json', output_size: '400' } : {};
+      const extra: Record<string, string> = r.path === '/api/v1/mockup' ? { response: 'json', output_size: '400' } : {};
       const res = await post(t, r.path, form(png, { ...extra, ...r.with, [r.field]: r.valid }));
       expect(res.status, `${r.path} ${r.field}=${r.valid}: ${JSON.stringify(res.json)}`).toBe(200);
     }
