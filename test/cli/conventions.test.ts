@@ -135,7 +135,7 @@ describe('exit codes by cause, one JSON error line', () => {
       const [serve, cluster, admin] = await Promise.all([
         runCli(['serve'], { PORT: 'eighty' }),
         runCli(['cluster', '--processes', '0']),
-        runCli(['admin', 'account', 'create', '--name', 'X', '--plan', 'gold'], { INKPREP_DATA_DIR: data, DATABASE_URL: '' }),
+        runCli(['admin', 'account', 'create', '--name', 'X', '--plan', 'gold', '--create'], { INKPREP_DATA_DIR: data, DATABASE_URL: '' }),
       ]);
       for (const r of [serve, cluster, admin]) expect(r.code, r.stderr).toBe(2);
       expect(errorLine(serve.stderr)).toMatchObject({ code: 'invalid_option', error: expect.stringMatching(/PORT/) });

@@ -2,7 +2,7 @@
 // in the issue's shape with --json and text output, then serve with INKPREP_BOOTSTRAP_KEY, the keys the
 // CLI made, and a graceful SIGTERM that finishes an in-flight request.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,8 +25,14 @@ describe('inkprep admin', () => {
   let keyId = '';
 
   it('account create prints the id (text) or the account (--json); lower plans too', () => {
-    const text = cli(['admin', 'account', 'create', '--name', 'Acme Prints', '--plan', 'business']);
-    expect(text.code).toBe(0);
+    // a fresh data dir: refused (exit 1, nothing created) until --create is given
+    const refusedFresh = cli(['admin', 'account', 'list', '--json']);
+    expect(refusedFresh.code).toBe(1);
+    expect(JSON.parse(refusedFresh.err)).toMatchObject({ code: 'not_found', store: { kind: 'sqlite', path: path.join(dir, 'inkprep.db') } });
+    expect(existsSync(path.join(dir, 'inkprep.db'))).toBe(false);
+    const text = cli(['admin', 'account', 'create', '--name', 'Acme Prints', '--plan', 'business', '--create']);
+    expect(text.code, text.err).toBe(0);
+    expect(text.err).toContain(`store: sqlite ${path.join(dir, 'inkprep.db')}`);
     accountId = text.out.trim();
     expect(accountId).toMatch(/^acc_[0-9a-f]{16}$/);
     const j = cli(['admin', 'account', 'create', '--name', 'Ops', '--plan', 'business', '--admin', '--json']);
@@ -45,7 +51,9 @@ describe('inkprep admin', () => {
     expect(key).toMatch(/^ink_live_[0-9A-Za-z]{40}$/);
     const plain = cli(['admin', 'key', 'create', accountId]);
     expect(plain.out.trim()).toMatch(/^ink_live_[0-9A-Za-z]{40}$/);
-    const list = cli(['admin', 'key', 'list', accountId, '--json']).json();
+    const listed = cli(['admin', 'key', 'list', accountId, '--json']).json();
+    expect(listed.store).toEqual({ kind: 'sqlite', path: path.join(dir, 'inkprep.db') });
+    const list = listed.keys;
     expect(list).toHaveLength(2);
     expect(list[0]).toMatchObject({ id: keyId, prefix: key.slice(0, 13), active: true, revoked_at: null });
     expect(JSON.stringify(list)).not.toContain(key.slice(13));
@@ -62,8 +70,8 @@ describe('inkprep admin', () => {
   });
 
   it('setting set/list; usage', () => {
-    expect(cli(['admin', 'setting', 'set', 'upscale.budget', '2000000', '--json']).json()).toEqual({ 'upscale.budget': 2000000 });
-    expect(cli(['admin', 'setting', 'list', '--json']).json()).toMatchObject({ 'upscale.budget': 2000000, 'upscale.budget4x': 750000 });
+    expect(cli(['admin', 'setting', 'set', 'upscale.budget', '2000000', '--json']).json()).toEqual({ 'upscale.budget': 2000000, store: { kind: 'sqlite', path: path.join(dir, 'inkprep.db') } });
+    expect(cli(['admin', 'setting', 'list', '--json']).json().settings).toMatchObject({ 'upscale.budget': 2000000, 'upscale.budget4x': 750000 });
     expect(cli(['admin', 'setting', 'set', 'upscale.budget', '-5']).code).toBe(2);
     const u = cli(['admin', 'usage', accountId, '--json']).json();
     expect(u).toMatchObject({ account_id: accountId, window: 'rolling 24 hours', daily_limit_per_key: 500, per_key: [], fair_use: { remove_bg: { used: 0, cap: 20 }, upscale: { used: 0, cap: null } } });
@@ -86,7 +94,7 @@ describe('inkprep admin', () => {
       const base = `http://127.0.0.1:${port}`;
       expect((await fetch(base + '/api/v1/vectorize', { headers: { authorization: `Bearer ${boot}` } })).status).toBe(200);
       // the CLI works on the running server's store; changes are live
-      const acc = cli(['admin', 'account', 'list', '--json'], { INKPREP_DATA_DIR: serveDir }).json();
+      const acc = cli(['admin', 'account', 'list', '--json'], { INKPREP_DATA_DIR: serveDir }).json().accounts;
       expect(acc).toHaveLength(1);
       const k2 = cli(['admin', 'key', 'create', acc[0].id], { INKPREP_DATA_DIR: serveDir }).out.trim();
       expect((await fetch(base + '/api/v1/upscale', { headers: { 'x-api-key': k2 } })).status).toBe(200);
@@ -129,8 +137,30 @@ describe('inkprep admin', () => {
     const r = cli(['admin', 'key', 'revoke', keyId, '--json']);
     expect(r.code).toBe(0);
     expect(r.json()).toMatchObject({ id: keyId, account_id: accountId });
-    expect(cli(['admin', 'key', 'list', accountId, '--json']).json()[0].active).toBe(false);
+    expect(cli(['admin', 'key', 'list', accountId, '--json']).json().keys[0].active).toBe(false);
     expect(cli(['admin', 'key', 'revoke', 'key_ffffffffffffffff']).code).not.toBe(0);
     expect(cli(['admin', 'usage', accountId]).out).toContain('remove-bg fair use: 0 of 20');
+  });
+
+  it('unknown flags exit 2 with a usage error line and change nothing', () => {
+    const before = cli(['admin', 'account', 'show', accountId, '--json']).json();
+    const typo = cli(['admin', 'account', 'set', accountId, '--daily-limitt', '5']);
+    expect(typo.code).toBe(2);
+    expect(JSON.parse(typo.err.trim().split('\n').pop()!)).toMatchObject({ code: 'usage', error: expect.stringContaining('--daily-limitt'), usage: expect.stringContaining('usage: inkprep admin') });
+    expect(cli(['admin', 'account', 'show', accountId, '--json']).json()).toEqual(before);
+    const keysBefore = cli(['admin', 'key', 'list', accountId, '--json']).json().keys.length;
+    const bogus = cli(['admin', 'key', 'create', accountId, '--bogus', '1', '--json']);
+    expect(bogus.code).toBe(2);
+    expect(JSON.parse(bogus.err)).toMatchObject({ code: 'usage', error: expect.stringContaining('--bogus') });
+    expect(cli(['admin', 'key', 'list', accountId, '--json']).json().keys).toHaveLength(keysBefore);
+    // a flag another command takes is still unknown here
+    expect(cli(['admin', 'account', 'list', '--plan', 'pro']).code).toBe(2);
+  });
+
+  it('names a PostgreSQL store with its password masked (text mode: on stderr before connecting)', () => {
+    const r = cli(['admin', 'account', 'list'], { DATABASE_URL: 'postgres://ops:s3cretpw@127.0.0.1:1/inkprep' });
+    expect(r.code).not.toBe(0);
+    expect(r.err).toContain('store: postgres postgres://ops:***@127.0.0.1:1/inkprep');
+    expect(r.err).not.toContain('s3cretpw');
   });
 });

@@ -8,7 +8,13 @@
 //   admin key list ACCOUNT_ID | admin key revoke KEY_ID_OR_KEY
 //   admin usage ACCOUNT_ID
 //   admin setting list | admin setting set NAME VALUE|none
+// It works only on an existing store unless --create is given (so a command run from the wrong folder does
+// not make an empty ./data), and always says which store: a `store` field in --json output (lists are
+// wrapped as { store, accounts|keys|settings }), a `store: ...` line on stderr in text mode. Unknown flags are
+// a usage error (exit 2), never ignored.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import { InkprepError } from '@inkprep/engine';
 import { createApiKey, revokeApiKey } from '../../auth/manage.js';
 import { monthBounds } from '../../limits/meter.js';
@@ -18,7 +24,7 @@ import { ACCOUNT_STATUSES, PLANS, type Account, type AccountPatch, type AccountS
 import { parseArgs } from '../args.js';
 import { EXIT, UsageError, reportError, type Command } from '../command.js';
 
-const USAGE = `usage: inkprep admin <command> [--json]
+const USAGE = `usage: inkprep admin <command> [--json] [--create]
 
   account create --name NAME --plan business|pro|free [--admin]
   account set ID [--plan P] [--status active|lapsed|suspended] [--daily-limit N]
@@ -32,12 +38,62 @@ const USAGE = `usage: inkprep admin <command> [--json]
   setting list
   setting set NAME VALUE|none    e.g. upscale.budget 1500000 (read live by the server)
 
-The store is the server's: INKPREP_DATA_DIR (default ./data).`;
+The store is the server's: DATABASE_URL (PostgreSQL) or INKPREP_DATA_DIR/inkprep.db (default ./data).
+It must exist (inkprep serve creates it on first start) unless --create is given. Every command says
+which store it used: \`store\` in --json output, a "store: ..." line on stderr otherwise.`;
 
-type Out = { json: boolean };
+/** Flags every admin command takes, and the extra flags of each command. */
+const COMMON_FLAGS = ['json', 'help', 'create'] as const;
+const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
+  'account create': ['name', 'plan', 'admin'],
+  'account set': ['name', 'plan', 'status', 'daily_limit', 'remove_bg_cap', 'upscale_cap', 'remove_bg_monthly', 'admin', 'no_admin'],
+};
 
-function print(o: Out, value: unknown, text: string): void {
-  process.stdout.write((o.json ? JSON.stringify(value, null, 2) : text) + '\n');
+/** Which store a command works on, as printed (a database URL with its password masked). */
+export type StoreRef = { kind: 'sqlite'; path: string } | { kind: 'postgres'; database: string };
+
+type Out = { json: boolean; store: StoreRef };
+
+function print(o: Out, value: Record<string, unknown>, text: string): void {
+  process.stdout.write((o.json ? JSON.stringify({ ...value, store: o.store }, null, 2) : text) + '\n');
+}
+
+/** `postgres://user:secret@host/db` -> `postgres://user:***@host/db` (unparseable URLs are hidden whole). */
+export function maskUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable DATABASE_URL)';
+  }
+}
+
+function storeText(s: StoreRef): string {
+  return s.kind === 'sqlite' ? `sqlite ${s.path}` : `postgres ${s.database}`;
+}
+
+/** Reject flags the command does not take (exit 2 with the usage), instead of silently ignoring them. */
+function checkFlags(pos: string[], flags: Record<string, string | true>): void {
+  const allowed = new Set<string>([...COMMON_FLAGS, ...(COMMAND_FLAGS[`${pos[0]} ${pos[1]}`] ?? [])]);
+  const unknown = Object.keys(flags).filter((f) => !allowed.has(f));
+  if (unknown.length > 0) {
+    const shown = unknown.map((f) => `--${f.replace(/_/g, '-')}`).join(', ');
+    throw new UsageError(`unknown option ${shown} for admin ${pos.slice(0, 2).join(' ')}`.trim(), USAGE);
+  }
+}
+
+/** Whether the configured store already exists (SQLite file, or the accounts table in PostgreSQL). */
+async function storeExists(ref: StoreRef, url: string | undefined): Promise<boolean> {
+  if (ref.kind === 'sqlite') return existsSync(ref.path);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const r = await client.query<{ found: boolean }>(`SELECT to_regclass('accounts') IS NOT NULL AS found`);
+    return r.rows[0]?.found === true;
+  } finally {
+    await client.end();
+  }
 }
 
 function accountJson(a: Account): Record<string, unknown> {
@@ -124,7 +180,7 @@ async function runAdmin(store: Store, pos: string[], flags: Record<string, strin
   }
   if (group === 'account' && action === 'list') {
     const all = await store.listAccounts();
-    print(o, all.map(accountJson), all.map(accountText).join('\n') || '(no accounts)');
+    print(o, { accounts: all.map(accountJson) }, all.map(accountText).join('\n') || '(no accounts)');
     return EXIT.ok;
   }
   if (group === 'key' && action === 'create') {
@@ -141,7 +197,7 @@ async function runAdmin(store: Store, pos: string[], flags: Record<string, strin
       id: k.id, prefix: k.prefix, created_at: new Date(k.createdAt).toISOString(),
       revoked_at: k.revokedAt === null ? null : new Date(k.revokedAt).toISOString(), active: k.revokedAt === null,
     }));
-    print(o, rows, rows.map((r) => `${r.id}  ${r.prefix}...  created ${r.created_at}${r.revoked_at ? `  revoked ${r.revoked_at}` : ''}`).join('\n') || '(no keys)');
+    print(o, { keys: rows }, rows.map((r) => `${r.id}  ${r.prefix}...  created ${r.created_at}${r.revoked_at ? `  revoked ${r.revoked_at}` : ''}`).join('\n') || '(no keys)');
     return EXIT.ok;
   }
   if (group === 'key' && action === 'revoke') {
@@ -178,7 +234,7 @@ async function runAdmin(store: Store, pos: string[], flags: Record<string, strin
   if (group === 'setting' && action === 'list') {
     const out: Record<string, number> = {};
     for (const n of Object.keys(SETTINGS)) if (isSettingName(n)) out[n] = await getSetting(store, n);
-    print(o, out, Object.entries(out).map(([k, v]) => `${k} = ${v}`).join('\n'));
+    print(o, { settings: out }, Object.entries(out).map(([k, v]) => `${k} = ${v}`).join('\n'));
     return EXIT.ok;
   }
   if (group === 'setting' && action === 'set') {
@@ -199,16 +255,25 @@ export const adminCommand: Command = {
   summary: 'manage accounts, API keys, usage and settings in the server store (--json for scripts)',
   usage: USAGE,
   async run(argv) {
-    const { positionals, flags } = parseArgs(argv);
+    const { positionals, flags } = parseArgs(argv, ['create', 'no_admin']);
     const json = flags.json === true;
-    if (flags.help || positionals.length === 0) {
+    if (flags.help) {
       process.stdout.write(USAGE + '\n');
-      return flags.help ? EXIT.ok : EXIT.usage;
+      return EXIT.ok;
     }
     let store: Store | null = null;
     try {
-      store = (await openConfiguredStore({ dataDir: path.resolve(process.env.INKPREP_DATA_DIR?.trim() || './data'), cacheKeys: false })).store;
-      return await runAdmin(store, positionals, flags, { json });
+      if (positionals.length === 0) throw new UsageError('admin needs a command', USAGE);
+      checkFlags(positionals, flags);
+      const dataDir = path.resolve(process.env.INKPREP_DATA_DIR?.trim() || './data');
+      const url = process.env.DATABASE_URL?.trim() || undefined;
+      const ref: StoreRef = url ? { kind: 'postgres', database: maskUrl(url) } : { kind: 'sqlite', path: path.join(dataDir, 'inkprep.db') };
+      if (!json) process.stderr.write(`store: ${storeText(ref)}\n`);
+      if (flags.create !== true && !(await storeExists(ref, url))) {
+        throw new InkprepError('not_found', `No inkprep store at ${storeText(ref)}; check INKPREP_DATA_DIR / DATABASE_URL, or pass --create to create it`, { store: ref });
+      }
+      store = (await openConfiguredStore({ dataDir, cacheKeys: false })).store;
+      return await runAdmin(store, positionals, flags, { json, store: ref });
     } catch (err) {
       return reportError(err);
     } finally {
