@@ -135,8 +135,9 @@ describe('exit codes by cause, one JSON error line', () => {
       const [serve, cluster, admin] = await Promise.all([
         runCli(['serve'], { PORT: 'eighty' }),
         runCli(['cluster', '--processes', '0']),
-        runCli(['admin', 'account', 'create', '--name', 'X', '--plan', 'gold', '--create'], { INKPREP_DATA_DIR: data, DATABASE_URL: '' }),
+        runCli(['admin', 'account', 'create', '--name', 'X', '--plan', 'gold', '--create', '--json'], { INKPREP_DATA_DIR: data, DATABASE_URL: '' }),
       ]);
+      // admin with --json: in text mode its stderr also carries the "store: ..." line before the error line
       for (const r of [serve, cluster, admin]) expect(r.code, r.stderr).toBe(2);
       expect(errorLine(serve.stderr)).toMatchObject({ code: 'invalid_option', error: expect.stringMatching(/PORT/) });
       expect(errorLine(cluster.stderr)).toMatchObject({ code: 'invalid_option', field: 'processes' });
