@@ -11,9 +11,9 @@ import type { OwnStyle, View } from './specs.js';
 
 /** Long sides the neutral render is made at; an output uses the smallest one at least as large (else the largest). */
 export const RENDER_SIZES = [512, 1024, 2048] as const;
-const FORMAT_VERSION = 6;
+const FORMAT_VERSION = 9;
 /** Version of colorize() (colouring a cached neutral render; the neutral files do not depend on it). */
-const COLOR_VERSION = 2;
+const COLOR_VERSION = 3;
 /** Changes whenever blanks render differently (cached pictures keyed by it go stale). */
 export const GARMENT_RENDER_VERSION = FORMAT_VERSION * 100 + COLOR_VERSION;
 
@@ -31,8 +31,10 @@ export interface GarmentAsset {
   mask: Uint8Array;
   /** Where ink may go 0-255 (no drawstrings, openings or rib bands). */
   print_mask: Uint8Array;
-  /** Blurred height field, inches. */
-  height_in: Float32Array;
+  /** Fold relief, inches (0 on flat cloth): the ink is displaced along it. */
+  fold_in: Float32Array;
+  /** Light on the cloth, 1 = the body's median, x SHADE_SCALE: the ink is lit by it (no yarn colour). */
+  light: Uint16Array;
 }
 
 export function garmentCacheDir(): string {
@@ -93,7 +95,7 @@ export function clearGarmentMemory(): void {
 // Disk layout of a neutral render: a JSON header line, then the arrays back to back.
 function serialize(n: NeutralRender): Buffer {
   const head = Buffer.from(JSON.stringify({ v: FORMAT_VERSION, width: n.width, height: n.height, ppi: n.ppi, center_x: n.center_x, collar_y: n.collar_y }) + '\n');
-  const parts = [n.mask, n.print_mask, n.shade, n.sheen, n.yarn, n.shadow, n.height_in].map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+  const parts = [n.mask, n.print_mask, n.shade, n.sheen, n.yarn, n.shadow, n.fold_in].map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength));
   const pad = (4 - ((head.length + parts.slice(0, 6).reduce((s, p) => s + p.length, 0)) % 4)) % 4;
   return Buffer.concat([head, ...parts.slice(0, 6), Buffer.alloc(pad), parts[6]!]);
 }
@@ -123,8 +125,8 @@ function deserialize(buf: Buffer): NeutralRender | null {
   const shadow = new Uint8Array(copy(o, N)); o += N;
   o += (4 - (o % 4)) % 4;
   if (buf.length < o + N * 4) return null;
-  const height_in = new Float32Array(copy(o, N * 4));
-  return { width: h.width, height: h.height, ppi: h.ppi, center_x: h.center_x, collar_y: h.collar_y, mask, print_mask, shade, sheen, yarn, shadow, height_in };
+  const fold_in = new Float32Array(copy(o, N * 4));
+  return { width: h.width, height: h.height, ppi: h.ppi, center_x: h.center_x, collar_y: h.collar_y, mask, print_mask, shade, sheen, yarn, shadow, fold_in };
 }
 
 /** The neutral render of a style/view at a render size: memory, then disk, then rendered (and stored). */
@@ -169,7 +171,7 @@ export async function getColored(style: OwnStyle, view: View, color: ColorSpec, 
     const n = await getNeutral(style, view, size);
     const a: GarmentAsset = {
       width: n.width, height: n.height, ppi: n.ppi, center_x: n.center_x, collar_y: n.collar_y,
-      rgba: colorize(n, color), mask: n.mask, print_mask: n.print_mask, height_in: n.height_in,
+      rgba: colorize(n, color), mask: n.mask, print_mask: n.print_mask, fold_in: n.fold_in, light: n.shade,
     };
     assetMem.set(key, a, n.width * n.height * 4);
     return a;
@@ -177,7 +179,7 @@ export async function getColored(style: OwnStyle, view: View, color: ColorSpec, 
 }
 
 /** Bilinear resample of a single-channel field to w x h (pixel centres aligned). */
-function resampleField<T extends Float32Array | Uint8Array>(src: T, sw: number, sh: number, w: number, h: number, make: (n: number) => T): T {
+function resampleField<T extends Float32Array | Uint8Array | Uint16Array>(src: T, sw: number, sh: number, w: number, h: number, make: (n: number) => T): T {
   const out = make(w * h);
   const fx = sw / w, fy = sh / h;
   for (let y = 0; y < h; y++) {
@@ -222,9 +224,10 @@ export async function getGarmentAt(style: OwnStyle, view: View, color: ColorSpec
       rgba,
       mask: resampleField(base.mask, base.width, base.height, w, h, (n) => new Uint8Array(n)),
       print_mask: resampleField(base.print_mask, base.width, base.height, w, h, (n) => new Uint8Array(n)),
-      height_in: resampleField(base.height_in, base.width, base.height, w, h, (n) => new Float32Array(n)),
+      fold_in: resampleField(base.fold_in, base.width, base.height, w, h, (n) => new Float32Array(n)),
+      light: resampleField(base.light, base.width, base.height, w, h, (n) => new Uint16Array(n)),
     };
-    assetMem.set(key, a, w * h * 10);
+    assetMem.set(key, a, w * h * 12);
     return a;
   });
 }

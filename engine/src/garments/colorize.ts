@@ -65,8 +65,8 @@ function garmentLinear(n: NeutralRender, i: number, c1: readonly number[], c2: r
   let t = 0;
   let slub = 1;
   const yarnT = n.yarn[i]! / 255;
-  // Heather: the second yarn where the yarn field is high, in proportion to its share.
-  if (share > 0) t = Math.min(1, Math.max(0, (yarnT - (1 - share)) / 0.45));
+  // Heather: the share of the second yarn, around its mean share by the yarn field's deviation (0.5 = mean).
+  if (share > 0) t = Math.min(1, Math.max(0, share + (yarnT - 0.5) * 2));
   else slub = 1 + 0.03 * (yarnT - 0.5);
   const s = n.shade[i]! / SHADE_SCALE;
   const sp = SHEEN_RAMP[n.sheen[i]!]! * sheenK;

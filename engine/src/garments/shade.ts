@@ -1,8 +1,12 @@
-// Neutral (colourless) render of a blank: a height field (pillowed panels + fold ridges + low-frequency
-// wrinkles + rib and seam relief) lit with a Lambert diffuse model and a faint Blinn-Phong sheen, times
-// ambient occlusion (edge falloff, underarm, collar, hood and drawstring shadows), plus knit grain,
-// stitching and a heather yarn field. Colour is applied afterwards (colorize.ts), so a new colour is cheap.
+// Neutral (colourless) render of a blank, as if photographed under a large soft light: a height field
+// (pillowed panels + soft folds from folds.ts + low-frequency wrinkles + rib and seam relief) lit with a
+// wrapped diffuse model (broad source: gradual falloff, no hard terminator) and a faint Blinn-Phong sheen,
+// times ambient occlusion (cavity of the folds, edge falloff, underarm, collar, hood and drawstring
+// shadows), plus knit grain, stitching and a two-yarn heather field whose speckle is sized in inches.
+// The light is normalised so the body's median is 1; colour is applied afterwards (colorize.ts), so a
+// new colour is cheap.
 import { blur, fbm, rasterSvg, smoothstep, whiteNoise } from './field.js';
+import { foldField } from './folds.js';
 import { drawGarment, pathData, type GarmentDrawing, type Shape } from './outline.js';
 import type { OwnStyle, View } from './specs.js';
 
@@ -19,7 +23,7 @@ export interface NeutralRender {
   mask: Uint8Array;
   /** Where ink may go, 0-255: the silhouette less drawstrings, openings and rib bands. */
   print_mask: Uint8Array;
-  /** Light multiplier, 1 = flat fabric facing the camera; stored x 16384. */
+  /** Light multiplier, 1 = the median of the body (print area); stored x 16384. */
   shade: Uint16Array;
   /** Sheen 0-255. */
   sheen: Uint8Array;
@@ -27,8 +31,8 @@ export interface NeutralRender {
   yarn: Uint8Array;
   /** Backdrop shadow 0-255. */
   shadow: Uint8Array;
-  /** Blurred height field in inches (drives the ink displacement in the mockup). */
-  height_in: Float32Array;
+  /** Fold relief in inches (0 on flat cloth): drives the ink displacement in the mockup. */
+  fold_in: Float32Array;
 }
 
 export const SHADE_SCALE = 16384;
@@ -47,18 +51,6 @@ export function canvasOf(d: GarmentDrawing): { ox: number; oy: number; w_in: num
   const b = d.bounds;
   const m = Math.max(b.x1 - b.x0, b.y1 - b.y0) * 0.07;
   return { ox: b.x0 - m, oy: b.y0 - m, w_in: b.x1 - b.x0 + 2 * m, h_in: b.y1 - b.y0 + 2 * m * 1.15 };
-}
-
-/** Distance-weighted ridge along segment a->b (inches), tapering toward b. */
-function ridge(x: number, y: number, ax: number, ay: number, bx: number, by: number, width: number): number {
-  const vx = bx - ax, vy = by - ay;
-  const len2 = vx * vx + vy * vy;
-  let t = ((x - ax) * vx + (y - ay) * vy) / len2;
-  if (t < 0 || t > 1) return 0;
-  const dx = x - (ax + vx * t), dy = y - (ay + vy * t);
-  const d2 = (dx * dx + dy * dy) / (width * width);
-  t = Math.sin(Math.PI * Math.min(1, t * 1.6 + 0.05)) * (1 - t * 0.5);
-  return t * Math.exp(-d2);
 }
 
 /**
@@ -93,6 +85,9 @@ export async function renderNeutral(style: OwnStyle, view: View, longPx: number)
   const ua = d.underarms;
   const L = s.length;
   const hemTop = L - (s.hem_rib > 0 ? s.hem_rib : 0);
+  const cloth = new Float32Array(N);
+  for (let i = 0; i < N; i++) cloth[i] = Math.max(0, sil[i]! - hood[i]!);
+  const folds = foldField(style.silhouette, s, d, W, H, ppi, ox, oy, cloth);
   // Height field in inches (its temporaries are released when it returns).
   const hgt = ((): Float32Array => {
     const body = new Float32Array(N);
@@ -102,11 +97,10 @@ export async function renderNeutral(style: OwnStyle, view: View, longPx: number)
     const pillowHood = blur(hood, W, H, 1.3 * ppi);
     const pocketSoft = blur(pocket, W, H, 0.12 * ppi);
     const stringSoft = blur(strings, W, H, 0.06 * ppi);
-    const wrinkle = fbm(W, H, 7 * ppi, 6 * ppi, 2, seed);
-    const crumple = fbm(W, H, 1.3 * ppi, 1.1 * ppi, 2, seed + 5);
+    const wrinkle = fbm(W, H, 6 * ppi, 5 * ppi, 2, seed);
+    const crumple = fbm(W, H, 1.6 * ppi, 1.3 * ppi, 2, seed + 5);
 
     const out = new Float32Array(N);
-    const aSleeve = (s.sleeve_angle * Math.PI) / 180;
     const ribPeriod = 0.1;
     for (let y = 0; y < H; y++) {
       const yi = y / ppi + oy;
@@ -115,25 +109,8 @@ export async function renderNeutral(style: OwnStyle, view: View, longPx: number)
         if (sil[i]! <= 0.001 && strings[i]! <= 0.001) continue;
         const xi = x / ppi + ox;
         let h = 1.6 * Math.sqrt(Math.max(0, pillowBody[i]!)) + 1.0 * Math.sqrt(Math.max(0, pillowSleeve[i]!)) + 1.5 * Math.sqrt(Math.max(0, pillowHood[i]!));
-        // Drag folds from each underarm toward the centre of the body.
-        let f = 0;
-        for (const u of ua) {
-          const sx = Math.sign(u.x);
-          f += 0.42 * ridge(xi, yi, u.x - sx * 0.6, u.y + 0.5, u.x - sx * 5.5, u.y + 5.2, 0.8);
-          f += 0.26 * ridge(xi, yi, u.x - sx * 0.5, u.y + 2.6, u.x - sx * 4.6, u.y + 8.8, 0.65);
-          f += 0.16 * ridge(xi, yi, u.x - sx * 0.8, u.y - 1.2, u.x - sx * 4.2, u.y + 1.6, 0.55);
-        }
-        // Soft vertical waves that fall toward the hem, and a sag below the chest.
-        const low = smoothstep(hemTop - 11, hemTop - 1, yi);
-        f += low * (0.08 * Math.sin(xi * 0.93 + 0.6 + 2.5 * wrinkle[i]!) + 0.04 * Math.sin(xi * 1.9 + 2.1 + yi * 0.12 + 1.2 * wrinkle[i]!));
-        f += 0.06 * Math.sin(yi * 0.9 + xi * 0.15 + 1.3) * body[i]!;
-        // Sleeve creases across the sleeve near the armhole.
-        if (sleeves[i]! > 0) {
-          const along = Math.abs(xi) * Math.cos(aSleeve) + yi * Math.sin(aSleeve);
-          f += sleeves[i]! * 0.07 * Math.sin(along * 1.7 + (xi > 0 ? 0.4 : 2.2) + 2.5 * wrinkle[i]!);
-        }
-        h += f * body[i]! + f * 0.6 * sleeves[i]!;
-        h += 0.07 * wrinkle[i]! + 0.02 * crumple[i]!;
+        h += folds[i]!;
+        h += 0.05 * wrinkle[i]! + 0.012 * crumple[i]!;
         h += 0.18 * pocketSoft[i]! + 0.22 * stringSoft[i]!;
         // Ribs: vertical ribs on cuffs and waistband, ribs across the collar band.
         const r = ribs[i]!;
@@ -145,16 +122,32 @@ export async function renderNeutral(style: OwnStyle, view: View, longPx: number)
         out[i] = h * Math.max(sil[i]!, strings[i]!);
       }
     }
-
     return out;
+  })();
+  // Cavity: how far the cloth lies below its surroundings (fold valleys, the creases between panels).
+  const cavity = ((): Float32Array => {
+    const b = blur(hgt, W, H, 0.45 * ppi);
+    const c = new Float32Array(N);
+    for (let i = 0; i < N; i++) c[i] = Math.max(0, b[i]! - hgt[i]!);
+    return blur(c, W, H, 0.08 * ppi);
   })();
 
   // Light from the upper left and in front; normals from the height gradient (in inch/inch units).
-  const l = normalize(-0.38, -0.62, 1.0);
+  const l = normalize(-0.42, -0.6, 1.0);
   const hv = normalize(l[0], l[1], l[2] + 1);
   const shade = new Uint16Array(N);
   const sheen = new Uint8Array(N);
-  const grain = whiteNoise(W, H, seed + 99);
+  // Knit grain: fine noise stretched along the wales (vertical), fainter when a pixel covers many stitches.
+  const grain = ((): Float32Array => {
+    const g = whiteNoise(W, H, seed + 99);
+    const t = new Float32Array(N);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+      const i = y * W + x;
+      t[i] = (g[y > 0 ? i - W : i]! + 2 * g[i]! + g[y < H - 1 ? i + W : i]!) * 0.5;
+    }
+    return t;
+  })();
+  const grainK = 0.022 * Math.min(1, ppi / 40);
   const ink = blur(interior, W, H, 0.25 * ppi);
   const hoodShadow = blur(hood, W, H, 0.45 * ppi);
   const sleeveShadow = blur(sleeves, W, H, 0.22 * ppi);
@@ -162,6 +155,7 @@ export async function renderNeutral(style: OwnStyle, view: View, longPx: number)
   const ribShadow = blur(ribs, W, H, 0.18 * ppi);
   const pocketShadow = blur(pocket, W, H, 0.35 * ppi);
   const sdx = Math.round(0.12 * ppi), sdy = Math.round(0.16 * ppi);
+  const halfChest = s.chest / 2;
   for (let y = 0; y < H; y++) {
     const yi = y / ppi + oy;
     for (let x = 0; x < W; x++) {
@@ -176,13 +170,16 @@ export async function renderNeutral(style: OwnStyle, view: View, longPx: number)
       const inv = 1 / Math.sqrt(gx * gx + gy * gy + 1);
       const nx = -gx * inv, ny = -gy * inv, nz = inv;
       const ndl = nx * l[0] + ny * l[1] + nz * l[2];
-      const diffuse = Math.max(0, ndl) / l[2];
-      let v = 0.3 + 0.7 * diffuse;
-      // Ambient occlusion.
-      let ao = 0.8 + 0.2 * smoothstep(0.1, 0.85, edge[i]!);
+      // Wrapped diffuse (a large soft source): light falls off gradually past the terminator.
+      const diffuse = Math.max(0, ndl + WRAP) / (l[2] + WRAP);
+      // The softbox is up and to the left: the cloth is a little brighter there (+-7 % across the body).
+      const falloff = 1 - 0.05 * Math.max(-1.3, Math.min(1.3, xi / halfChest)) - 0.07 * Math.max(-1.3, Math.min(1.3, (yi - s.length / 2) / (s.length / 2)));
+      let v = (0.28 + 0.72 * diffuse) * falloff;
+      // Ambient occlusion: fold valleys, the falloff toward the silhouette, the underarms.
+      let ao = (0.8 + 0.2 * smoothstep(0.1, 0.85, edge[i]!)) * (1 - Math.min(0.5, 2.2 * cavity[i]!));
       for (const u of ua) {
-        const dx = xi - u.x * 0.94, dy = yi - (u.y + 0.9);
-        ao *= 1 - 0.3 * Math.exp(-(dx * dx + dy * dy) / 1.8);
+        const dx = xi - u.x * 0.95, dy = yi - (u.y + 0.7);
+        ao *= 1 - 0.22 * Math.exp(-(dx * dx * 0.6 + dy * dy) / 2.6);
       }
       const onBody = Math.max(0, 1 - sleeves[i]! - hood[i]!);
       ao *= 1 - 0.22 * sleeveShadow[i]! * onBody * (1 - sleeves[i]!);
@@ -203,19 +200,31 @@ export async function renderNeutral(style: OwnStyle, view: View, longPx: number)
       const below = y >= 1 ? stitches[i - W]! : 0;
       v *= 1 + 0.16 * stitches[i]! - 0.22 * below * (1 - stitches[i]!);
       // Knit grain.
-      v *= 1 + 0.035 * grain[i]! * (1 - 0.5 * stitches[i]!);
+      v *= 1 + grainK * grain[i]! * (1 - 0.5 * stitches[i]!);
       shade[i] = Math.min(65535, Math.round(v * ao * SHADE_SCALE));
       const ndh = Math.max(0, nx * hv[0] + ny * hv[1] + nz * hv[2]);
       sheen[i] = Math.round(255 * Math.min(1, Math.pow(ndh, 18) * ao * (1 - inside)));
     }
   }
 
-  // Heather yarn: horizontal streaks of the second yarn (knit courses run across the body).
-  const streak = fbm(W, H, Math.max(1.5, 0.1 * ppi), Math.max(0.6, 0.025 * ppi), 1, seed + 31);
-  const fleck = whiteNoise(W, H, seed + 37);
-  const slub = fbm(W, H, 2.5 * ppi, 0.8 * ppi, 2, seed + 41);
+  // Heather yarn: which of the two yarns shows, 0.5 +- deviation. Fibre clumps are ~0.03 in across and
+  // a little longer along the wales; a pixel that covers several averages them (smaller deviation), so
+  // the mix reads the same at every render size. A faint mottle (0.5 in) gives the yarn's slub.
   const yarn = new Uint8Array(N);
-  for (let i = 0; i < N; i++) yarn[i] = Math.round(255 * smoothstep(-0.6, 0.6, 0.8 * streak[i]! + 0.22 * fleck[i]! + 0.15 * slub[i]!));
+  {
+    const cell = 0.03 * ppi;
+    const fib = cell >= 2 ? blur(whiteNoise(W, H, seed + 37), W, H, cell * 0.35) : whiteNoise(W, H, seed + 37);
+    // Standard deviation of the fibre field, measured (blurring shrinks it), so the contrast is set exactly.
+    let sd = 0;
+    for (let i = 0; i < N; i += 7) sd += fib[i]! * fib[i]!;
+    sd = Math.sqrt(sd / Math.ceil(N / 7)) || 1;
+    const perPixel = Math.min(1, Math.max(0.3, cell / 1.5));
+    const mottle = fbm(W, H, 0.6 * ppi, 0.8 * ppi, 2, seed + 41);
+    for (let i = 0; i < N; i++) {
+      const v = 0.5 + 0.17 * perPixel * (fib[i]! / sd) + 0.04 * mottle[i]!;
+      yarn[i] = Math.round(255 * Math.min(1, Math.max(0, v)));
+    }
+  }
 
   // Backdrop shadow: the silhouette, offset down and right, blurred.
   const off = new Float32Array(N);
@@ -230,13 +239,25 @@ export async function renderNeutral(style: OwnStyle, view: View, longPx: number)
     mask[i] = Math.round(255 * Math.min(1, Math.max(sil[i]!, strings[i]!)));
     printMask[i] = Math.round(255 * Math.max(0, sil[i]! * (1 - strings[i]!) * (1 - interior[i]!) * (1 - ribs[i]!)));
   }
-  const heightBlur = blur(hgt, W, H, 0.25 * ppi);
+  // Normalise the light so the body's median is 1 (the colour is calibrated to it; ink is lit by it).
+  {
+    const hist = new Uint32Array(65536);
+    let n = 0;
+    for (let i = 0; i < N; i++) if (printMask[i] === 255 && mask[i] === 255) { hist[shade[i]!]++; n++; }
+    let acc = 0, med = SHADE_SCALE;
+    for (let v = 0; v < 65536 && n > 0; v++) { acc += hist[v]!; if (acc * 2 >= n) { med = Math.max(1, v); break; } }
+    const k = SHADE_SCALE / med;
+    for (let i = 0; i < N; i++) shade[i] = Math.min(65535, Math.round(shade[i]! * k));
+  }
   return {
     width: W, height: H, ppi,
     center_x: -ox * ppi, collar_y: (d.collar_y - oy) * ppi,
-    mask, print_mask: printMask, shade, sheen, yarn, shadow, height_in: heightBlur,
+    mask, print_mask: printMask, shade, sheen, yarn, shadow, fold_in: folds,
   };
 }
+
+/** Wrap of the diffuse term: light reaches this far (in n.l) past the terminator. */
+const WRAP = 0.4;
 
 function normalize(x: number, y: number, z: number): [number, number, number] {
   const n = Math.hypot(x, y, z) || 1;

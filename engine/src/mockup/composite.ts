@@ -1,16 +1,23 @@
-// Putting ink on cloth. Fabric mode: the design is displaced along the gradient of the blurred garment
-// height field (ink follows the folds), multiplied by the (low-passed) garment luminance normalised by its median in
-// the print area (L / median L, so dark blanks do not crush the ink and DTF film stays its true colour),
-// brightened by a light screen on highlights, edge-feathered by a ~0.7 px blur of its alpha, and masked
-// to the garment. Flat mode is a plain alpha paste. All work is confined to the print rectangle.
+// Putting ink on cloth. Fabric mode: the design is displaced along the garment's fold relief (ink follows
+// the folds: sampled where the fold pulls it from, by the relief's slope and, as seen from a camera a
+// little above, by its height; zero on flat cloth), then lit by the cloth's own light (its folds, shadows
+// and knit grain, 1 = the body's median, so a dark blank does not darken the ink: DTF film is opaque and
+// keeps its colour), mixed in by `fabric`, and masked to the printable garment. The design is sampled
+// bilinearly from its premultiplied linear pixels with no feathering, so ink edges stay as crisp as the
+// artwork. Flat mode is a plain alpha paste. All work is confined to the print rectangle.
 import { srgbToLinear8 } from '../colour/convert.js';
+import { linearToSrgb8 } from '../garments/colorize.js';
+import type { GarmentAsset } from '../garments/cache.js';
+import { SHADE_SCALE } from '../garments/shade.js';
+import type { Raster } from '../raster/types.js';
 
 const TO_LIN = new Float32Array(256);
 for (let i = 0; i < 256; i++) TO_LIN[i] = srgbToLinear8(i);
-import { blur, smooth121 } from '../garments/field.js';
-import { linearToSrgb8 } from '../garments/colorize.js';
-import type { GarmentAsset } from '../garments/cache.js';
-import type { Raster } from '../raster/types.js';
+
+/** Inches the ink moves per unit slope of the fold relief, at fabric 1. */
+export const DISPLACE_SLOPE_IN = 0.2;
+/** Inches the ink moves down per inch of fold height, at fabric 1 (camera ~15 degrees above the garment). */
+export const DISPLACE_HEIGHT = 0.26;
 
 export interface PrintRect {
   left: number;
@@ -19,54 +26,22 @@ export interface PrintRect {
   height: number;
 }
 
-/** Median of the garment luminance (8-bit luma) under the print rectangle, where the garment is. */
-export function medianLuma(g: GarmentAsset, r: PrintRect): number {
-  const hist = new Uint32Array(256);
-  let n = 0;
-  const x0 = Math.max(0, r.left), y0 = Math.max(0, r.top);
-  const x1 = Math.min(g.width, r.left + r.width), y1 = Math.min(g.height, r.top + r.height);
-  for (let y = y0; y < y1; y++) {
-    for (let x = x0; x < x1; x++) {
-      const i = y * g.width + x;
-      if (g.mask[i]! < 128) continue;
-      const o = i * 4;
-      hist[(g.rgba[o]! * 54 + g.rgba[o + 1]! * 183 + g.rgba[o + 2]! * 19) >> 8]++;
-      n++;
-    }
-  }
-  if (n === 0) return 128;
-  let acc = 0;
-  for (let v = 0; v < 256; v++) {
-    acc += hist[v]!;
-    if (acc * 2 >= n) return Math.max(1, v);
-  }
-  return 255;
-}
-
 const prepared = new WeakMap<Raster, Float32Array>();
 
-/**
- * The design as premultiplied linear light with its alpha softened by a [1 2 1] blur (sigma ~0.7 px, the
- * edge feather; colour is kept by scaling the premultiplied values), interleaved r,g,b,a. Cached per raster.
- */
+/** The design as premultiplied linear light, interleaved r,g,b,a. Cached per raster. */
 export function preparedDesign(design: Raster): Float32Array {
   const hit = prepared.get(design);
   if (hit) return hit;
-  const dw = design.width, dh = design.height, dd = design.data;
-  const n = dw * dh;
-  const pa = new Float32Array(n);
-  for (let i = 0; i < n; i++) pa[i] = dd[i * 4 + 3]! / 255;
-  const soft = smooth121(pa, dw, dh);
+  const dd = design.data;
+  const n = design.width * design.height;
   const P = new Float32Array(n * 4);
   for (let i = 0, o = 0; i < n; i++, o += 4) {
-    const s = soft[i]!;
-    if (s <= 0) continue;
-    P[o + 3] = s;
-    if (pa[i]! <= 0) continue; // no colour of its own (as before: the feathered rim carries none)
-    // straight colour x softened alpha = premultiplied with the feathered alpha
-    P[o] = TO_LIN[dd[o]!]! * s;
-    P[o + 1] = TO_LIN[dd[o + 1]!]! * s;
-    P[o + 2] = TO_LIN[dd[o + 2]!]! * s;
+    const a = dd[o + 3]! / 255;
+    if (a <= 0) continue;
+    P[o + 3] = a;
+    P[o] = TO_LIN[dd[o]!]! * a;
+    P[o + 1] = TO_LIN[dd[o + 1]!]! * a;
+    P[o + 2] = TO_LIN[dd[o + 2]!]! * a;
   }
   prepared.set(design, P);
   return P;
@@ -76,7 +51,7 @@ export function preparedDesign(design: Raster): Float32Array {
  * Composite `design` (already resized to rect.width x rect.height) onto `out` (a copy of the garment RGBA).
  * `fabric` 0-1, or null for a flat paste.
  */
-export function compositeDesign(out: Uint8ClampedArray, g: GarmentAsset, design: Raster, rect: PrintRect, fabric: number | null, ppi: number): void {
+export function compositeDesign(out: Uint8ClampedArray, g: GarmentAsset, design: Raster, rect: PrintRect, fabric: number | null): void {
   const W = g.width;
   const dw = design.width, dh = design.height;
   const dd = design.data;
@@ -97,27 +72,18 @@ export function compositeDesign(out: Uint8ClampedArray, g: GarmentAsset, design:
     }
     return;
   }
-  // Premultiplied linear design, feathered, interleaved r,g,b,a (one cache line per bilinear tap row);
-  // kept per design raster (a resampled design is reused across colours, sizes and views).
+  // Premultiplied linear design, interleaved r,g,b,a (one cache line per bilinear tap row); kept per
+  // design raster (a resampled design is reused across colours, sizes and views).
   const P = preparedDesign(design);
-  const med = medianLuma(g, rect);
-  // Garment light under the print, low-passed: folds shade the film, knit grain and heather specks do not
-  // (DTF film is a smooth opaque layer).
-  const rw = x1 - x0, rh = y1 - y0;
-  if (rw <= 0 || rh <= 0) return;
-  const lum = new Float32Array(rw * rh);
-  for (let y = 0; y < rh; y++) {
-    for (let x = 0; x < rw; x++) {
-      const o = ((y + y0) * W + x + x0) * 4;
-      lum[y * rw + x] = TO_LIN[(out[o]! * 54 + out[o + 1]! * 183 + out[o + 2]! * 19) >> 8]!;
-    }
-  }
-  const lumSoft = blur(lum, rw, rh, Math.max(1, 0.06 * ppi));
-  const medLin = TO_LIN[med]!;
-  // Displacement: inches of offset per unit slope, scaled by fabric; the field is in inches.
-  const disp = 0.14 * fabric * ppi;
-  const hgt = g.height_in;
+  if (x1 <= x0 || y1 <= y0) return;
+  // The relief is in inches of the picture (not of the size shown), so its pixel scale is the picture's.
+  const gppi = g.ppi;
+  const kSlope = DISPLACE_SLOPE_IN * fabric * gppi;
+  const kHeight = DISPLACE_HEIGHT * fabric * gppi;
+  const fold = g.fold_in;
+  const light = g.light;
   const H = g.height;
+  const invScale = 1 / SHADE_SCALE;
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {
       const i = y * W + x;
@@ -125,11 +91,11 @@ export function compositeDesign(out: Uint8ClampedArray, g: GarmentAsset, design:
       if (m <= 0) continue;
       const xl = x > 0 ? i - 1 : i, xr = x < W - 1 ? i + 1 : i;
       const yu = y > 0 ? i - W : i, yd = y < H - 1 ? i + W : i;
-      const gx = ((hgt[xr]! - hgt[xl]!) * ppi) / 2;
-      const gy = ((hgt[yd]! - hgt[yu]!) * ppi) / 2;
+      const gx = ((fold[xr]! - fold[xl]!) * gppi) / 2;
+      const gy = ((fold[yd]! - fold[yu]!) * gppi) / 2;
       // Sample the design where the fold pulls it from.
-      const sx = x - rect.left + gx * disp;
-      const sy = y - rect.top + gy * disp;
+      const sx = x - rect.left + gx * kSlope;
+      const sy = y - rect.top + gy * kSlope - fold[i]! * kHeight;
       if (sx < -1 || sy < -1 || sx > dw || sy > dh) continue;
       const fx = Math.floor(sx), fy = Math.floor(sy);
       const tx = sx - fx, ty = sy - fy;
@@ -155,18 +121,11 @@ export function compositeDesign(out: Uint8ClampedArray, g: GarmentAsset, design:
       }
       if (a <= 1e-4) continue;
       r /= a; gg /= a; b /= a;
-      // Light on the ink: normalised luminance multiply in shadows, a light screen in highlights.
+      // The cloth's light on the ink (folds, shadows, knit grain), mixed in by fabric.
       const o = i * 4;
       const o0 = out[o]!, o1 = out[o + 1]!, o2 = out[o + 2]!;
-      const L = lumSoft[(y - y0) * rw + (x - x0)]!;
-      const ratio = L / medLin;
-      if (ratio < 1) {
-        const k = 1 - fabric * 0.92 * (1 - Math.max(0.15, ratio));
-        r *= k; gg *= k; b *= k;
-      } else {
-        const s = Math.min(0.06, fabric * 0.12 * (ratio - 1));
-        r = 1 - (1 - r) * (1 - s); gg = 1 - (1 - gg) * (1 - s); b = 1 - (1 - b) * (1 - s);
-      }
+      const k = Math.min(1.4, Math.max(0.1, 1 + fabric * (light[i]! * invScale - 1)));
+      r *= k; gg *= k; b *= k;
       const al = Math.min(1, a) * m;
       out[o] = linearToSrgb8(r * al + TO_LIN[o0]! * (1 - al));
       out[o + 1] = linearToSrgb8(gg * al + TO_LIN[o1]! * (1 - al));

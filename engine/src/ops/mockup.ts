@@ -433,7 +433,7 @@ export async function renderMockup(input: Raster | DesignSource, o: Readonly<Res
   if (off >= 2) warnings.push(offGarmentWarning(off));
   const out = new Uint8ClampedArray(g.rgba);
   progress('composite');
-  compositeDesign(out, g, sized, rect, o.fabric, ppi);
+  compositeDesign(out, g, sized, rect, o.fabric);
 
   let img = sharp(Buffer.from(out.buffer, out.byteOffset, out.byteLength), { raw: { width: g.width, height: g.height, channels: 4 } });
   let W = g.width, H = g.height;

@@ -276,7 +276,9 @@ describe('fabric realism', () => {
     // Flat paste is the exact colour; the fabric version is shaded but not crushed by the black cloth.
     expect(sa[0]).toBeCloseTo(200, -1);
     for (let k = 0; k < 3; k++) expect(Math.abs(sb[k]! - sa[k]!)).toBeLessThan(25);
-    expect(diff / n / 3).toBeGreaterThan(1.5);
+    // The ink carries the cloth's light (a soft gradient, folds, knit), not a feathered blur: it differs from
+    // the flat paste everywhere a little, not by a large amount anywhere.
+    expect(diff / n / 3).toBeGreaterThan(0.6);
     // Outside the print rectangle nothing changed.
     const o = ((L.top - 10) * A.width + L.left - 10) * 4;
     expect([...B.data.subarray(o, o + 3)]).toEqual([...A.data.subarray(o, o + 3)]);
