@@ -170,6 +170,24 @@ describe('Catalog across suppliers', () => {
     expect(hood.placements.map((p) => p.id)).not.toContain('oversized');
   });
 
+  it('own search matches the garment kinds and colour names users type', async () => {
+    const c = new Catalog();
+    const keys = async (q: string) => (await c.search(q, 'own')).styles.map((s) => s.key.slice(4));
+    const tees = ['classic-tee', 'womens-tee', 'long-sleeve-tee'];
+    for (const q of ['t-shirt', 'T-Shirts', 'tee', 'tees', 't shirt', 'tshirt', 'shirt']) expect(await keys(q), q).toEqual(tees);
+    for (const q of ['hoodie', 'hoody', 'hooded', 'hood', 'sweatshirt', 'pullover']) expect(await keys(q), q).toEqual(['hoodie']);
+    for (const q of ['long sleeve', 'long-sleeve', 'longsleeve', 'long sleeve tee']) expect(await keys(q), q).toEqual(['long-sleeve-tee']);
+    for (const q of ["women's tee", 'womens t-shirt', 'ladies']) expect(await keys(q), q).toEqual(['womens-tee']);
+    expect(await keys('tee black')).toEqual(tees);
+    expect(await keys('black hoodie')).toEqual(['hoodie']);
+    expect(await keys('heather gray hoodie')).toEqual(['hoodie']);
+    expect(await keys('tee plaid')).toEqual([]);
+    // A colour in the query shows the style in that colour.
+    const navy = await c.search('navy tee', 'own');
+    expect(navy.styles[0]!.thumb).toMatch(/color=navy/);
+    expect((await c.search('green hoodie', 'own')).styles[0]!.thumb).toMatch(/color=forest/);
+  });
+
   it('merges suppliers; one that is down, slow or malformed degrades to the others with a warning', async () => {
     const c = new Catalog({ connectors: [new SsActivewearConnector(cfg())], deadlineMs: 2000 });
     mode = 'ok';

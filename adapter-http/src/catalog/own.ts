@@ -1,5 +1,6 @@
 // The `own` supplier: the service's procedurally rendered blanks (engine garments/specs.ts). Always on.
 import { OWN_STYLES, PLACEMENTS, type OwnStyle } from '@inkprep/engine';
+import { matchesQuery, queryColors } from './search.js';
 import type { Connector, StyleDetail, StylePlacement, StyleSummary } from './types.js';
 
 /** Address of a rendered blank picture served by this service (GET /api/v1/mockup/preview). */
@@ -15,17 +16,25 @@ export function placementList(ids: readonly string[]): StylePlacement[] {
   });
 }
 
-function summary(s: OwnStyle): StyleSummary {
-  return {
-    key: s.key, supplier: 'own', brand: s.brand, style_number: s.style_number, title: s.title, category: s.category,
-    thumb: ownImageUrl(s.key, 'black', 'front', 400), color_count: s.colors.length,
-  };
+/** Kind words of an own style (what users call it), beside its title and category. */
+const KINDS: Record<OwnStyle['silhouette'], string> = {
+  tee: 'tee t-shirt short sleeve crew neck',
+  'long-sleeve': 'tee t-shirt long sleeve crew neck',
+  hoodie: 'hoodie hooded sweatshirt pullover fleece',
+};
+
+function searchable(s: OwnStyle) {
+  return { fields: [s.brand, s.style_number, s.title, s.category, s.id, KINDS[s.silhouette]], colors: s.colors.map((c) => c.name) };
 }
 
-/** Every query word must appear in brand, style number, title, category or id (case-insensitive). */
-export function matchesQuery(q: string, fields: readonly string[]): boolean {
-  const hay = fields.join(' ').toLowerCase();
-  return q.toLowerCase().split(/\s+/).filter(Boolean).every((w) => hay.includes(w) || hay.replace(/[-\s]/g, '').includes(w.replace(/[-\s]/g, '')));
+function summary(s: OwnStyle, q?: string): StyleSummary {
+  // A query naming a colour shows the style in that colour.
+  const named = q ? queryColors(q, searchable(s)) : [];
+  const color = (named.length ? s.colors.find((c) => c.name === named[0]) : undefined)?.id ?? 'black';
+  return {
+    key: s.key, supplier: 'own', brand: s.brand, style_number: s.style_number, title: s.title, category: s.category,
+    thumb: ownImageUrl(s.key, color, 'front', 400), color_count: s.colors.length,
+  };
 }
 
 export function ownDetail(s: OwnStyle): StyleDetail {
@@ -47,8 +56,8 @@ export const ownConnector: Connector = {
   id: 'own',
   name: 'inkprep blanks',
   async search(q) {
-    const list = q ? OWN_STYLES.filter((s) => matchesQuery(q, [s.brand, s.style_number, s.title, s.category, s.id, s.silhouette])) : OWN_STYLES.filter((s) => s.featured);
-    return list.map(summary);
+    const list = q ? OWN_STYLES.filter((s) => matchesQuery(q, searchable(s))) : OWN_STYLES.filter((s) => s.featured);
+    return list.map((s) => summary(s, q));
   },
   async style(id) {
     const s = OWN_STYLES.find((x) => x.id === id);

@@ -3,7 +3,8 @@
 // flat chest width is parsed). Answers are cached in memory for `ttlMs`; every call has a timeout. Prices
 // in the answers are dropped here and never leave this module.
 import { baseStyleFor, placementsFor } from '@inkprep/engine';
-import { matchesQuery, placementList } from './own.js';
+import { placementList } from './own.js';
+import { matchesQuery, withoutColorWords } from './search.js';
 import type { Connector, StyleColor, StyleDetail, StyleSummary } from './types.js';
 
 export interface SsConfig {
@@ -147,12 +148,14 @@ export class SsActivewearConnector implements Connector {
 
   async search(q: string | undefined, signal: AbortSignal): Promise<StyleSummary[]> {
     if (!q) return [];
-    const rows = await this.getArray<SsStyleRow>(`/styles?search=${encodeURIComponent(q)}`, signal);
+    // S&S searches styles, not colours: colour words ("gildan 5000 black") are left out of its query.
+    const sq = withoutColorWords(q, []) || q;
+    const rows = await this.getArray<SsStyleRow>(`/styles?search=${encodeURIComponent(sq)}`, signal);
     const out: StyleSummary[] = [];
     for (const r of rows) {
       if (!r || typeof r.styleID !== 'number') throw new SupplierError('answered a style without styleID');
       const fields = [r.brandName ?? '', r.styleName ?? '', r.title ?? '', r.baseCategory ?? ''];
-      if (!matchesQuery(q, fields) && rows.length > 50) continue;
+      if (!matchesQuery(sq, { fields }) && rows.length > 50) continue;
       out.push({
         key: `ss:${r.styleID}`, supplier: 'ss', brand: r.brandName ?? '', style_number: r.styleName ?? '', title: r.title ?? '',
         category: r.baseCategory ?? '', thumb: this.image(r.styleImage), color_count: null,
