@@ -2,7 +2,7 @@
 // memory and written to disk (INKPREP_GARMENT_CACHE_DIR, default <INKPREP_DATA_DIR or ./data>/cache/garments);
 // coloured renders and their resamples to an output size are kept in a byte-bounded in-memory LRU.
 // Each worker thread has its own memory cache; the disk cache is shared (written atomically by rename).
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { colorize, type ColorSpec } from './colorize.js';
@@ -129,6 +129,31 @@ function deserialize(buf: Buffer): NeutralRender | null {
   return { width: h.width, height: h.height, ppi: h.ppi, center_x: h.center_x, collar_y: h.collar_y, mask, print_mask, shade, sheen, yarn, shadow, fold_in };
 }
 
+/** While another process holds `${file}.lock` (and it is fresh), poll for the file it is writing. */
+async function waitForPeer(file: string): Promise<NeutralRender | null> {
+  for (;;) {
+    let age: number;
+    try {
+      age = Date.now() - (await stat(`${file}.lock`)).mtimeMs;
+    } catch {
+      break; // no render in progress elsewhere
+    }
+    if (age > 180_000) break;
+    await new Promise((r) => setTimeout(r, 250));
+    try {
+      const n = deserialize(await readFile(file));
+      if (n) return n;
+    } catch {
+      // not written yet
+    }
+  }
+  try {
+    return deserialize(await readFile(file));
+  } catch {
+    return null;
+  }
+}
+
 /** The neutral render of a style/view at a render size: memory, then disk, then rendered (and stored). */
 export function getNeutral(style: OwnStyle, view: View, size: number): Promise<NeutralRender> {
   const key = `${style.id}-${view}-${size}`;
@@ -142,15 +167,30 @@ export function getNeutral(style: OwnStyle, view: View, size: number): Promise<N
     } catch {
       n = null;
     }
+    // Another process (a worker, a parallel test) may be rendering the same blank: wait for its file
+    // rather than render it twice on a busy machine (a lock file marks the render; stale after 3 min).
+    if (!n) n = await waitForPeer(file);
     if (!n) {
-      n = await renderNeutral(style, view, size);
+      const lock = `${file}.lock`;
+      let locked = false;
       try {
         await mkdir(path.dirname(file), { recursive: true });
-        const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-        await writeFile(tmp, serialize(n));
-        await rename(tmp, file);
+        await writeFile(lock, String(process.pid), { flag: 'wx' });
+        locked = true;
       } catch {
-        // A read-only or full disk only costs a re-render next time.
+        // no lock: render anyway
+      }
+      try {
+        n = await renderNeutral(style, view, size);
+        try {
+          const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+          await writeFile(tmp, serialize(n));
+          await rename(tmp, file);
+        } catch {
+          // A read-only or full disk only costs a re-render next time.
+        }
+      } finally {
+        if (locked) await rm(lock, { force: true }).catch(() => undefined);
       }
     }
     neutralMem.set(key, n, n.width * n.height * 10);
