@@ -31,8 +31,8 @@ describe('fabric bends the print', () => {
     for (let y = 0; y < W; y++) for (let x = 0; x < W; x++) if (x % 50 < 3 || y % 50 < 3) data.set([20, 20, 20, 255], (y * W + x) * 4);
     const grid: Raster = { width: W, height: W, data };
     const base = { style: 'own:classic-tee', color: 'white', placement: 'oversized', print_width_in: 15, output_size: OUT } as const;
-    const flat = await renderMockup(grid, resolveMockup({ ...base, fabric: 'false' }));
-    const bent = await renderMockup(grid, resolveMockup({ ...base, fabric: '1' }));
+    const flat = await renderMockup(grid, resolveMockup({ ...base, fabric: false }));
+    const bent = await renderMockup(grid, resolveMockup({ ...base, fabric: 1 }));
     const A = await grey(flat.image), B = await grey(bent.image);
     const g = await getGarmentAt(tee, 'front', { hex: '#f6f6f3' }, OUT);
     expect(g.width).toBe(A.w);
@@ -83,7 +83,7 @@ describe('fabric bends the print', () => {
     }
     const lin = (v: number) => { const c = v / 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
     const widths: Record<string, number> = {};
-    for (const fabric of ['false', '0.8']) {
+    for (const fabric of [false, 0.8] as const) {
       const r = await renderMockup({ width: W, height: H, data }, resolveMockup({ style: 'own:classic-tee', color: 'black', placement: 'center-chest', print_width_in: 10, output_size: OUT, fabric }));
       const img = await grey(r.image);
       const L = r.layout, s = L.width / W;
@@ -104,7 +104,7 @@ describe('fabric bends the print', () => {
         for (let b = 1; b < 160; b++) if (esf[b - 1]! < t && esf[b]! >= t) return (b - 1 + (t - esf[b - 1]!) / (esf[b]! - esf[b - 1]!)) / 10;
         return NaN;
       };
-      widths[fabric] = cross(0.9) - cross(0.1);
+      widths[String(fabric)] = cross(0.9) - cross(0.1);
     }
     expect(widths['0.8']).toBeLessThanOrEqual(1.5);
     // Fabric adds no blur of its own beyond sampling (the flat paste is the design as resampled).
@@ -116,8 +116,8 @@ describe('fabric bends the print', () => {
     const data = new Uint8ClampedArray(W * W * 4);
     for (let i = 0; i < data.length; i += 4) data.set([40, 120, 200, 255], i);
     const base = { style: 'own:classic-tee', color: 'white', placement: 'oversized', print_width_in: 15, output_size: OUT } as const;
-    const flat = await renderMockup({ width: W, height: W, data }, resolveMockup({ ...base, fabric: 'false' }));
-    const fab = await renderMockup({ width: W, height: W, data }, resolveMockup({ ...base, fabric: '0.8' }));
+    const flat = await renderMockup({ width: W, height: W, data }, resolveMockup({ ...base, fabric: false }));
+    const fab = await renderMockup({ width: W, height: W, data }, resolveMockup({ ...base, fabric: 0.8 }));
     const A = await grey(flat.image), B = await grey(fab.image);
     const L = fab.layout;
     // Fine texture: mean absolute difference between horizontal neighbours on the flat chest.
