@@ -89,6 +89,28 @@ describe('POST /api/v1/mockup', () => {
     expect(Math.max(meta.width!, meta.height!)).toBe(512);
   });
 
+  it('semi-transparent art: X-Warnings names semi_transparent_art; preview_fix=auto reports the fix it previewed', async () => {
+    // A soft-edged red glow (Gaussian alpha, no hard edge): the scan recommends halftone.
+    const W = 600, raw = Buffer.alloc(W * W * 4);
+    for (let y = 0; y < W; y++) for (let x = 0; x < W; x++) {
+      const a = Math.exp(-((x - 300) ** 2 + (y - 300) ** 2) / (2 * 110 ** 2));
+      raw.set([230, 30, 30, Math.round(255 * a)], (y * W + x) * 4);
+    }
+    const glow = new Uint8Array(await sharp(raw, { raw: { width: W, height: W, channels: 4 } }).png().toBuffer());
+    const plain = await post(t, '/api/v1/mockup', form(glow, { style: 'own:classic-tee', placement: 'left-chest', output_size: '512' }));
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('x-warnings')!.split(',')).toContain('semi_transparent_art');
+    expect(plain.headers.get('x-preview-fix')).toBe('none');
+    const fixed = await post(t, '/api/v1/mockup', form(glow, { style: 'own:classic-tee', placement: 'left-chest', output_size: '512', preview_fix: 'auto', response: 'json' }));
+    const j = fixed.json as { print: { preview_fix: string | null; description: string }; warnings: { code: string; message: string }[] };
+    expect(j.print.preview_fix).toBe('halftone');
+    expect(j.print.description).toMatch(/previewing fix_halftone=true/);
+    expect(j.warnings.find((w) => w.code === 'semi_transparent_art')!.message).toMatch(/recommends fix_halftone=true/);
+    const bad = await post(t, '/api/v1/mockup', form(glow, { style: 'own:classic-tee', preview_fix: 'yes' }));
+    expect(bad.status).toBe(400);
+    expect(bad.json).toMatchObject({ code: 'invalid_option', field: 'preview_fix' });
+  });
+
   it('json response (2.9) with base64 image and warnings; legacy mode; 400 naming the field', async () => {
     const res = await post(t, '/api/v1/mockup', form(design, { style: 'own:classic-tee', placement: 'full-front', print_width_in: '13', response: 'json', format: 'jpeg', output_size: '500', frame: 'square' }));
     expect(res.status).toBe(200);

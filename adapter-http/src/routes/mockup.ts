@@ -84,6 +84,7 @@ export function mockupReply(r: MockupResult): Reply {
     'X-Print-Height-In': String(r.print.height_in),
     'X-Effective-DPI': String(r.print.effective_dpi),
     'X-Warnings': r.warnings.map((w) => w.code).join(','),
+    'X-Preview-Fix': r.print.preview_fix ?? 'none',
   });
 }
 

@@ -1,10 +1,13 @@
 // Mockup warnings: stable codes with one clear sentence each, plus the design check they rely on
 // (an opaque rectangular background: the border of the artwork is opaque and of one colour).
 import type { Raster } from '../raster/types.js';
+import type { TransparencyVerdict } from './transparency.js';
 
 export interface MockupWarning {
   /** Stable code a client may branch on. */
-  code: 'low_dpi' | 'dpi_below_300' | 'width_clamped' | 'opaque_background' | 'size_chest_unknown' | 'print_off_garment' | 'supplier_unavailable';
+  code:
+    | 'low_dpi' | 'dpi_below_300' | 'width_clamped' | 'opaque_background' | 'size_chest_unknown' | 'size_unspecified'
+    | 'print_off_garment' | 'supplier_unavailable' | 'semi_transparent_art' | 'photo_unavailable';
   /** One sentence for a person. */
   message: string;
 }
@@ -27,6 +30,30 @@ export function clampWarning(asked: number, max: number, placementName: string):
 
 export function chestWarning(size: string): MockupWarning {
   return { code: 'size_chest_unknown', message: `No chest measurement is published for size ${size}; the garment is shown at its reference size, so the true scale is approximate.` };
+}
+
+export function sizeUnspecifiedWarning(refChestIn: number): MockupWarning {
+  return { code: 'size_unspecified', message: `No size was given, so the print is shown against a ${fmt(refChestIn)} in chest (a men's L); send size for the true scale on the size you will order.` };
+}
+
+const FIX_ADVICE: Record<Exclude<TransparencyVerdict['recommended'], 'none'>, string> = {
+  halftone: 'the scan recommends fix_halftone=true (halftone dots keep the glow or fade)',
+  remove: 'the scan recommends fix_alpha_threshold=true (cuts the soft edge so it prints crisp)',
+  either: 'the scan recommends either fix_alpha_threshold=true (crisp edges) or fix_halftone=true (keeps the soft look)',
+};
+
+/** Semi-transparent art: DTF prints it as solid film or drops it, unless fixed; says which fix the scan recommends. */
+export function semiTransparentWarning(v: TransparencyVerdict, previewed: string | null): MockupWarning | null {
+  if (v.recommended === 'none') return null;
+  const shown = previewed ? ` This mockup previews ${previewed}.` : ' Preview it with preview_fix=auto.';
+  return {
+    code: 'semi_transparent_art',
+    message: `${fmt(v.semi_transparent_percent)}% of the artwork's visible pixels are semi-transparent (soft rim ${fmt(v.soft_rim_px)} px); DTF film cannot print partial transparency, so as sent they print as solid film or drop out, and this mockup shows them softer than they will print: ${FIX_ADVICE[v.recommended]}. ${v.reason}${shown}`,
+  };
+}
+
+export function photoWarning(reason: string): MockupWarning {
+  return { code: 'photo_unavailable', message: `The supplier's garment photo could not be used (${reason}); the garment is drawn with the service's own blank of that kind in the supplier's colour instead.` };
 }
 
 export function backgroundWarning(hex: string): MockupWarning {

@@ -13,8 +13,10 @@ import {
 } from '../garments/specs.js';
 import { compositeDesign, type PrintRect } from '../mockup/composite.js';
 import { findTemplatePlacement, TEMPLATES, type TemplateDef, type TemplatePlacement } from '../mockup/templates.js';
+import { ANALYSIS_PX, judgeTransparency, looksSemiTransparent, PREVIEW_DPI, previewFixed, type PreviewFix, type TransparencyVerdict } from '../mockup/transparency.js';
 import {
-  backgroundWarning, chestWarning, clampWarning, detectBackgroundBox, dpiWarning, offGarmentWarning, type MockupWarning,
+  backgroundWarning, chestWarning, clampWarning, detectBackgroundBox, dpiWarning, offGarmentWarning, semiTransparentWarning,
+  sizeUnspecifiedWarning, type MockupWarning,
 } from '../mockup/warnings.js';
 import { parseEnum, parseNumber, parseText, readOptions, type OptionReader, type TextOptions } from '../options/validate.js';
 import { decodeImage, probeImage } from '../raster/decode.js';
@@ -58,12 +60,24 @@ export interface MockupOptions {
   placement_id?: PlacementId | 'center';
   /** Legacy: design size inside the placement box, 0.1-2; default 1. */
   scale?: number;
+  /**
+   * Preview a transparency fix on the print: `none` (default), `alpha_threshold` (as fix_alpha_threshold),
+   * `halftone` (as fix_halftone) or `auto` (the fix the scan recommends for this artwork, if any).
+   */
+  preview_fix?: 'none' | 'auto' | 'alpha_threshold' | 'halftone';
+  /** With preview_fix: the alpha threshold 0-255 (default 144, as POST /fix). */
+  alpha_threshold?: number;
+  /** With preview_fix: halftone lines per inch 15-65 (default 35, as POST /fix). */
+  halftone_lpi?: number;
   /** A supplier style resolved by the catalog (required when `style` is not an own style). */
   supplier_style?: SupplierGarment;
 }
 
 interface ResolvedCommon {
   fabric: number | null;
+  preview_fix: 'none' | 'auto' | PreviewFix;
+  alpha_threshold: number;
+  halftone_lpi: number;
   output_size: number;
   frame: 'native' | 'square';
   format: 'png' | 'jpeg';
@@ -81,6 +95,8 @@ export interface ResolvedMockup extends ResolvedCommon {
   placement_id: string;
   placement_name: string;
   size: string | null;
+  /** A supplier style shown without a size (true scale unknown: warned). */
+  size_unspecified: boolean;
   /** Chest (in) of the shown size, null when unknown; ref chest of the drawing. */
   size_chest_in: number | null;
   ref_chest_in: number;
@@ -110,6 +126,8 @@ export interface MockupResult {
     description: string;
     artwork_px: { width: number; height: number };
     effective_dpi: number;
+    /** The transparency fix previewed on this mockup (`preview_fix`), or null. */
+    preview_fix: PreviewFix | null;
   };
   warnings: MockupWarning[];
   /** Where the print landed in output pixels, and the output's pixels per inch at the shown size. */
@@ -129,6 +147,9 @@ function resolveCommon(o: OptionReader): ResolvedCommon {
   const output = parseNumber(o, 'output_size', 2000, 400, 4000);
   return {
     fabric,
+    preview_fix: parseEnum(o, 'preview_fix', 'none', ['none', 'auto', 'alpha_threshold', 'halftone'] as const),
+    alpha_threshold: Math.round(parseNumber(o, 'alpha_threshold', 144, 0, 255)),
+    halftone_lpi: parseNumber(o, 'halftone_lpi', 35, 15, 65),
     output_size: Math.round(output),
     frame: parseEnum(o, 'frame', 'native', ['native', 'square'] as const),
     format: parseEnum(o, 'format', 'png', ['png', 'jpeg'] as const),
@@ -215,6 +236,7 @@ function resolveTrueToSize(o: OptionReader, styleKey: string, common: ResolvedCo
     placement_id: placement.id,
     placement_name: placement.name,
     size,
+    size_unspecified: size === null,
     size_chest_in: sizeChest,
     ref_chest_in: base.chest_by_size_in[base.ref_size]!,
     width_in: width,
@@ -266,6 +288,7 @@ function resolveLegacy(o: OptionReader, common: ResolvedCommon): ResolvedMockup 
     placement_id: p.id,
     placement_name: p.name,
     size: style.ref_size,
+    size_unspecified: false,
     size_chest_in: style.chest_by_size_in[style.ref_size]!,
     ref_chest_in: style.chest_by_size_in[style.ref_size]!,
     width_in: p.box_w_in,
@@ -347,6 +370,8 @@ function offGarmentPct(mask: Uint8Array, W: number, H: number, d: Raster, rect: 
 export interface DesignSource {
   width: number;
   height: number;
+  /** Identity of the artwork's bytes (caches judgements about it), when known. */
+  key?: string;
   resized(w: number, h: number): Promise<Raster>;
 }
 
@@ -368,6 +393,7 @@ async function bytesSource(bytes: Uint8Array, maxPixels: number): Promise<Design
   return {
     width: info.width,
     height: info.height,
+    key: hash,
     async resized(w, h) {
       const key = `${hash}:${w}x${h}`;
       const hit = designCacheGet(key);
@@ -394,6 +420,24 @@ async function bytesSource(bytes: Uint8Array, maxPixels: number): Promise<Design
   };
 }
 
+/** Transparency verdicts by artwork key (small: one entry per recent design). */
+const verdicts = new Map<string, TransparencyVerdict>();
+
+/** The scan's transparency verdict on the artwork, or null when the print-size design shows none. */
+async function transparencyOf(design: DesignSource, sized: Raster): Promise<TransparencyVerdict | null> {
+  const hit = design.key ? verdicts.get(design.key) : undefined;
+  if (hit) return hit;
+  if (!looksSemiTransparent(sized)) return null;
+  const aw = Math.min(design.width, ANALYSIS_PX);
+  const ah = Math.max(1, Math.round((design.height * aw) / design.width));
+  const v = judgeTransparency(await design.resized(aw, ah), design.width);
+  if (design.key) {
+    if (verdicts.size >= 64) verdicts.delete(verdicts.keys().next().value as string);
+    verdicts.set(design.key, v);
+  }
+  return v;
+}
+
 /** Render a mockup (see MockupOptions). Pure function of its inputs apart from the blank cache. */
 export async function renderMockup(input: Raster | DesignSource, o: Readonly<ResolvedMockup>, progress: StageReporter<MockupStage> = () => {}): Promise<MockupResult> {
   const design: DesignSource = 'resized' in input ? input : rasterSource(input);
@@ -406,6 +450,7 @@ export async function renderMockup(input: Raster | DesignSource, o: Readonly<Res
   let ppi = g.ppi;
   if (o.size_chest_in !== null) ppi = (g.ppi * o.ref_chest_in) / o.size_chest_in;
   else if (o.size !== null) warnings.push(chestWarning(o.size));
+  else if (o.size_unspecified) warnings.push(sizeUnspecifiedWarning(o.ref_chest_in));
   const aspect = design.height / design.width;
   let widthIn: number;
   if (o.legacy) {
@@ -426,7 +471,26 @@ export async function renderMockup(input: Raster | DesignSource, o: Readonly<Res
   const dw = dpiWarning(dpi, widthIn, design.width);
   if (dw) warnings.push(dw);
   progress('design');
-  const sized = await design.resized(wPx, hPx);
+  let sized = await design.resized(wPx, hPx);
+  const verdict = await transparencyOf(design, sized);
+  let previewed: PreviewFix | null = null;
+  if (o.preview_fix !== 'none') {
+    const want: PreviewFix | null = o.preview_fix !== 'auto' ? o.preview_fix
+      : verdict === null || verdict.recommended === 'none' ? null : verdict.recommended === 'halftone' ? 'halftone' : 'alpha_threshold';
+    if (want) {
+      // The fix runs at print resolution (at most the artwork's own), then is resampled like the design.
+      const hw = Math.max(wPx, Math.min(design.width, Math.round(widthIn * PREVIEW_DPI)));
+      const hh = Math.max(1, Math.round((hw * hPx) / wPx));
+      const fixed = previewFixed(await design.resized(hw, hh), want, { alpha_threshold: o.alpha_threshold, halftone_lpi: o.halftone_lpi, dpi: hw / widthIn });
+      sized = await resizeDesign(fixed, wPx, hPx);
+      previewed = want;
+    }
+  }
+  const previewText = previewed === 'halftone' ? `fix_halftone=true (${r2(o.halftone_lpi)} lpi)` : previewed ? `fix_alpha_threshold=true (threshold ${o.alpha_threshold})` : null;
+  if (verdict) {
+    const w = semiTransparentWarning(verdict, previewText);
+    if (w) warnings.push(w);
+  }
   const box = detectBackgroundBox(sized);
   if (box) warnings.push(backgroundWarning(box));
   const off = offGarmentPct(g.mask, g.width, g.height, sized, rect);
@@ -471,9 +535,10 @@ export async function renderMockup(input: Raster | DesignSource, o: Readonly<Res
       height_in: r2(heightIn),
       top_in: r2(o.top_in),
       offset_x_in: r2(o.offset_x_in),
-      description: `${r2(widthIn)} x ${r2(heightIn)} in ${o.placement_name}, ${r2(o.top_in)} in below the collar, ${side}${o.size ? `, on size ${o.size}` : ''}`,
+      description: `${r2(widthIn)} x ${r2(heightIn)} in ${o.placement_name}, ${r2(o.top_in)} in below the collar, ${side}${o.size ? `, on size ${o.size}` : ''}${previewText ? `, previewing ${previewText}` : ''}`,
       artwork_px: { width: design.width, height: design.height },
       effective_dpi: Math.round(dpi * 10) / 10,
+      preview_fix: previewed,
     },
     warnings,
     layout: { ppi, left, top, width: wPx, height: hPx },
