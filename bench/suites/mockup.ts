@@ -5,13 +5,14 @@
 //   The resampled design is cached per worker (same bytes and print size): rows say whether a call found it
 //   (design cached: a customer trying colours/sizes) or paid the decode+resample (new design).
 // - Encode settings of the 2000 px output: CPU and bytes per PNG zlib level/filtering and JPEG Huffman mode.
+// - Photo-based mockups (supplier style on its garment photo): first use of a photo, then per call.
 // - One-off costs, reported separately: neutral render of a blank (first use ever, then disk), loading it
 //   from the disk cache, and colouring it (what a new colour costs).
 import os from 'node:os';
 import path from 'node:path';
 import { rmSync } from 'node:fs';
 import sharp from 'sharp';
-import { clearGarmentMemory, clearMockupDesignCache, createEngine, findOwnStyle, getColored, getNeutral, renderSizeFor } from '@inkprep/engine';
+import { clearGarmentMemory, clearMockupDesignCache, createEngine, findOwnStyle, getColored, getGarmentAt, getNeutral, renderSizeFor } from '@inkprep/engine';
 import type { BenchContext } from '../lib/harness.js';
 import { readCorpus } from '../../golden/lib/corpus.js';
 
@@ -82,6 +83,40 @@ export default async function mockupSuite(ctx: BenchContext): Promise<void> {
     }
     cpu.sort((a, b) => a - b);
     cpuRows.push({ name, 'cpu p50 ms': cpu[cpu.length >> 1]!, 'cpu min ms': cpu[0]!, bytes });
+  }
+  // Photo-based mockups (a supplier style drawn on its garment photo): the photo is the navy own blank at
+  // 1600 px on a white sweep, unevenly lit, with noise, as a JPEG. First use cuts it out and derives its
+  // light, relief and chest line (then cached per photo); later calls composite on it like a blank.
+  {
+    const g = await getGarmentAt(tee, 'front', { hex: '#1e2840' }, 1600);
+    const raw = Buffer.alloc(g.width * g.height * 3);
+    for (let i = 0; i < g.width * g.height; i++) {
+      const x = i % g.width, a = g.mask[i]! / 255, light = 1 - 0.2 * (x / g.width);
+      for (let k = 0; k < 3; k++) raw[i * 3 + k] = Math.round((g.rgba[i * 4 + k]! * a + 250 * (1 - a)) * light + ((i * 7919 + k * 31) % 13) - 6);
+    }
+    const photo = new Uint8Array(await sharp(raw, { raw: { width: g.width, height: g.height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer());
+    const supplier_style = {
+      key: 'ss:39', brand: 'Gildan', style_number: '5000', title: 'Heavy Cotton T-Shirt', category: 'T-Shirts', base: 'classic-tee',
+      colors: [{ id: 'navy', name: 'Navy', hex: '#1e2840' }], sizes: ['L'], chest_by_size_in: { L: 22 },
+    };
+    const photoOpts = { style: 'ss:39', supplier_style, color: 'navy', size: 'L', placement: 'full-front', output_size: out } as const;
+    const c0 = process.cpuUsage();
+    await engine.mockup(png, { ...photoOpts, garment_photo: photo, fabric: 0.8 }, { transfer: false });
+    const c = process.cpuUsage(c0);
+    cpuRows.push({ name: 'photo: first use of a garment photo (cut out, maps, chest line), fabric 0.8, PNG', 'cpu p50 ms': (c.user + c.system) / 1000, 'cpu min ms': (c.user + c.system) / 1000, bytes: 0 });
+    for (const [name, extra] of [['photo: fabric 0.8, PNG, design cached', { fabric: 0.8 }], ['photo: flat paste, PNG, design cached', { fabric: false }]] as const) {
+      const cpu: number[] = [];
+      let bytes = 0;
+      for (let i = 0; i < (ctx.short ? 3 : 9); i++) {
+        const c1 = process.cpuUsage();
+        const r = await engine.mockup(png, { ...photoOpts, garment_photo: photo, ...extra }, { transfer: false });
+        const cu = process.cpuUsage(c1);
+        cpu.push((cu.user + cu.system) / 1000);
+        bytes = r.image.length;
+      }
+      cpu.sort((a, b) => a - b);
+      cpuRows.push({ name, 'cpu p50 ms': cpu[cpu.length >> 1]!, 'cpu min ms': cpu[0]!, bytes });
+    }
   }
   ctx.table(`mockup ${out} px: CPU time per call (ratio vs flat paste, new design)`, ctx.ratio(cpuRows, 'flat paste, PNG, new design', 'cpu p50 ms'));
   // PNG encode of the output (the op uses level 1, no adaptive filtering: a preview).

@@ -121,7 +121,7 @@ export class Catalog {
     return {
       key: d.key, brand: d.brand, style_number: d.style_number, title: d.title, category: d.category,
       base: baseStyleFor(d.category, d.title),
-      colors: d.colors.map((c) => ({ id: c.id, name: c.name, hex: c.hex })),
+      colors: d.colors.map((c) => ({ id: c.id, name: c.name, hex: c.hex, images: { front: c.images.front, back: c.images.back } })),
       sizes: d.sizes,
       chest_by_size_in: d.chest_by_size_in,
     };

@@ -7,6 +7,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { GARMENT_RENDER_VERSION, garmentCacheDir, listTemplates, OWN_STYLES, resolveMockup, textOptions } from '@inkprep/engine';
 import { sharedCatalog, type Catalog } from '../catalog/index.js';
+import { fetchGarmentPhoto } from '../catalog/photos.js';
 import { binary, json, type Reply } from '../http/reply.js';
 import type { AppServices } from '../services.js';
 import { getRoute, postImageRoute, type RouteDef } from './define.js';
@@ -100,7 +101,18 @@ export const mockupRoute: RouteDef = postImageRoute<Record<string, string>>({
   async handle({ app, image, options, signal }) {
     const style = options.style;
     const supplier_style = style ? await catalogRef().garmentFor(style, signal) : undefined;
-    const result = await app.engine.mockup(image, textOptions({ ...options, ...(supplier_style ? { supplier_style } : {}) }), { signal, transfer: true });
+    // A supplier style is drawn on the supplier's photo of the chosen colour and view (spec 4.12, 2.8).
+    let photo: { garment_photo: Uint8Array } | { garment_photo_error: string } | Record<string, never> = {};
+    if (supplier_style) {
+      const r = resolveMockup(textOptions({ ...options, supplier_style }));
+      const url = supplier_style.colors.find((c) => c.id === r.color.id)?.images?.[r.view] ?? null;
+      if (!url) photo = { garment_photo_error: `the supplier lists no ${r.view} photo for ${r.color.name}` };
+      else {
+        const got = await fetchGarmentPhoto(url, signal);
+        photo = got.ok ? { garment_photo: got.bytes } : { garment_photo_error: got.reason };
+      }
+    }
+    const result = await app.engine.mockup(image, textOptions({ ...options, ...(supplier_style ? { supplier_style } : {}), ...photo }), { signal, transfer: true });
     return mockupReply(result);
   },
 });

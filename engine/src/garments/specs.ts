@@ -207,8 +207,9 @@ export function defaultColor<C extends { id: string; name: string }>(colors: rea
 
 /**
  * A supplier's style as the catalog resolved it, passed to the mockup op (option `supplier_style`).
- * The blank is drawn with the silhouette of the own style `base` in the supplier's colour, at the
- * supplier's chest spec. Never carries prices.
+ * The mockup is drawn on the supplier's photo of the colour (fetched by the HTTP adapter, option
+ * `garment_photo`); without one, with the silhouette of the own style `base` in the supplier's colour, at
+ * the supplier's chest spec. Never carries prices.
  */
 export interface SupplierGarment {
   key: string;
@@ -218,7 +219,8 @@ export interface SupplierGarment {
   category: string;
   /** Own style id whose silhouette is used (see baseStyleFor). */
   base: string;
-  colors: { id: string; name: string; hex: string }[];
+  /** The supplier's colours; `images` are the addresses of its garment photos (the mockup draws on them). */
+  colors: { id: string; name: string; hex: string; images?: { front: string | null; back: string | null } }[];
   sizes: string[];
   /** Flat chest width per size, inches, for the sizes the supplier publishes specs for. */
   chest_by_size_in: Record<string, number>;

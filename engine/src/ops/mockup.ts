@@ -12,10 +12,11 @@ import {
   type OwnStyle, type PlacementId, type PlacementSpec, type SupplierGarment, type View,
 } from '../garments/specs.js';
 import { compositeDesign, type PrintRect } from '../mockup/composite.js';
+import { PhotoError, photoGarment, type PhotoGarment } from '../mockup/photo.js';
 import { findTemplatePlacement, TEMPLATES, type TemplateDef, type TemplatePlacement } from '../mockup/templates.js';
 import { ANALYSIS_PX, judgeTransparency, looksSemiTransparent, PREVIEW_DPI, previewFixed, type PreviewFix, type TransparencyVerdict } from '../mockup/transparency.js';
 import {
-  backgroundWarning, chestWarning, clampWarning, detectBackgroundBox, dpiWarning, offGarmentWarning, semiTransparentWarning,
+  backgroundWarning, chestWarning, clampWarning, detectBackgroundBox, dpiWarning, offGarmentWarning, photoWarning, semiTransparentWarning,
   sizeUnspecifiedWarning, type MockupWarning,
 } from '../mockup/warnings.js';
 import { parseEnum, parseNumber, parseText, readOptions, type OptionReader, type TextOptions } from '../options/validate.js';
@@ -69,6 +70,13 @@ export interface MockupOptions {
   alpha_threshold?: number;
   /** With preview_fix: halftone lines per inch 15-65 (default 35, as POST /fix). */
   halftone_lpi?: number;
+  /**
+   * The supplier's photo of the chosen colour and view (encoded bytes, set by the HTTP adapter after
+   * fetching `images.front/back`): the mockup is drawn on it. Supplier styles only.
+   */
+  garment_photo?: Uint8Array;
+  /** Why the supplier's photo could not be fetched (the own silhouette is drawn, with a warning). */
+  garment_photo_error?: string;
   /** A supplier style resolved by the catalog (required when `style` is not an own style). */
   supplier_style?: SupplierGarment;
 }
@@ -105,6 +113,9 @@ export interface ResolvedMockup extends ResolvedCommon {
   max_width_in: number;
   top_in: number;
   offset_x_in: number;
+  /** Supplier photo to draw on (true-to-size supplier styles), and why it is missing when it is. */
+  photo: Uint8Array | null;
+  photo_error: string | null;
   /** Legacy: box and scale (width_in unused until the design aspect is known). */
   legacy: { box_w_in: number; box_h_in: number; scale: number } | null;
 }
@@ -243,6 +254,8 @@ function resolveTrueToSize(o: OptionReader, styleKey: string, common: ResolvedCo
     max_width_in: placement.max_width_in,
     top_in: top,
     offset_x_in: offset,
+    photo: ((p) => (!own && p instanceof Uint8Array && p.length > 0 ? p : null))(o.get('garment_photo')),
+    photo_error: ((e) => (!own && typeof e === 'string' ? e : null))(o.get('garment_photo_error')),
     legacy: null,
   });
 }
@@ -295,6 +308,8 @@ function resolveLegacy(o: OptionReader, common: ResolvedCommon): ResolvedMockup 
     max_width_in: p.box_w_in * 2,
     top_in: spec.default_top_in,
     offset_x_in: spec.default_offset_x_in,
+    photo: null,
+    photo_error: null,
     legacy: { box_w_in: p.box_w_in, box_h_in: p.box_h_in, scale },
   });
 }
@@ -444,13 +459,25 @@ export async function renderMockup(input: Raster | DesignSource, o: Readonly<Res
   const style = findOwnStyle(o.base)!;
   const color: ColorSpec = { hex: o.color.hex, ...(o.color.heather ? { heather: o.color.heather } : {}) };
   progress('garment');
-  const g = await getGarmentAt(style, o.view, color, o.output_size);
   const warnings: MockupWarning[] = [];
-  // True scale: the same picture stands for every size; a bigger chest means fewer pixels per inch.
+  // A supplier photo when there is one (its chest line sets the scale), else the own blank.
+  let photo: PhotoGarment | null = null;
+  if (o.photo) {
+    try {
+      photo = await photoGarment(o.photo, style, o.view, o.output_size);
+    } catch (err) {
+      if (!(err instanceof PhotoError)) throw err;
+      warnings.push(photoWarning(err.message));
+    }
+  } else if (o.photo_error) warnings.push(photoWarning(o.photo_error));
+  const g = photo ? photo.asset : await getGarmentAt(style, o.view, color, o.output_size);
+  // True scale: the same picture stands for every size; a bigger chest means fewer pixels per inch. On a
+  // photo the chest line measured on it is the chest of the size shown.
   let ppi = g.ppi;
-  if (o.size_chest_in !== null) ppi = (g.ppi * o.ref_chest_in) / o.size_chest_in;
-  else if (o.size !== null) warnings.push(chestWarning(o.size));
-  else if (o.size_unspecified) warnings.push(sizeUnspecifiedWarning(o.ref_chest_in));
+  if (photo) ppi = photo.chest_px / (o.size_chest_in ?? o.ref_chest_in);
+  else if (o.size_chest_in !== null) ppi = (g.ppi * o.ref_chest_in) / o.size_chest_in;
+  if (o.size_chest_in === null && o.size !== null) warnings.push(chestWarning(o.size));
+  else if (o.size_chest_in === null && o.size_unspecified) warnings.push(sizeUnspecifiedWarning(o.ref_chest_in));
   const aspect = design.height / design.width;
   let widthIn: number;
   if (o.legacy) {
