@@ -19,6 +19,23 @@ function cli(args: string[], env: Record<string, string> = {}): { code: number; 
   return { code: r.status ?? -1, out: r.stdout, err: r.stderr, json: () => JSON.parse(r.stdout) };
 }
 
+/**
+ * The CLI as a child process without blocking this process's event loop. Used while a server is being
+ * fetched from: spawnSync would freeze the loop for the whole CLI run (seconds under load), the server's
+ * idle timer then closes the pooled keep-alive socket unseen, and the next fetch fails on it.
+ */
+function cliAsync(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string; json: () => any }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, INKPREP_DATA_DIR: dir, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, out, err, json: () => JSON.parse(out) }));
+  });
+}
+
 describe('inkprep admin', () => {
   let accountId = '';
   let key = '';
@@ -94,15 +111,15 @@ describe('inkprep admin', () => {
       const base = `http://127.0.0.1:${port}`;
       expect((await fetch(base + '/api/v1/vectorize', { headers: { authorization: `Bearer ${boot}` } })).status).toBe(200);
       // the CLI works on the running server's store; changes are live
-      const acc = cli(['admin', 'account', 'list', '--json'], { INKPREP_DATA_DIR: serveDir }).json().accounts;
+      const acc = (await cliAsync(['admin', 'account', 'list', '--json'], { INKPREP_DATA_DIR: serveDir })).json().accounts;
       expect(acc).toHaveLength(1);
-      const k2 = cli(['admin', 'key', 'create', acc[0].id], { INKPREP_DATA_DIR: serveDir }).out.trim();
+      const k2 = (await cliAsync(['admin', 'key', 'create', acc[0].id], { INKPREP_DATA_DIR: serveDir })).out.trim();
       expect((await fetch(base + '/api/v1/upscale', { headers: { 'x-api-key': k2 } })).status).toBe(200);
-      cli(['admin', 'key', 'revoke', k2], { INKPREP_DATA_DIR: serveDir });
+      await cliAsync(['admin', 'key', 'revoke', k2], { INKPREP_DATA_DIR: serveDir });
       expect((await fetch(base + '/api/v1/upscale', { headers: { 'x-api-key': k2 } })).status).toBe(401);
-      cli(['admin', 'account', 'set', acc[0].id, '--status', 'suspended'], { INKPREP_DATA_DIR: serveDir });
+      await cliAsync(['admin', 'account', 'set', acc[0].id, '--status', 'suspended'], { INKPREP_DATA_DIR: serveDir });
       expect((await fetch(base + '/api/v1/upscale', { headers: { 'x-api-key': boot } })).status).toBe(403);
-      cli(['admin', 'account', 'set', acc[0].id, '--status', 'active'], { INKPREP_DATA_DIR: serveDir });
+      await cliAsync(['admin', 'account', 'set', acc[0].id, '--status', 'active'], { INKPREP_DATA_DIR: serveDir });
       // an upload in progress when SIGTERM arrives still completes; the process then exits 0
       const png = Buffer.from(await tinyPng());
       const head = Buffer.from('--Z\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n');

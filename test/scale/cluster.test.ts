@@ -4,7 +4,7 @@
 // two processes racing for the last unit of a fair-use cap admit exactly one request.
 // The shared vectorize line across processes is tested in vectorize-line.test.ts.
 // Skipped, with the reason printed, when no PostgreSQL server answers.
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, pgUnavailableReason } from './pg.js';
@@ -23,10 +23,14 @@ async function startServe(): Promise<Proc> {
   return p;
 }
 
-function admin(args: string[]): Record<string, unknown> {
-  const r = spawnSync(process.execPath, [MAIN, 'admin', ...args, '--json'], { env: { ...process.env, DATABASE_URL: db!.url }, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`admin ${args.join(' ')} failed: ${r.stderr}`);
-  return JSON.parse(r.stdout) as Record<string, unknown>;
+/** The admin CLI, run without blocking the event loop (a blocked loop lets the servers' idle timers close pooled keep-alive sockets unseen, and the next fetch fails on them). */
+function admin(args: string[]): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [MAIN, 'admin', ...args, '--json'], { env: { ...process.env, DATABASE_URL: db!.url }, encoding: 'utf8' }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`admin ${args.join(' ')} failed: ${stderr}`));
+      else resolve(JSON.parse(stdout) as Record<string, unknown>);
+    });
+  });
 }
 
 async function status(p: Proc, key: string): Promise<number> {
@@ -63,22 +67,22 @@ describe.skipIf(pgReason !== null)('two server processes on one PostgreSQL store
   it('the key bootstrapped by the first process works on the second; a key made by the admin CLI works on both', async () => {
     expect(await status(a, BOOT_KEY)).toBe(200);
     expect(await status(b, BOOT_KEY)).toBe(200);
-    const acct = admin(['account', 'create', '--name', 'Shop', '--plan', 'business']);
+    const acct = await admin(['account', 'create', '--name', 'Shop', '--plan', 'business']);
     accountId = acct.id as string;
-    const key = admin(['key', 'create', accountId]).key as string;
+    const key = (await admin(['key', 'create', accountId])).key as string;
     expect(await status(a, key)).toBe(200);
     expect(await status(b, key)).toBe(200);
     expect(await status(b, key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A'))).toBe(401);
   });
 
   it('a suspension through the admin CLI applies to both processes at once, and reactivation revives the key', async () => {
-    const key = admin(['key', 'create', accountId]).key as string;
+    const key = (await admin(['key', 'create', accountId])).key as string;
     expect([await status(a, key), await status(b, key)]).toEqual([200, 200]);
-    admin(['account', 'set', accountId, '--status', 'suspended']);
+    await admin(['account', 'set', accountId, '--status', 'suspended']);
     expect([await status(a, key), await status(b, key)]).toEqual([403, 403]);
-    admin(['account', 'set', accountId, '--status', 'lapsed']);
+    await admin(['account', 'set', accountId, '--status', 'lapsed']);
     expect([await status(a, key), await status(b, key)]).toEqual([402, 402]);
-    admin(['account', 'set', accountId, '--status', 'active']);
+    await admin(['account', 'set', accountId, '--status', 'active']);
     expect([await status(a, key), await status(b, key)]).toEqual([200, 200]);
   });
 
@@ -95,15 +99,15 @@ describe.skipIf(pgReason !== null)('two server processes on one PostgreSQL store
   });
 
   it('two processes racing for the last unit of a fair-use cap admit exactly one request', async () => {
-    const acct = admin(['account', 'create', '--name', 'Racer', '--plan', 'business']);
-    const key = admin(['key', 'create', acct.id as string]).key as string;
-    admin(['account', 'set', acct.id as string, '--remove-bg-cap', '1']);
+    const acct = await admin(['account', 'create', '--name', 'Racer', '--plan', 'business']);
+    const key = (await admin(['key', 'create', acct.id as string])).key as string;
+    await admin(['account', 'set', acct.id as string, '--remove-bg-cap', '1']);
     const image = await png(24, 24);
     const burst = [a, b, a, b, a, b, a, b, a, b].map((p) => postImage(p, '/api/v1/remove-bg', key, image));
     const statuses = (await Promise.all(burst)).map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 429)).toHaveLength(9);
-    const usage = admin(['usage', acct.id as string]);
+    const usage = await admin(['usage', acct.id as string]);
     expect(JSON.stringify(usage)).toContain('remove_bg');
   });
 });
