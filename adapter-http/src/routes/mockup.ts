@@ -102,14 +102,14 @@ export const mockupRoute: RouteDef = postImageRoute<Record<string, string>>({
     const style = options.style;
     const supplier_style = style ? await catalogRef().garmentFor(style, signal) : undefined;
     // A supplier style is drawn on the supplier's photo of the chosen colour and view (spec 4.12, 2.8).
-    let photo: { garment_photo: Uint8Array } | { garment_photo_error: string } | Record<string, never> = {};
+    let photo: { garment_photo: Uint8Array } | { garment_photo_error: { reason: string } } | Record<string, never> = {};
     if (supplier_style) {
       const r = resolveMockup(textOptions({ ...options, supplier_style }));
       const url = supplier_style.colors.find((c) => c.id === r.color.id)?.images?.[r.view] ?? null;
-      if (!url) photo = { garment_photo_error: `the supplier lists no ${r.view} photo for ${r.color.name}` };
+      if (!url) photo = { garment_photo_error: { reason: `the supplier lists no ${r.view} photo for ${r.color.name}` } };
       else {
         const got = await fetchGarmentPhoto(url, signal);
-        photo = got.ok ? { garment_photo: got.bytes } : { garment_photo_error: got.reason };
+        photo = got.ok ? { garment_photo: got.bytes } : { garment_photo_error: { reason: got.reason } };
       }
     }
     const result = await app.engine.mockup(image, textOptions({ ...options, ...(supplier_style ? { supplier_style } : {}), ...photo }), { signal, transfer: true });

@@ -76,7 +76,7 @@ export interface MockupOptions {
    */
   garment_photo?: Uint8Array;
   /** Why the supplier's photo could not be fetched (the own silhouette is drawn, with a warning). */
-  garment_photo_error?: string;
+  garment_photo_error?: { reason: string };
   /** A supplier style resolved by the catalog (required when `style` is not an own style). */
   supplier_style?: SupplierGarment;
 }
@@ -255,7 +255,7 @@ function resolveTrueToSize(o: OptionReader, styleKey: string, common: ResolvedCo
     top_in: top,
     offset_x_in: offset,
     photo: ((p) => (!own && p instanceof Uint8Array && p.length > 0 ? p : null))(o.get('garment_photo')),
-    photo_error: ((e) => (!own && typeof e === 'string' ? e : null))(o.get('garment_photo_error')),
+    photo_error: ((e) => (!own && typeof e === 'object' && e !== null && typeof (e as { reason?: unknown }).reason === 'string' ? (e as { reason: string }).reason : null))(o.get('garment_photo_error')),
     legacy: null,
   });
 }
