@@ -77,7 +77,7 @@ afterAll(async () => {
 });
 
 function cfg(over: Partial<SsConfig> = {}): SsConfig {
-  return { baseUrl: base, account: '12345', apiKey: 'secret-key', imageBase: 'https://img.example/', timeoutMs: 400, ttlMs: 60_000, ...over };
+  return { baseUrl: base, account: '12345', apiKey: 'secret-key', imageBase: 'https://img.example/', timeoutMs: 1500, ttlMs: 60_000, ...over };
 }
 const sig = () => new AbortController().signal;
 
@@ -147,7 +147,7 @@ describe('S&S Activewear connector', () => {
     mode = 'error';
     await expect(ss().search('gildan', sig())).rejects.toThrow(/HTTP 503/);
     mode = 'slow';
-    await expect(ss().search('gildan', sig())).rejects.toThrow(/within 400 ms/);
+    await expect(ss().search('gildan', sig())).rejects.toThrow(/within 1500 ms/);
     mode = 'ok';
     await expect(new SsActivewearConnector(cfg({ apiKey: 'wrong' })).search('gildan', sig())).rejects.toThrow(/HTTP 401/);
   });
