@@ -1,5 +1,5 @@
 // A plain clone must test and bench with nothing beside it: no source, test, bench or golden file may read
-// a path outside the repository (the old ../shared corpus, absolute /work paths), and the corpus and the
+// a path outside the repository (the old sibling "shared" folder, absolute /work paths), and the corpus and the
 // contract they rely on are committed here.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
