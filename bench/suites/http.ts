@@ -156,7 +156,7 @@ export default async function httpSuite(ctx: BenchContext): Promise<void> {
   // baselines, uWS and node:http alike.
   const rounds = ctx.short ? 2 : 5;
   const seconds = ctx.short ? 1 : 2;
-  const { findUwsBinary } = await import('../../adapter-http/dist/transport/uws-load.js');
+  const { findUwsBinary } = await import('../../adapter-http/src/transport/uws-load.js');
   const uwsFound = findUwsBinary();
   const transports: TransportKind[] = uwsFound.ok ? ['uws', 'node'] : ['node'];
   if (!uwsFound.ok) ctx.log(`uWS rows skipped: ${uwsFound.reason}`);
@@ -292,7 +292,7 @@ function answerStats(): void {
 
 async function runTarget(kind: string): Promise<void> {
   if (kind === 'bare-uws') {
-    const { loadUws } = await import('../../adapter-http/dist/transport/uws-load.js');
+    const { loadUws } = await import('../../adapter-http/src/transport/uws-load.js');
     const load = loadUws();
     if (!load.ok) throw new Error(load.reason);
     const uWS = load.uws;

@@ -17,8 +17,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { DEFAULT_MODEL, MODEL_CATALOG, catalogConfig, cachedModelState, matteArtwork, modelDir, removeBackground, rgbToLab, runtimeAvailable, type ModelName, type Raster, type SegmentationModelConfig, type Vec3 } from '@inkprep/engine';
+import { DEFAULT_MODEL, MODEL_CATALOG, catalogConfig, cachedModelState, matteArtwork, modelDir, removeBackground, runtimeAvailable, type ModelName, type Raster, type SegmentationModelConfig } from '@inkprep/engine';
 import type { BenchContext, Row } from '../lib/harness.js';
+import { measureMatte } from '../lib/matte-metrics.js';
 import { renderCorpusPiece } from '../../golden/lib/art-render.js';
 import { scene, SCENES } from '../../golden/lib/scenes.js';
 
@@ -64,26 +65,10 @@ async function furryHorse(size: number): Promise<Raster> {
 
 interface Metrics { iou: number; sad: number; halo: number }
 
+/** The shared matte metrics, with SAD in thousands at 1024 x 1024 (scaled from the bench size so short and full mode compare). */
 function measure(out: Uint8ClampedArray, gt: Raster): Metrics {
-  const n = gt.width * gt.height, w = gt.width;
-  let mn = 0, mx = 0, sad = 0, hSum = 0, hN = 0;
-  const p: Vec3 = [0, 0, 0], q: Vec3 = [0, 0, 0];
-  for (let i = 0; i < n; i++) {
-    const a = out[i * 4 + 3]! / 255, g = gt.data[i * 4 + 3]! / 255;
-    mn += Math.min(a, g); mx += Math.max(a, g); sad += Math.abs(a - g);
-    if (a >= 0.25 && g >= 0.25) {
-      const x = i % w;
-      const edge = g < 1 || (x > 0 && gt.data[(i - 1) * 4 + 3] === 0) || (x < w - 1 && gt.data[(i + 1) * 4 + 3] === 0) || (i >= w && gt.data[(i - w) * 4 + 3] === 0) || (i + w < n && gt.data[(i + w) * 4 + 3] === 0);
-      if (edge) {
-        rgbToLab(out[i * 4]!, out[i * 4 + 1]!, out[i * 4 + 2]!, p);
-        rgbToLab(gt.data[i * 4]!, gt.data[i * 4 + 1]!, gt.data[i * 4 + 2]!, q);
-        hSum += Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
-        hN++;
-      }
-    }
-  }
-  // SAD in thousands at 1024 x 1024 (scaled from the bench size so short and full mode compare).
-  return { iou: mx > 0 ? mn / mx : 1, sad: (sad / 1000) * ((1024 * 1024) / n), halo: hN ? hSum / hN : 0 };
+  const m = measureMatte(out, gt);
+  return { iou: m.iou, sad: (m.meanAbsAlpha * 1024 * 1024) / 1000, halo: m.halo };
 }
 
 async function dump(dir: string, name: string, r: Raster): Promise<void> {

@@ -14,8 +14,9 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { createEngine, decodeImage, matteArtwork, rgbToLab, type Raster, type Vec3 } from '@inkprep/engine';
+import { createEngine, decodeImage, matteArtwork, type Raster } from '@inkprep/engine';
 import type { BenchContext, Row } from '../lib/harness.js';
+import { measureMatte as measure, type MatteMetrics as Metrics } from '../lib/matte-metrics.js';
 import { corpusDir } from '../../golden/lib/corpus.js';
 import { renderCorpusPiece } from '../../golden/lib/art-render.js';
 
@@ -86,31 +87,6 @@ function naiveFlood(src: Raster, tol = 32): Uint8ClampedArray {
     if (y < h - 1) stack.push(i + w);
   }
   return out;
-}
-
-interface Metrics { iou: number; meanAbsAlpha: number; halo: number; bgLeft: number; fgLost: number }
-
-function measure(out: Uint8ClampedArray, gt: Raster): Metrics {
-  const n = gt.width * gt.height, w = gt.width;
-  let sMin = 0, sMax = 0, sAbs = 0, bgA = 0, bgN = 0, fgL = 0, fgN = 0, hSum = 0, hN = 0;
-  const p: Vec3 = [0, 0, 0], q: Vec3 = [0, 0, 0];
-  for (let i = 0; i < n; i++) {
-    const a = out[i * 4 + 3]! / 255, g = gt.data[i * 4 + 3]! / 255;
-    sMin += Math.min(a, g); sMax += Math.max(a, g); sAbs += Math.abs(a - g);
-    if (g === 0) { bgA += a; bgN++; }
-    if (g === 1) { fgL += 1 - a; fgN++; }
-    if (a >= 0.25 && g >= 0.25) {
-      const x = i % w;
-      const edge = g < 1 || (x > 0 && gt.data[(i - 1) * 4 + 3] === 0) || (x < w - 1 && gt.data[(i + 1) * 4 + 3] === 0) || (i >= w && gt.data[(i - w) * 4 + 3] === 0) || (i + w < n && gt.data[(i + w) * 4 + 3] === 0);
-      if (edge) {
-        rgbToLab(out[i * 4]!, out[i * 4 + 1]!, out[i * 4 + 2]!, p);
-        rgbToLab(gt.data[i * 4]!, gt.data[i * 4 + 1]!, gt.data[i * 4 + 2]!, q);
-        hSum += Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
-        hN++;
-      }
-    }
-  }
-  return { iou: sMax > 0 ? sMin / sMax : 1, meanAbsAlpha: sAbs / n, halo: hN ? hSum / hN : 0, bgLeft: bgN ? (100 * bgA) / bgN : 0, fgLost: fgN ? (100 * fgL) / fgN : 0 };
 }
 
 /** Halo floor for lossy input: the true α and background removed exactly from the decoded pixels. */
