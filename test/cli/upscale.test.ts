@@ -27,7 +27,7 @@ describe('inkprep upscale', () => {
     const r = await cli(['upscale', path.join(dir, 'art.png'), '--scale', '2', '-o', out]);
     expect(r.code).toBe(0);
     const summary = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(summary).toMatchObject({ output: out, width: 48, height: 40, scale: 2, preShrunk: false });
+    expect(summary).toMatchObject({ output: out, width: 48, height: 40, scale: 2, preShrunk: false, effectiveScale: 2 });
     expect(['vector', 'model', 'resample']).toContain(summary.route);
     const meta = await sharp(readFileSync(out)).metadata();
     expect([meta.width, meta.height, meta.hasAlpha]).toEqual([48, 40, true]);

@@ -35,6 +35,25 @@ async function art(w: number, h: number): Promise<Uint8Array> {
   return new Uint8Array(await sharp(data, { raw: { width: w, height: h, channels: 4 } }).png().toBuffer());
 }
 
+/** A w x h opaque photo-like PNG (a warm tone with pixel noise), or as JPEG. */
+async function photo(w: number, h: number, format: 'png' | 'jpeg' = 'png'): Promise<Uint8Array> {
+  const data = Buffer.alloc(w * h * 3);
+  let s = 7;
+  for (let i = 0; i < w * h; i++) {
+    s = (s * 1103515245 + 12345) >>> 0;
+    const n = ((s >>> 24) % 17) - 8;
+    data.set([150 + n, 120 + n, 90 + n + ((i % w) >> 2)], i * 3);
+  }
+  const img = sharp(data, { raw: { width: w, height: h, channels: 3 } });
+  return new Uint8Array(await (format === 'png' ? img.png() : img.jpeg()).toBuffer());
+}
+
+/** IHDR colour type of a PNG: 2 = RGB, 6 = RGBA. */
+function pngColourType(png: Uint8Array): number {
+  expect(Buffer.from(png.subarray(12, 16)).toString('latin1')).toBe('IHDR');
+  return png[25]!;
+}
+
 describe('POST /api/v1/upscale', () => {
   it('returns 2.5 JSON with a lasting service-hosted URL; the image is 4x, transparent where the input was', async () => {
     const res = await post(t, '/api/v1/upscale', form(await art(20, 16)));
@@ -63,8 +82,24 @@ describe('POST /api/v1/upscale', () => {
     const res = await post(t, '/api/v1/upscale', form(await art(40, 30))); // 1200 px > 400, <= 1600
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ preShrunk: true, from: { width: 40, height: 30 }, to: { width: 23, height: 17 }, width: 92, height: 68 });
+    // The scale actually applied to the upload: 92 / 40.
+    expect(res.json!.effectiveScale).toBe(2.3);
     await t.store.setSetting('upscale.budget4x', 1200);
     expect((await post(t, '/api/v1/upscale', form(await art(40, 30)))).json).toMatchObject({ preShrunk: false, to: { width: 40, height: 30 } });
+  });
+
+  it('opaque input (PNG or JPEG) gives an RGB PNG; input with transparency keeps RGBA', async () => {
+    for (const format of ['png', 'jpeg'] as const) {
+      const res = await post(t, '/api/v1/upscale', form(await photo(20, 15, format), { scale: '2' }, `p.${format === 'png' ? 'png' : 'jpg'}`));
+      expect(res.status).toBe(200);
+      expect(res.json).toMatchObject({ preShrunk: false, effectiveScale: 2, width: 40, height: 30 });
+      const img = await get(t, res.json!.output_url as string, null);
+      expect(pngColourType(img.bytes), format).toBe(2);
+      expect((await sharp(img.bytes).metadata()).channels).toBe(3);
+    }
+    const res = await post(t, '/api/v1/upscale', form(await art(20, 16)));
+    expect(res.json!.effectiveScale).toBe(4);
+    expect(pngColourType((await get(t, res.json!.output_url as string, null)).bytes)).toBe(6);
   });
 
   it('413 image_too_large with maxPixels and pixels above 4x the budget (per scale)', async () => {

@@ -54,6 +54,7 @@ export const upscaleRoute: RouteDef = postImageRoute<UpscaleFields>({
       preShrunk: out.preShrunk,
       from: out.from,
       to: out.to,
+      effectiveScale: out.effectiveScale,
       width: out.width,
       height: out.height,
       route: out.route,

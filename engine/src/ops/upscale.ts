@@ -47,6 +47,13 @@ export interface UpscaleResult {
   preShrunk: boolean;
   from: { width: number; height: number };
   to: { width: number; height: number };
+  /**
+   * Output width / input width, 3 decimals: equals `scale` unless the input was pre-shrunk to the budget
+   * (a 2560x1600 photo at 2x with a 1.5 MP budget: 1.21).
+   */
+  effectiveScale: number;
+  /** Whether the input was opaque; the PNG is then RGB (no alpha channel). */
+  opaque: boolean;
   ms: { shrink: number; classify: number; upscale: number };
 }
 
@@ -73,6 +80,13 @@ export const upscaleOp: OpDef<UpscaleOptions, ResolvedUpscale, UpscaleResult> = 
   },
 };
 
+/** Whether every pixel of the raster has alpha 255. */
+function isOpaque(r: Raster): boolean {
+  const d = r.data;
+  for (let i = 3; i < d.length; i += 4) if (d[i] !== 255) return false;
+  return true;
+}
+
 /**
  * The body of op `upscale` (in-thread callers: benches).
  * @throws InkprepError `image_too_large` (maxPixels = budget x 4 for the scale, pixels), `unsupported_format`
@@ -97,7 +111,9 @@ export async function runUpscale(input: OpInput, opts: Readonly<ResolvedUpscale>
     }
     const out = await upscaleRaster(src, { scale: opts.scale, budget: opts.budget, budget4x: opts.budget4x, route: opts.route, onProgress: (f, stage) => progress('upscale', f, stage) });
     progress('encode');
-    const png = await encodePng(out.raster, density ? { dpi: (density * out.raster.width) / src.width } : {});
+    // An opaque input gives an RGB PNG: an alpha channel of 255s only costs bytes (a quarter of the raw size).
+    const opaque = isOpaque(src);
+    const png = await encodePng(out.raster, { ...(density ? { dpi: (density * out.raster.width) / src.width } : {}), dropAlpha: opaque });
     return {
       png,
       width: out.raster.width,
@@ -110,6 +126,8 @@ export async function runUpscale(input: OpInput, opts: Readonly<ResolvedUpscale>
       preShrunk: out.plan.preShrunk,
       from: out.plan.from,
       to: out.plan.to,
+      effectiveScale: Math.round((out.raster.width / src.width) * 1000) / 1000,
+      opaque,
       ms: out.ms,
     };
 }

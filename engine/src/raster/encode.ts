@@ -13,6 +13,8 @@ export interface EncodeOptions {
   compressionLevel?: number;
   /** JPEG has no alpha: composite over this colour first; default white. */
   background?: { r: number; g: number; b: number };
+  /** PNG/WebP: write RGB without an alpha channel (the caller knows the image is opaque); default false. */
+  dropAlpha?: boolean;
 }
 
 function fromRaster(r: Raster): Sharp {
@@ -26,6 +28,7 @@ function fromRaster(r: Raster): Sharp {
 export async function encodeImage(r: Raster, format: OutputFormat, opts: EncodeOptions = {}): Promise<Uint8Array> {
   let s = fromRaster(r);
   if (opts.dpi && opts.dpi > 0) s = s.withDensity(opts.dpi);
+  if (opts.dropAlpha && format !== 'jpeg') s = s.removeAlpha();
   if (format === 'png') s = s.png({ compressionLevel: opts.compressionLevel ?? 6, adaptiveFiltering: false });
   else if (format === 'jpeg') s = s.flatten({ background: opts.background ?? { r: 255, g: 255, b: 255 } }).jpeg({ quality: opts.quality ?? 92, chromaSubsampling: '4:4:4' });
   else s = s.webp({ quality: opts.quality ?? 92, alphaQuality: 100 });

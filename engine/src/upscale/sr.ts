@@ -1,7 +1,9 @@
 // Super-resolution path: runs the ESRGAN-slim model (see model.ts) over the image in overlapping tiles
 // so peak memory stays within a bound whatever the image size. Each tile carries a margin of PAD source
 // pixels (the network's receptive field is ~10 px) that is cut away after inference, so tile seams are
-// invisible. Colour under transparency is bled first (bleed.ts); alpha is resampled with Lanczos-3 as
+// invisible. The image is reflect-padded by PAD on every side first, so tiles at the border get real-looking
+// context too: the network's own zero ('same') padding would darken the outermost output rows and columns
+// (a dark 1-2 px line along the edges). Colour under transparency is bled first (bleed.ts); alpha is resampled with Lanczos-3 as
 // its own plane, so edges keep no dark or light fringe.
 import { InkprepError } from '../errors.js';
 import sharp from 'sharp';
@@ -30,6 +32,15 @@ export interface SrOptions {
   tileMemory?: number;
   /** Called after each tile with (done, total). */
   onProgress?: (done: number, total: number) => void;
+}
+
+/** Source index of coordinate `i` in 0..n-1 reflected at the borders (edge pixel not repeated: -1 -> 1). */
+function reflect(i: number, n: number): number {
+  if (n === 1) return 0;
+  const period = 2 * (n - 1);
+  let j = ((i % period) + period) % period;
+  if (j >= n) j = period - j;
+  return j;
 }
 
 /** Lanczos-3 of the alpha plane alone (one byte per pixel). */
@@ -64,15 +75,15 @@ export async function upscaleModel(src: Raster, scale: ModelScale, opts: SrOptio
     for (let tx = 0; tx < tilesX; tx++) {
       const x0 = tx * side, y0 = ty * side;
       const x1 = Math.min(w, x0 + side), y1 = Math.min(h, y0 + side);
-      // Padded window, clipped to the image (the model's own 'same' padding handles the border).
-      const px0 = Math.max(0, x0 - PAD), py0 = Math.max(0, y0 - PAD);
-      const px1 = Math.min(w, x1 + PAD), py1 = Math.min(h, y1 + PAD);
-      const tw = px1 - px0, th = py1 - py0;
+      // Window with PAD px of context on every side; outside the image the context is the reflection.
+      const px0 = x0 - PAD, py0 = y0 - PAD;
+      const tw = x1 - x0 + 2 * PAD, th = y1 - y0 + 2 * PAD;
       const plane = tw * th;
       const input = new Float32Array(3 * plane);
       for (let y = 0; y < th; y++) {
+        const sy = reflect(py0 + y, h);
         for (let x = 0; x < tw; x++) {
-          const s = ((py0 + y) * w + px0 + x) * 4;
+          const s = (sy * w + reflect(px0 + x, w)) * 4;
           const d = y * tw + x;
           input[d] = bled.data[s]! / 255;
           input[plane + d] = bled.data[s + 1]! / 255;

@@ -111,4 +111,26 @@ describe.skipIf(why !== null)('model path (ESRGAN-slim on onnxruntime)', () => {
     expect(whole.data[3]).toBe(0);
     expect(minRedVisible(whole)).toBeGreaterThanOrEqual(200);
   });
+
+  it('draws no dark line along the borders (reflect padding): the outer rows and columns match the interior', async () => {
+    // A flat, slightly noisy photo-like tone: every output row and column should average the same level.
+    const w = 48, h = 40, data = new Uint8ClampedArray(w * h * 4);
+    let s = 1;
+    for (let i = 0; i < w * h; i++) {
+      s = (s * 1103515245 + 12345) >>> 0;
+      const n = ((s >>> 24) % 9) - 4;
+      data.set([150 + n, 120 + n, 90 + n, 255], i * 4);
+    }
+    for (const scale of [2, 4] as const) {
+      const out = await upscaleModel({ width: w, height: h, data }, scale);
+      const W = out.width, H = out.height;
+      const row = (y: number): number => { let t = 0; for (let x = 0; x < W; x++) t += out.data[(y * W + x) * 4]!; return t / W; };
+      const col = (x: number): number => { let t = 0; for (let y = 0; y < H; y++) t += out.data[(y * W + x) * 4]!; return t / H; };
+      const mid = (row(H >> 1) + col(W >> 1)) / 2;
+      // Zero padding in the network made these 3-5 levels darker than the interior on every side.
+      for (const [name, v] of [['top', row(0)], ['bottom', row(H - 1)], ['left', col(0)], ['right', col(W - 1)]] as const) {
+        expect(Math.abs(v - mid), `${scale}x ${name} ${v.toFixed(1)} vs ${mid.toFixed(1)}`).toBeLessThan(1.5);
+      }
+    }
+  });
 });
