@@ -1,10 +1,10 @@
 // The artwork matting pipeline (default backend): background model from the border -> compression check ->
 // perceptual classification (flood fill + enclosed regions) -> alpha from the mixing model in the band ->
 // colour decontamination -> despeckle. Pure TypeScript over typed arrays; runs in a pool worker.
-import { toHex } from '../colour/convert.js';
+import { rgbToLab, toHex, type Vec3 } from '../colour/convert.js';
 import type { Raster } from '../raster/types.js';
 import { estimateAlpha } from './alpha.js';
-import { backgroundRgbAt, fitBackground } from './background.js';
+import { backgroundRgbAt, evalModel, fitBackground } from './background.js';
 import { classify, distanceMap, thresholdsFor } from './classify.js';
 import { looksCompressed } from './artifacts.js';
 import { decontaminate, SAMPLE_MODE_NOISE } from './decontaminate.js';
@@ -100,8 +100,7 @@ export function matteArtwork(src: Raster, opts: ArtworkMatteOptions = {}): Artwo
   const { alpha, fg } = estimateAlpha(data, width, height, state, band, bg, model.noiseRgb);
   decontaminate(data, out, band, alpha, fg, bg, model.noiseRgb >= SAMPLE_MODE_NOISE ? 'sample' : 'unmix');
   progress(MATTE_AT.despeckle, 'despeckle');
-  const nearLimit = 2 * Math.round(t.bgDeltaE * 4);
-  const specks = despeckle(out, width, height, band, t.speckArea, queue, rules ? { area: islandArea(n, t.speckArea), near: (i) => dist[i]! < nearLimit } : undefined);
+  const specks = despeckle(out, width, height, band, t.speckArea, queue, rules ? { area: islandArea(n, t.speckArea), near: islandNear(data, dist, width, model, t.bgDeltaE, compression === 'jpeg') } : undefined);
 
   let transparent = 0;
   for (let i = 0; i < n; i++) if (out[i * 4 + 3] === 0) transparent++;
@@ -131,6 +130,29 @@ export function matteArtwork(src: Raster, opts: ArtworkMatteOptions = {}): Artwo
  * max(speck size, 0.006 % of the pixels), at most 256 px, are removed: 63 px at 1024 x 1024. */
 export function islandArea(n: number, speckArea: number): number {
   return Math.min(256, Math.max(speckArea, Math.round(n * 6e-5)));
+}
+
+/**
+ * Which pixels an island of the background's own colour may hold: within twice the match tolerance; on a JPEG
+ * also a pale tint within four times it whose lightness is within the tolerance (4:2:0 chroma ringing: a
+ * yellow edge leaves cream pixels at the background's lightness, ΔE 10-25 at q60, white dots on a dark shirt).
+ * A pale-coloured dot of the art differs in lightness or by more (#fff0aa: ΔL 5, ΔE 37) and stays.
+ */
+function islandNear(data: Uint8ClampedArray, dist: Uint8Array, width: number, model: BackgroundModel, tolDeltaE: number, jpeg: boolean): (i: number) => boolean {
+  const near = 2 * Math.round(tolDeltaE * 4);
+  if (!jpeg) return (i) => dist[i]! < near;
+  const tinted = 2 * near;
+  const lab: Vec3 = [0, 0, 0];
+  const sx = width > 1 ? 2 / (width - 1) : 0, sy = model.height > 1 ? 2 / (model.height - 1) : 0;
+  return (i) => {
+    const d = dist[i]!;
+    if (d < near) return true;
+    if (d >= tinted) return false;
+    rgbToLab(data[i * 4]!, data[i * 4 + 1]!, data[i * 4 + 2]!, lab);
+    const x = i % width, y = (i - x) / width;
+    const bgL = model.kind === 'constant' ? model.lab[0]! : evalModel(model.lab, 0, x * sx - 1, y * sy - 1);
+    return Math.abs(lab[0] - bgL) <= tolDeltaE;
+  };
 }
 
 function round3(v: number): number {

@@ -4,7 +4,8 @@
 // are not. Measured on corpus pieces with known alpha and on synthetic cases.
 import { describe, expect, it } from 'vitest';
 import { matteArtwork, type Raster } from '@inkprep/engine';
-import { composite, lightGradient, renderCorpusPiece, renderSvg } from './helpers.js';
+import { decodeImage, rgbToLab } from '@inkprep/engine';
+import { composite, jpegRoundTrip, lightGradient, renderCorpusPiece, renderSvg } from './helpers.js';
 
 function fgLost(out: Uint8ClampedArray, gt: Raster): number {
   let lost = 0, n = 0;
@@ -68,4 +69,57 @@ describe('background-coloured islands', () => {
     expect(r.data[(901 * S + 121) * 4 + 3]).toBe(255);
     expect(r.data[(500 * S + 500) * 4 + 3]).toBe(255);
   });
+
+  it('JPEG chroma ringing: pale tinted islands (lightness of the background, colour off by up to 4x the tolerance) go; a pale-yellow dot stays', () => {
+    const S = 1024, data = new Uint8ClampedArray(S * S * 4).fill(255);
+    const blob = (cx: number, cy: number, side: number, rgb: [number, number, number]): void => {
+      for (let y = cy; y < cy + side; y++) for (let x = cx; x < cx + side; x++) data.set(rgb, (y * S + x) * 4);
+    };
+    for (let y = 200; y < 800; y++) for (let x = 300; x < 700; x++) data.fill(30, (y * S + x) * 4, (y * S + x) * 4 + 3);
+    blob(100, 100, 3, [255, 255, 222]); // yellow ringing next to a yellow edge: L 99.6, b* 16 (ΔE 16 > 2x the 7 ΔE tolerance)
+    blob(900, 150, 2, [250, 255, 236]); // a greenish tint
+    blob(120, 900, 5, [255, 240, 170]); // a real pale-yellow dot of the art: b* 36, L 95
+    blob(900, 900, 3, [20, 20, 20]); // a real dark dot
+    const r = matteArtwork({ width: S, height: S, data }, { jpeg: true });
+    expect(r.data[(101 * S + 101) * 4 + 3]).toBe(0);
+    expect(r.data[(150 * S + 900) * 4 + 3]).toBe(0);
+    expect(r.data[(902 * S + 122) * 4 + 3]).toBe(255);
+    expect(r.data[(901 * S + 901) * 4 + 3]).toBe(255);
+  });
+
+  it('corpus at JPEG q60 on white: no near-white islands left in the transparent area', async () => {
+    const S = 1024;
+    let islands = 0;
+    for (const file of ['noto-1f31e-sun-face.svg', 'tw-1f36f-honey-pot.svg']) {
+      const gt = await renderCorpusPiece(file, S);
+      const input = (await decodeImage(await jpegRoundTrip(composite(gt, white), 60))).raster;
+      const out = matteArtwork(input, { jpeg: true }).data;
+      // Art support dilated by 3 px: an island is an alpha > 0 component outside it.
+      const near = new Uint8Array(S * S);
+      for (let y = 0; y < S; y++) for (let x = 0; x < S; x++) {
+        if (gt.data[(y * S + x) * 4 + 3] === 0) continue;
+        for (let yy = Math.max(0, y - 3); yy <= Math.min(S - 1, y + 3); yy++) near.fill(1, yy * S + Math.max(0, x - 3), yy * S + Math.min(S, x + 4));
+      }
+      const seen = new Uint8Array(S * S), lab: [number, number, number] = [0, 0, 0];
+      for (let s = 0; s < S * S; s++) {
+        if (seen[s] || out[s * 4 + 3] === 0) continue;
+        const stack = [s];
+        seen[s] = 1;
+        let touches = false, pale = true;
+        while (stack.length) {
+          const i = stack.pop()!;
+          if (near[i]) touches = true;
+          rgbToLab(out[i * 4]!, out[i * 4 + 1]!, out[i * 4 + 2]!, lab);
+          if (lab[0] < 90) pale = false;
+          const x = i % S, y = (i - x) / S;
+          for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+            const xx = x + dx, yy = y + dy, j = yy * S + xx;
+            if (xx >= 0 && xx < S && yy >= 0 && yy < S && !seen[j] && out[j * 4 + 3]! > 0) { seen[j] = 1; stack.push(j); }
+          }
+        }
+        if (!touches && pale) islands++;
+      }
+    }
+    expect(islands).toBe(0); // 26 before the lightness rule
+  }, 60_000);
 });
