@@ -6,6 +6,7 @@ import { removeBgRoute } from './remove-bg.js';
 import { upscaleHeldRoute, upscaleResultRoute, upscaleRoute } from './upscale.js';
 import { vectorizeRoute } from './vectorize.js';
 import { MOCKUP_ROUTES } from './mockup.js';
+import { WEB_ROUTES } from './web.js';
 import { healthRoute, removeBgStatusRoute, upscaleStatusRoute, vectorizeStatusRoute } from './status.js';
 
 export const ROUTES: readonly RouteDef[] = [
@@ -21,4 +22,6 @@ export const ROUTES: readonly RouteDef[] = [
   upscaleResultRoute,
   upscaleHeldRoute,
   ...MOCKUP_ROUTES,
+  // The try-it page at GET / (not part of /api/v1).
+  ...WEB_ROUTES,
 ];

@@ -1,0 +1,141 @@
+// Entry of the try-it page: the key form (checked with the three status reads, whose limits are shown),
+// the image drop zone, the operation tabs, and the link to the OpenAPI document when the server has one.
+import { getJson, hasKey, setKey } from './api.js';
+import { byId, el, errorBox, facts, show, state } from './dom.js';
+import { initMockup } from './mockup.js';
+import { initRemoveBg, initUpscale } from './cutout.js';
+import { initScan } from './scan.js';
+import { initVectorize } from './vectorize.js';
+
+const fmtPixels = (n) => (n === null || n === undefined ? null : `${(n / 1e6).toFixed(n % 1e6 === 0 ? 0 : 1)} MP`);
+const fairUse = (s) => (s.fairUsePerDay === null ? 'uncapped' : `${s.fairUseUsed} of ${s.fairUsePerDay} used today (${s.fairUseRemaining} left)`);
+
+/** Read the three status reads (spec 4.4, 4.6, 4.7) and show them; throws the first error (e.g. 401). */
+async function loadLimits() {
+  const [vec, rbg, up] = await Promise.all([
+    getJson('/api/v1/vectorize'), getJson('/api/v1/remove-bg'), getJson('/api/v1/upscale'),
+  ]);
+  show(byId('limits'),
+    el('h3', {}, 'Vectorize line'),
+    facts([
+      ['Converting', vec.queue.converting ? 'yes' : 'no'],
+      ['Waiting', `${vec.queue.waiting} (at most ${vec.queue.max_waiting})`],
+    ]),
+    el('h3', {}, 'Remove background'),
+    facts([['Largest input', fmtPixels(rbg.maxPixels)], ['Fair use', fairUse(rbg)]]),
+    el('h3', {}, 'Upscale'),
+    facts([
+      ['Largest input', `${fmtPixels(up.maxPixels)} at 2×, ${fmtPixels(up.maxPixels4x)} at 4×`],
+      ['Runs at', `${fmtPixels(up.budget)} at 2×, ${fmtPixels(up.budget4x)} at 4× (larger input shrunk first)`],
+      ['Scales', up.scales.map((s) => `${s}×`).join(', ')],
+      ['Fair use', fairUse(up)],
+    ]));
+}
+
+/** Refresh the limits after an operation; errors there are not the operation's and stay quiet. */
+function refreshLimits() {
+  if (hasKey()) loadLimits().catch(() => {});
+}
+
+function initKey() {
+  const form = byId('key-form');
+  const input = byId('key-input');
+  const status = byId('key-status');
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    setKey(input.value);
+    if (!hasKey()) {
+      show(status, el('p', { class: 'error-message' }, 'Paste a key first.'));
+      return;
+    }
+    show(status, el('p', {}, 'Checking the key…'));
+    try {
+      await loadLimits();
+      show(status, el('p', { class: 'ok' }, '✓ Key accepted.'));
+    } catch (err) {
+      show(status, errorBox(err));
+      show(byId('limits'), el('p', { class: 'help' }, 'No limits: the key was not accepted.'));
+    }
+  });
+  byId('limits-refresh').addEventListener('click', () => {
+    if (!hasKey()) return;
+    loadLimits().catch((err) => show(byId('limits'), errorBox(err)));
+  });
+}
+
+function initDrop() {
+  const zone = byId('drop');
+  const input = byId('file-input');
+  const take = (file) => {
+    if (file) state.setFile(file);
+  };
+  input.addEventListener('change', () => take(input.files?.[0]));
+  zone.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    zone.classList.add('over');
+  });
+  zone.addEventListener('dragleave', () => zone.classList.remove('over'));
+  zone.addEventListener('drop', (e) => {
+    e.preventDefault();
+    zone.classList.remove('over');
+    take(e.dataTransfer?.files?.[0]);
+  });
+  // Dropping elsewhere on the page must not navigate away (and lose the key).
+  window.addEventListener('dragover', (e) => e.preventDefault());
+  window.addEventListener('drop', (e) => e.preventDefault());
+
+  const fig = byId('original');
+  const img = byId('original-img');
+  const caption = byId('original-caption');
+  state.listeners.push((file) => {
+    img.src = state.fileUrl;
+    fig.hidden = false;
+    caption.textContent = `${file.name || 'image'} · ${(file.size / 1024).toFixed(1)} KiB`;
+    img.onload = () => {
+      caption.textContent = `${file.name || 'image'} · ${img.naturalWidth} × ${img.naturalHeight} px · ${(file.size / 1024).toFixed(1)} KiB`;
+    };
+  });
+}
+
+function initTabs() {
+  const tabs = [...document.querySelectorAll('[role=tab]')];
+  const select = (tab) => {
+    for (const t of tabs) {
+      const on = t === tab;
+      t.setAttribute('aria-selected', String(on));
+      t.tabIndex = on ? 0 : -1;
+      byId(t.getAttribute('aria-controls')).hidden = !on;
+    }
+  };
+  tabs.forEach((tab, i) => {
+    tab.addEventListener('click', () => select(tab));
+    tab.addEventListener('keydown', (e) => {
+      const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
+      const to = step ? tabs[(i + step + tabs.length) % tabs.length] : e.key === 'Home' ? tabs[0] : e.key === 'End' ? tabs.at(-1) : null;
+      if (!to) return;
+      e.preventDefault();
+      select(to);
+      to.focus();
+    });
+  });
+}
+
+/** Link the machine-readable description when this server publishes one (no key needed). */
+async function linkDocs() {
+  try {
+    const res = await fetch('/api/v1/openapi.json', { method: 'GET', credentials: 'omit', cache: 'no-store' });
+    if (res.ok) show(byId('docs-links'), 'The ', el('a', { href: '/api/v1/openapi.json' }, 'OpenAPI document'), ' describes every field.');
+  } catch {
+    // no document: no link
+  }
+}
+
+initKey();
+initDrop();
+initTabs();
+initScan(refreshLimits);
+initVectorize(refreshLimits);
+initRemoveBg(refreshLimits);
+initUpscale(refreshLimits);
+initMockup(refreshLimits);
+linkDocs();

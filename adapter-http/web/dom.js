@@ -1,0 +1,111 @@
+// Small DOM helpers shared by the page's modules: element building (text only, never HTML strings),
+// error display in the API's words, busy buttons, object URLs that are released when replaced, and the
+// shared state (the current image).
+import { ApiError } from './api.js';
+
+/** `el('p', { class: 'x' }, 'text', child)`: attributes are set as attributes, children as nodes/text. */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === false || v === null || v === undefined) continue;
+    if (k === 'text') node.textContent = String(v);
+    else node.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+export function byId(id) {
+  const node = document.getElementById(id);
+  if (!node) throw new Error(`#${id} missing`);
+  return node;
+}
+
+/** A definition list from [term, value] pairs (values null/undefined are skipped). */
+export function facts(pairs) {
+  const dl = el('dl', { class: 'facts' });
+  for (const [term, value] of pairs) {
+    if (value === null || value === undefined || value === '') continue;
+    dl.append(el('dt', {}, term), el('dd', {}, value));
+  }
+  return dl;
+}
+
+/** The error as the API said it: message, code and HTTP status (plus extra fields such as `field`). */
+export function errorBox(err) {
+  if (err instanceof ApiError) {
+    const extras = Object.entries(err.extras ?? {}).map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`);
+    return el('div', { class: 'error', role: 'alert' },
+      el('p', { class: 'error-message' }, err.message),
+      el('p', { class: 'error-meta' },
+        err.code ? el('code', { class: 'error-code' }, err.code) : null,
+        err.status ? ` HTTP ${err.status}` : '',
+        extras.length ? ` · ${extras.join(' · ')}` : ''));
+  }
+  return el('div', { class: 'error', role: 'alert' }, el('p', { class: 'error-message' }, err instanceof Error ? err.message : String(err)));
+}
+
+/** Replace the content of `node` with `children`. */
+export function show(node, ...children) {
+  node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
+/**
+ * Run `work` with `button` disabled and marked busy; any error is shown in `out` in the API's words.
+ * Resolves to the work's value, or undefined when it failed.
+ */
+export async function busy(button, out, work) {
+  button.disabled = true;
+  button.setAttribute('aria-busy', 'true');
+  try {
+    return await work();
+  } catch (err) {
+    show(out, errorBox(err));
+    return undefined;
+  } finally {
+    button.disabled = false;
+    button.removeAttribute('aria-busy');
+  }
+}
+
+const urls = new Map();
+/** An object URL for `blob` under `slot`; the previous URL of that slot is revoked. */
+export function blobUrl(slot, blob) {
+  const old = urls.get(slot);
+  if (old) URL.revokeObjectURL(old);
+  const url = URL.createObjectURL(blob);
+  urls.set(slot, url);
+  return url;
+}
+
+/** A download link for `blob`. */
+export function downloadLink(slot, blob, filename, label) {
+  return el('a', { class: 'button download', href: blobUrl(slot, blob), download: filename }, label);
+}
+
+/** Page state shared by the tools: the current image file and its object URL. */
+export const state = {
+  /** @type {File | null} */
+  file: null,
+  fileUrl: '',
+  /** Listeners told when the image changes. */
+  listeners: [],
+  setFile(file) {
+    this.file = file;
+    this.fileUrl = blobUrl('original', file);
+    for (const fn of this.listeners) fn(file);
+  },
+};
+
+/** The file's name without its extension, for download names. */
+export function baseName(file) {
+  return (file?.name || 'image').replace(/\.[^.]+$/, '');
+}
+
+/** A local problem (no key, no image) shown like an error but without an HTTP status. */
+export function need(out, what) {
+  show(out, el('div', { class: 'error', role: 'alert' }, el('p', { class: 'error-message' }, what)));
+}

@@ -1,0 +1,253 @@
+// The try-it page at GET / driven end to end in a real browser (Debian chromium through playwright-core)
+// against a real server: paste the key, drop a corpus image, vectorize (the SVG preview is checked in a
+// screenshot for the art's own colours), scan -> one-click fix, remove-bg over the checkerboard, upscale,
+// mockup with its print-size numbers; a wrong key shows the API's 401 message and code; the key never
+// reaches localStorage, sessionStorage or cookies; no CSP violation happens. Screenshots are written to
+// test-artifacts/browser/. Skips, printing why, when chromium cannot start.
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { Catalog } from '../../adapter-http/src/catalog/index.js';
+import { useCatalog } from '../../adapter-http/src/routes/mockup.js';
+import { startTestServer, type TestServer } from '../http/harness.js';
+import { artifact, launchChromium } from './chromium.js';
+
+// Blank garment renders are cached on disk across runs (shared with test/http/mockup.test.ts).
+process.env.INKPREP_GARMENT_CACHE_DIR = path.join(os.tmpdir(), 'inkprep-test-garment-cache');
+
+const launched = await launchChromium();
+if ('reason' in launched) console.warn(`[browser tests skipped] ${launched.reason}`);
+const browser: Browser | null = 'browser' in launched ? launched.browser : null;
+
+// A corpus logo: basketball, 3 flat colours on transparency (manifest palette).
+const CORPUS = 'noto-1f3c0-basketball.svg';
+const ORANGE: [number, number, number][] = [[0xef, 0x6c, 0x32], [0xdc, 0x58, 0x19]];
+const DARK: [number, number, number] = [0x2d, 0x31, 0x30];
+
+type RGB = [number, number, number];
+
+/** Share of the screenshot's pixels within `tol` (max channel difference) of any of `colours`. */
+async function share(png: Buffer, colours: RGB[], tol = 28): Promise<number> {
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  let hit = 0;
+  const n = info.width * info.height;
+  for (let i = 0; i < n; i++) {
+    const r = data[i * 3]!, g = data[i * 3 + 1]!, b = data[i * 3 + 2]!;
+    if (colours.some(([cr, cg, cb]) => Math.abs(r - cr) <= tol && Math.abs(g - cg) <= tol && Math.abs(b - cb) <= tol)) hit++;
+  }
+  return hit / n;
+}
+
+/** Drop `bytes` as a file on the page's drop zone (a real DragEvent carrying a DataTransfer). */
+async function dropFile(page: Page, bytes: Uint8Array, name: string, type: string): Promise<void> {
+  await page.evaluate(`(() => {
+    const bytes = Uint8Array.from(atob(${JSON.stringify(Buffer.from(bytes).toString('base64'))}), (c) => c.charCodeAt(0));
+    const dt = new DataTransfer();
+    dt.items.add(new File([bytes], ${JSON.stringify(name)}, { type: ${JSON.stringify(type)} }));
+    const zone = document.getElementById('drop');
+    for (const t of ['dragenter', 'dragover', 'drop']) zone.dispatchEvent(new DragEvent(t, { dataTransfer: dt, bubbles: true, cancelable: true }));
+  })()`);
+}
+
+/** Wait until the <img> matched by `selector` has decoded pixels. */
+async function loaded(page: Page, selector: string): Promise<void> {
+  // A function, not a string: a string predicate would be eval'd inside the page, which its CSP forbids.
+  await page.waitForFunction((sel) => {
+    const i = document.querySelector(sel) as HTMLImageElement | null;
+    return !!i && i.complete && i.naturalWidth > 0;
+  }, selector, { timeout: 45_000 });
+}
+
+describe.skipIf(!browser)('try-it page in chromium', () => {
+  let t: TestServer;
+  let context: BrowserContext;
+  let page: Page;
+  let art: Uint8Array;
+  const consoleLines: string[] = [];
+
+  beforeAll(async () => {
+    useCatalog(new Catalog()); // own blanks only: no supplier network in tests
+    t = await startTestServer();
+    art = new Uint8Array(await sharp(readFileSync(new URL(`../../corpus/open/${CORPUS}`, import.meta.url)), { density: 72 })
+      .resize(320, 320, { fit: 'inside' }).png().toBuffer());
+    context = await browser!.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+    // Record CSP violations as the page sees them (the init script is the test's, not the page's).
+    await context.addInitScript('window.__csp = []; document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(e.violatedDirective + " " + e.blockedURI));');
+    page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+    page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
+  });
+
+  // A failing step leaves a picture of the page behind.
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await page.screenshot({ path: artifact(`failed-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}.png`), fullPage: true }).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    useCatalog(null);
+    await t?.close();
+  });
+
+  it('a wrong key shows the API 401 message and code', async () => {
+    const res = await page.goto(t.url + '/');
+    expect(res!.status()).toBe(200);
+    expect(res!.headers()['content-security-policy']).toContain("script-src 'self'");
+    await page.fill('#key-input', 'ink_not_a_real_key');
+    await page.click('#key-use');
+    const status = page.locator('#key-status .error');
+    await status.waitFor();
+    // Exactly what the API answers to that key, in its own words.
+    const api = await fetch(t.url + '/api/v1/vectorize', { headers: { 'x-api-key': 'ink_not_a_real_key' } });
+    const body = await api.json() as { error: string; code: string };
+    expect(api.status).toBe(401);
+    expect(await status.locator('.error-message').textContent()).toBe(body.error);
+    expect(await status.locator('.error-code').textContent()).toBe(body.code);
+    expect(body.code).toBe('unauthorized');
+    expect(await status.textContent()).toContain('HTTP 401');
+    await page.screenshot({ path: artifact('01-wrong-key.png') });
+  });
+
+  it('with the key: limits, drop a corpus image, vectorize and see the SVG preview', async () => {
+    await page.fill('#key-input', t.key);
+    await page.click('#key-use');
+    await page.locator('#key-status .ok').waitFor();
+    const limits = await page.locator('#limits').textContent();
+    expect(limits).toContain('Vectorize line');
+    expect(limits).toMatch(/Waiting\s*0 \(at most \d+\)/);
+    expect(limits).toContain('Fair use');
+
+    await dropFile(page, art, 'basketball.png', 'image/png');
+    await loaded(page, '#original-img');
+    expect(await page.locator('#original-caption').textContent()).toContain('320 × 320 px');
+
+    await page.click('#tab-vectorize');
+    await page.selectOption('#vectorize-form select[name=detail]', 'precise');
+    await page.click('#vectorize-form button[type=submit]');
+    await loaded(page, '[data-testid=svg-preview]');
+    const out = page.locator('#vectorize-out');
+    expect(await out.textContent()).toMatch(/Paths \(X-Paths\)\s*\d+/);
+    expect(await out.textContent()).toContain('detail=precise');
+    expect(await out.locator('a[download$=".svg"]').count()).toBe(1);
+
+    // The SVG really rendered: its pane shows the ball's own orange and dark line colours, not blank.
+    await page.selectOption('#vectorize-out select[aria-label^=Zoom]', '1');
+    const shot = await page.locator('[data-testid=svg-preview]').screenshot({ path: artifact('02-svg-preview.png') });
+    expect(await share(shot, ORANGE)).toBeGreaterThan(0.25);
+    expect(await share(shot, [DARK])).toBeGreaterThan(0.03);
+    await page.screenshot({ path: artifact('03-vectorize.png'), fullPage: true });
+
+    // The download is the API's SVG.
+    const [download] = await Promise.all([page.waitForEvent('download'), out.locator('a[download$=".svg"]').click()]);
+    expect(download.suggestedFilename()).toBe('basketball.svg');
+    const svgText = readFileSync((await download.path())!, 'utf8');
+    expect(svgText).toMatch(/<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svgText).toContain('<path');
+  });
+
+  it('scan shows the checklist, and the one-click fix gives an after image', async () => {
+    await page.click('#tab-scan');
+    await page.fill('#scan-form input[name=print_width_inches]', '4');
+    await page.click('#scan-form button[type=submit]');
+    const report = page.locator('[data-testid=scan-report]');
+    await report.waitFor();
+    expect(await report.locator('.checklist li[data-code=low_resolution]').count()).toBe(1);
+    expect(await report.locator('.recommend').textContent()).toContain('Recommended transparency fix');
+    expect(await report.locator('.suggestion input[data-field=fix_trim]').isChecked()).toBe(true);
+    await page.screenshot({ path: artifact('04-scan.png'), fullPage: true });
+
+    await page.click('#fix-apply');
+    await loaded(page, '[data-testid=fix-after]');
+    // fix_trim + resize to 300 DPI at 4 in: the after image is the trimmed art, resized.
+    const size = await page.evaluate(`(() => { const i = document.querySelector('[data-testid=fix-after]'); return [i.naturalWidth, i.naturalHeight]; })()`) as number[];
+    expect(size[0]).toBeGreaterThan(320);
+    await page.selectOption('#scan-out select[aria-label^=Zoom]', '1');
+    const after = await page.locator('[data-testid=fix-after]').screenshot({ path: artifact('05-fix-after.png') });
+    expect(await share(after, ORANGE)).toBeGreaterThan(0.2);
+    await page.selectOption('#scan-out select[aria-label^=Zoom]', 'fit');
+    await page.screenshot({ path: artifact('06-fix.png'), fullPage: true });
+  });
+
+  it('remove-bg shows the result over a checkerboard and over the garment colour', async () => {
+    // The corpus' customer-upload form: the art flattened on white, as a JPEG.
+    const jpeg = new Uint8Array(await sharp(art).flatten({ background: '#ffffff' }).jpeg({ quality: 85 }).toBuffer());
+    await dropFile(page, jpeg, 'basketball.jpg', 'image/jpeg');
+    await page.waitForFunction(() => /basketball\.jpg · 320/.test(document.getElementById('original-caption')?.textContent ?? ''));
+    await page.click('#tab-removebg');
+    await page.click('#removebg-form button[type=submit]');
+    await loaded(page, '[data-testid=removebg-checker]');
+    await loaded(page, '[data-testid=removebg-garment]');
+    const checkerPane = page.locator('.viewport.checker:has([data-testid=removebg-checker])');
+    expect(await checkerPane.count()).toBe(1);
+    const shot = await checkerPane.screenshot({ path: artifact('07-removebg-checker.png') });
+    expect(await share(shot, ORANGE)).toBeGreaterThan(0.1);
+    expect(await share(shot, [[0xd9, 0xdc, 0xe0]], 6)).toBeGreaterThan(0.02); // the checkerboard shows through
+    const garment = await page.locator('.viewport:has([data-testid=removebg-garment])').screenshot();
+    expect(await share(garment, [[0x1d, 0x35, 0x57]], 6)).toBeGreaterThan(0.05); // default navy garment
+    expect(await page.locator('#removebg-out').textContent()).toMatch(/Method \(X-Method\)\s*matte/);
+    await page.screenshot({ path: artifact('08-removebg.png'), fullPage: true });
+    // The cut-out becomes the image of the next tools.
+    await page.click('#removebg-out button.secondary');
+    await page.waitForFunction(() => /basketball-cutout\.png/.test(document.getElementById('original-caption')?.textContent ?? ''));
+  });
+
+  it('upscale gives a download link to the result', async () => {
+    await page.click('#tab-upscale');
+    await page.selectOption('#upscale-form select[name=scale]', '2');
+    await page.click('#upscale-form button[type=submit]');
+    const link = page.locator('[data-testid=upscale-download]');
+    await link.waitFor();
+    const href = await link.getAttribute('href');
+    expect(href).toMatch(/^\/api\/v1\/upscale\/results\//);
+    const got = await page.evaluate(`fetch(${JSON.stringify(href)}).then((r) => [r.status, r.headers.get('content-type')])`);
+    expect(got).toEqual([200, 'image/png']);
+  });
+
+  it('mockup: garment search, style, then the image with its print size and warnings', async () => {
+    await page.click('#tab-mockup');
+    await page.click('#garment-search button[type=submit]');
+    await page.locator('#garment-results input[value="own:classic-tee"]').check();
+    await page.locator('#mockup-form').waitFor({ state: 'visible' });
+    expect(await page.locator('#mockup-form select[name=placement] option').count()).toBeGreaterThan(1);
+    await page.selectOption('#mockup-form select[name=size]', { index: 2 });
+    await page.fill('#mockup-form input[name=print_width_in]', '10');
+    await page.selectOption('#mockup-form select[name=output_size]', '800');
+    await page.click('#mockup-form button[type=submit]');
+    await loaded(page, '[data-testid=mockup-image]');
+    expect(await page.locator('[data-testid=print-size]').textContent()).toMatch(/^10 × 10 in$/);
+    const text = await page.locator('#mockup-out').textContent();
+    expect(text).toContain('Effective DPI');
+    expect(text).toContain('low_dpi'); // 320 px over 10 in
+    const shot = await page.locator('[data-testid=mockup-image]').screenshot();
+    expect(await share(shot, ORANGE, 40)).toBeGreaterThan(0.01);
+    await page.screenshot({ path: artifact('09-mockup.png'), fullPage: true });
+  });
+
+  it('the key stays in memory: no storage, no cookie; no CSP violation on the way', async () => {
+    const stored = await page.evaluate(`JSON.stringify([Object.entries(localStorage), Object.entries(sessionStorage), document.cookie])`) as string;
+    expect(stored).not.toContain(t.key);
+    expect(stored).toBe('[[],[],""]');
+    expect(await page.evaluate('window.__csp')).toEqual([]);
+    expect(consoleLines.filter((l) => /Content Security Policy|pageerror/i.test(l))).toEqual([]);
+  });
+
+  it('the CSP is enforced: a third-party image and an inline script are refused', async () => {
+    await page.evaluate(`(() => {
+      const img = document.createElement('img'); img.src = 'https://example.com/x.png'; document.body.append(img);
+      const s = document.createElement('script'); s.textContent = 'window.__inline = 1'; document.body.append(s);
+    })()`);
+    await page.waitForFunction(() => (window as unknown as { __csp: string[] }).__csp.length >= 2, undefined, { timeout: 10_000 });
+    const v = await page.evaluate('window.__csp') as string[];
+    expect(v.some((x) => x.startsWith('img-src') && x.includes('example.com'))).toBe(true);
+    expect(v.some((x) => x.startsWith('script-src'))).toBe(true);
+    expect(await page.evaluate('window.__inline')).toBeUndefined();
+  });
+});
+
+// Keep the artefact folder's purpose visible to whoever opens it.
+if (browser) writeFileSync(artifact('README.txt'), 'Screenshots from test/browser/page.test.ts (regenerated on every run).\n');
