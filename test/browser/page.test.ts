@@ -52,12 +52,23 @@ async function dropFile(page: Page, bytes: Uint8Array, name: string, type: strin
   })()`);
 }
 
+/** The page's globals as the predicates below use them (this file is type-checked without the DOM lib). */
+interface PageGlobals {
+  document: { querySelector(selector: string): { complete?: boolean; naturalWidth?: number; textContent: string | null } | null };
+  __csp: string[];
+}
+
+/** Wait until the text of `selector` matches `pattern`. */
+async function textMatches(page: Page, selector: string, pattern: RegExp): Promise<void> {
+  await page.waitForFunction(([sel, src]) => new RegExp(src!).test((globalThis as unknown as PageGlobals).document.querySelector(sel!)?.textContent ?? ''), [selector, pattern.source]);
+}
+
 /** Wait until the <img> matched by `selector` has decoded pixels. */
 async function loaded(page: Page, selector: string): Promise<void> {
   // A function, not a string: a string predicate would be eval'd inside the page, which its CSP forbids.
   await page.waitForFunction((sel) => {
-    const i = document.querySelector(sel) as HTMLImageElement | null;
-    return !!i && i.complete && i.naturalWidth > 0;
+    const i = (globalThis as unknown as PageGlobals).document.querySelector(sel);
+    return !!i && !!i.complete && (i.naturalWidth ?? 0) > 0;
   }, selector, { timeout: 45_000 });
 }
 
@@ -124,7 +135,7 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
 
     await dropFile(page, art, 'basketball.png', 'image/png');
     await loaded(page, '#original-img');
-    expect(await page.locator('#original-caption').textContent()).toContain('320 × 320 px');
+    await textMatches(page, '#original-caption', /basketball\.png · 320 × 320 px/);
 
     await page.click('#tab-vectorize');
     await page.selectOption('#vectorize-form select[name=detail]', 'precise');
@@ -177,7 +188,7 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
     // The corpus' customer-upload form: the art flattened on white, as a JPEG.
     const jpeg = new Uint8Array(await sharp(art).flatten({ background: '#ffffff' }).jpeg({ quality: 85 }).toBuffer());
     await dropFile(page, jpeg, 'basketball.jpg', 'image/jpeg');
-    await page.waitForFunction(() => /basketball\.jpg · 320/.test(document.getElementById('original-caption')?.textContent ?? ''));
+    await textMatches(page, '#original-caption', /basketball\.jpg · 320/);
     await page.click('#tab-removebg');
     await page.click('#removebg-form button[type=submit]');
     await loaded(page, '[data-testid=removebg-checker]');
@@ -193,7 +204,7 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
     await page.screenshot({ path: artifact('08-removebg.png'), fullPage: true });
     // The cut-out becomes the image of the next tools.
     await page.click('#removebg-out button.secondary');
-    await page.waitForFunction(() => /basketball-cutout\.png/.test(document.getElementById('original-caption')?.textContent ?? ''));
+    await textMatches(page, '#original-caption', /basketball-cutout\.png/);
   });
 
   it('upscale gives a download link to the result', async () => {
@@ -241,7 +252,7 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
       const img = document.createElement('img'); img.src = 'https://example.com/x.png'; document.body.append(img);
       const s = document.createElement('script'); s.textContent = 'window.__inline = 1'; document.body.append(s);
     })()`);
-    await page.waitForFunction(() => (window as unknown as { __csp: string[] }).__csp.length >= 2, undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).__csp.length >= 2, undefined, { timeout: 10_000 });
     const v = await page.evaluate('window.__csp') as string[];
     expect(v.some((x) => x.startsWith('img-src') && x.includes('example.com'))).toBe(true);
     expect(v.some((x) => x.startsWith('script-src'))).toBe(true);

@@ -73,7 +73,9 @@ export const serveCommand: Command = {
     }
     // Not awaited: the model lands in the background; remove-bg picks it up on the next call.
     void startModelAutoFetch(log);
-    process.stderr.write(`inkprep API listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.port}/api/v1\n`);
+    const origin = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.port}`;
+    process.stderr.write(`inkprep API listening on ${origin}/api/v1\n`);
+    process.stderr.write(`try it in a browser: ${origin}/\n`);
     return new Promise<number>((resolve) => {
       let stopping = false;
       const stop = (signal: string): void => {
