@@ -139,10 +139,20 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
 
     await page.click('#tab-vectorize');
     await page.selectOption('#vectorize-form select[name=detail]', 'precise');
-    await page.click('#vectorize-form button[type=submit]');
+    // Someone else's conversion holds the line: the page shows the queue (GET /vectorize) while it waits.
+    const held = await t.server.services.vectorizeQueue.acquire();
+    try {
+      await page.click('#vectorize-form button[type=submit]');
+      await textMatches(page, '#vectorize-queue', /line: converting now, 1 waiting \(at most 8\)/);
+      await page.screenshot({ path: artifact('02-vectorize-waiting.png') });
+    } finally {
+      held.release();
+    }
     await loaded(page, '[data-testid=svg-preview]');
+    expect(await page.locator('#vectorize-queue').textContent()).toBe('');
     const out = page.locator('#vectorize-out');
     expect(await out.textContent()).toMatch(/Paths \(X-Paths\)\s*\d+/);
+    expect(await out.textContent()).toMatch(/In line \(X-Queue-Ms\)\s*[1-9]\d* ms/);
     expect(await out.textContent()).toContain('detail=precise');
     expect(await out.locator('a[download$=".svg"]').count()).toBe(1);
 
@@ -152,6 +162,11 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
     expect(await share(shot, ORANGE)).toBeGreaterThan(0.25);
     expect(await share(shot, [DARK])).toBeGreaterThan(0.03);
     await page.screenshot({ path: artifact('03-vectorize.png'), fullPage: true });
+    // The toggle shows one side alone.
+    await page.selectOption('#vectorize-out select[aria-label^=Show]', { label: 'SVG only' });
+    expect(await page.locator('#vectorize-out figure.pane').first().isHidden()).toBe(true);
+    expect(await page.locator('[data-testid=svg-preview]').isVisible()).toBe(true);
+    await page.selectOption('#vectorize-out select[aria-label^=Show]', { label: 'Side by side' });
 
     // The download is the API's SVG.
     const [download] = await Promise.all([page.waitForEvent('download'), out.locator('a[download$=".svg"]').click()]);
@@ -178,6 +193,9 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
     const size = await page.evaluate(`(() => { const i = document.querySelector('[data-testid=fix-after]'); return [i.naturalWidth, i.naturalHeight]; })()`) as number[];
     expect(size[0]).toBeGreaterThan(320);
     await page.selectOption('#scan-out select[aria-label^=Zoom]', '1');
+    // 100 %: one image pixel per screen pixel (device scale 1 here).
+    const shown = await page.locator('[data-testid=fix-after]').boundingBox();
+    expect(Math.round(shown!.width)).toBe(size[0]);
     const after = await page.locator('[data-testid=fix-after]').screenshot({ path: artifact('05-fix-after.png') });
     expect(await share(after, ORANGE)).toBeGreaterThan(0.2);
     await page.selectOption('#scan-out select[aria-label^=Zoom]', 'fit');
@@ -237,6 +255,25 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
     const shot = await page.locator('[data-testid=mockup-image]').screenshot();
     expect(await share(shot, ORANGE, 40)).toBeGreaterThan(0.01);
     await page.screenshot({ path: artifact('09-mockup.png'), fullPage: true });
+  });
+
+  it('an API error is shown in its own words: message, code and status', async () => {
+    const webp = new Uint8Array(await sharp(art).webp().toBuffer());
+    await dropFile(page, webp, 'basketball.webp', 'image/webp');
+    await textMatches(page, '#original-caption', /basketball\.webp · 320/);
+    await page.click('#tab-upscale');
+    await page.click('#upscale-form button[type=submit]');
+    const box = page.locator('#upscale-out .error');
+    await box.waitFor();
+    const f = new FormData();
+    f.append('image', new Blob([webp]), 'basketball.webp');
+    const api = await fetch(t.url + '/api/v1/upscale', { method: 'POST', body: f, headers: { 'x-api-key': t.key } });
+    const body = await api.json() as { error: string; code: string };
+    expect(api.status).toBe(400);
+    expect(await box.locator('.error-message').textContent()).toBe(body.error);
+    expect(await box.locator('.error-code').textContent()).toBe(body.code);
+    expect(await box.textContent()).toContain('HTTP 400');
+    await page.screenshot({ path: artifact('10-error.png') });
   });
 
   it('the key stays in memory: no storage, no cookie; no CSP violation on the way', async () => {
