@@ -33,6 +33,7 @@ export { classifyArt, type ArtClass, type ArtStats } from './upscale/classify.js
 export { upscaleResample } from './upscale/resample.js';
 export { upscaleModel } from './upscale/sr.js';
 export { upscaleVector, renderSvg, roundTripError, VECTOR_MAX_ROUNDTRIP } from './upscale/vector.js';
+export { checkRoundTrip, patchFailingWindows, WHOLE_FALLBACK_SHARE, type GuardReport } from './upscale/guard.js';
 export { modelUnavailableReason } from './upscale/model.js';
 export { runUpscale, UPSCALE_STAGES, type UpscaleOptions, type UpscaleResult, type ResolvedUpscale } from './ops/upscale.js';
 export { removeBackground, type RemoveBgBackend, type RemoveBgSettings } from './matte/pipeline.js';

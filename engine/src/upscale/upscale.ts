@@ -1,9 +1,10 @@
 // Art-aware upscaling: pre-shrink to the budget (budget.ts), classify the art (classify.ts), then route:
 // flat art -> vector path (trace with our vectorizer, render the SVG at the target size: vector.ts),
 // painted/photographic art -> super-resolution model (sr.ts), anything else -> Lanczos-3 on colour bled
-// under transparency plus halo-free sharpening (resample.ts). When the chosen path is unavailable, fails,
-// or (vector) its render does not shrink back to the input (round-trip guard), resample is used and the
-// result says why (`fallback`).
+// under transparency plus halo-free sharpening (resample.ts). When the chosen path is unavailable or fails,
+// resample is used and the result says why (`fallback`). The vector render is checked window by window
+// against the input (local round-trip guard, guard.ts): windows where it lost detail are taken from resample
+// (`patched` = their share of the art), and when they cover most of the art the whole image falls back.
 import { resizeRaster } from '../raster/resize.js';
 import type { Raster } from '../raster/types.js';
 import { planSize, type Budgets, type SizePlan } from './budget.js';
@@ -11,6 +12,7 @@ import { classifyArt, type ArtStats } from './classify.js';
 import { modelUnavailableReason } from './model.js';
 import { upscaleResample } from './resample.js';
 import { upscaleModel } from './sr.js';
+import { checkRoundTrip, patchFailingWindows, WHOLE_FALLBACK_SHARE } from './guard.js';
 import { upscaleVector } from './vector.js';
 
 /** The three upscaling paths. */
@@ -34,6 +36,11 @@ export interface UpscaleOutcome {
   chosen: UpscaleRoute;
   /** Why the chosen path was not used, or null. */
   fallback: string | null;
+  /**
+   * Vector route under the local round-trip guard: share (0..1) of the visible art inside windows where the
+   * render lost detail and the resample route was blended in; 0 when nothing was patched or another route ran.
+   */
+  patched: number;
   art: ArtStats;
   plan: SizePlan;
   /** Milliseconds spent per stage. */
@@ -65,10 +72,22 @@ export async function upscaleRaster(src: Raster, p: UpscaleParams): Promise<Upsc
   let raster: Raster | null = null;
   t = performance.now();
   p.onProgress?.(0, chosen);
+  let patched = 0;
   if (chosen === 'vector') {
     try {
+      const vec = await upscaleVector(input, p.scale, { onProgress: (d, step) => p.onProgress?.(d, step) });
       // The round-trip guard applies to the router's own choice; a forced `vector` renders the trace as it is.
-      raster = await upscaleVector(input, p.scale, { guard: p.route === 'auto', onProgress: (d, step) => p.onProgress?.(d, step) });
+      if (p.route !== 'auto') raster = vec;
+      else {
+        p.onProgress?.(0.95, 'check');
+        const g = await checkRoundTrip(input, vec);
+        if (g.share > WHOLE_FALLBACK_SHARE) {
+          fallback = `the trace loses detail of this image (${Math.round(g.share * 100)} % of it in ${g.failed} of ${g.windows} windows; round-trip error ${g.meanError.toFixed(1)})`;
+        } else if (g.failed > 0) {
+          raster = patchFailingWindows(vec, await upscaleResample(input, p.scale), g, input.width, input.height);
+          patched = g.share;
+        } else raster = vec;
+      }
     } catch (err) {
       fallback = `vector path failed: ${err instanceof Error ? err.message : String(err)}`;
     }
@@ -82,5 +101,5 @@ export async function upscaleRaster(src: Raster, p: UpscaleParams): Promise<Upsc
     raster = await upscaleResample(input, p.scale);
   }
   p.onProgress?.(1, route);
-  return { raster, route, chosen, fallback, art, plan, ms: { shrink: shrinkMs, classify: classifyMs, upscale: performance.now() - t } };
+  return { raster, route, chosen, fallback, patched, art, plan, ms: { shrink: shrinkMs, classify: classifyMs, upscale: performance.now() - t } };
 }

@@ -29,7 +29,7 @@ export const upscaleCommand: Command = {
       await write(out.png);
       report({
         output, width: out.width, height: out.height, scale: out.scale, route: out.route, chosen: out.chosen,
-        fallback: out.fallback, art: out.art, preShrunk: out.preShrunk, from: out.from, to: out.to, effectiveScale: out.effectiveScale,
+        fallback: out.fallback, patched: out.patched, art: out.art, preShrunk: out.preShrunk, from: out.from, to: out.to, effectiveScale: out.effectiveScale,
         ms: Math.round(performance.now() - started),
       });
     });
