@@ -35,8 +35,17 @@ export interface ServerConfig {
   shutdownGraceMs: number;
   /** `debug` | `info` | `warn` | `error` | `silent`. Env `INKPREP_LOG_LEVEL`, default `info`. */
   logLevel: LogLevel;
-  /** Serve Prometheus text at GET /metrics (no auth). Env `INKPREP_METRICS` (`0` disables), default on. */
-  metrics: boolean;
+  /**
+   * Port of the separate metrics listener (GET /metrics, Prometheus text, no auth: keep it off the public
+   * network), bound on `host`; 0 picks a free one (tests); null (the default) serves none. In `inkprep cluster`
+   * process N listens on this port + N. Env `INKPREP_METRICS_PORT`, default unset.
+   */
+  metricsPort: number | null;
+  /**
+   * When set, GET /metrics on the API port answers callers sending `Authorization: Bearer <token>` (others get
+   * 401); when unset the API port has no /metrics (404). Env `INKPREP_METRICS_TOKEN` (16-256 chars, no spaces), default unset.
+   */
+  metricsToken: string | null;
   /** HTTP transport: `uws`, `node` or `auto` (uWebSockets.js where its native build loads, else node:http). Env `INKPREP_HTTP`, default `auto`. */
   http: TransportChoice;
 }
@@ -59,7 +68,8 @@ export const CONFIG_DEFAULTS: Readonly<Omit<ServerConfig, 'threads' | 'dataDir'>
   maxPixels: 100_000_000,
   shutdownGraceMs: 130_000,
   logLevel: 'info',
-  metrics: true,
+  metricsPort: null,
+  metricsToken: null,
   http: 'auto',
 });
 
@@ -77,6 +87,13 @@ function num(env: NodeJS.ProcessEnv, name: string, dflt: number, min: number, ma
   const n = Number(raw);
   if (!Number.isFinite(n) || n < min || n > max) throw new Error(`Expected a number from ${min} to ${max} for ${name} but received ${JSON.stringify(raw)}`);
   return n;
+}
+
+function token(env: NodeJS.ProcessEnv, name: string): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  if (raw.length < 16 || raw.length > 256 || /\s/.test(raw)) throw new Error(`Expected 16 to 256 characters without spaces for ${name} (received ${raw.length} characters)`);
+  return raw;
 }
 
 /** Read the configuration from environment variables (throws a readable Error naming a bad variable). */
@@ -98,7 +115,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     maxPixels: int(env, 'INKPREP_MAX_PIXELS', CONFIG_DEFAULTS.maxPixels, 1, 1_000_000_000),
     shutdownGraceMs: int(env, 'INKPREP_SHUTDOWN_GRACE_MS', CONFIG_DEFAULTS.shutdownGraceMs, 0, 3_600_000),
     logLevel: level,
-    metrics: env.INKPREP_METRICS !== '0' && env.INKPREP_METRICS !== 'false',
+    metricsPort: env.INKPREP_METRICS_PORT?.trim() ? int(env, 'INKPREP_METRICS_PORT', 0, 0, 65535) : CONFIG_DEFAULTS.metricsPort,
+    metricsToken: token(env, 'INKPREP_METRICS_TOKEN'),
     http: parseTransportChoice(env.INKPREP_HTTP),
   };
 }

@@ -1,7 +1,8 @@
 // The /api/v1 service: builds the services, routes each request to the route table, answers 404/405 for
-// the rest, serves /metrics, and shuts down gracefully (stop accepting, finish in-flight work, close the
+// the rest, serves /metrics (on INKPREP_METRICS_PORT, or here with INKPREP_METRICS_TOKEN), and shuts down gracefully (stop accepting, finish in-flight work, close the
 // engine pool and the store). The HTTP transport (uWebSockets.js or node:http, transport/select.ts) is
 // chosen at start; routing and everything after it is the same code on both.
+import { timingSafeEqual } from 'node:crypto';
 import { createEngine, InkprepError, type Engine } from '@inkprep/engine';
 import type { ServerConfig } from './config.js';
 import { Exchange, type ExchangeHooks } from './http/exchange.js';
@@ -10,7 +11,7 @@ import type { TransportKind, Wire } from './transport/types.js';
 import { json } from './http/reply.js';
 import { Router } from './http/router.js';
 import { createLogger, type Logger } from './log.js';
-import { Metrics } from './metrics.js';
+import { instrumentEngine, instrumentLine, instrumentStore, Metrics, serveMetrics, type MetricsListener } from './metrics.js';
 import { ConversionQueue, type VectorizeLine } from './queue/vectorize-queue.js';
 import type { RouteDef } from './routes/define.js';
 import { ROUTES } from './routes/index.js';
@@ -45,6 +46,8 @@ export interface InkprepServer {
   /** The HTTP transport serving the routes (config.http, resolved at start). */
   transport: TransportKind;
   services: AppServices;
+  /** Port of the separate metrics listener (config.metricsPort), or null when there is none. */
+  metricsPort: number | null;
   /** Requests being handled now. */
   inFlight(): number;
   /** Stop accepting, wait for in-flight requests (up to `graceMs`, default config.shutdownGraceMs), close pool and store. */
@@ -57,17 +60,21 @@ export interface InkprepServer {
  * const server = await startServer({ config: configFromEnv(), store: openStore({ dataDir: './data' }) });
  */
 export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
-  const { config, store } = opts;
+  const { config } = opts;
   const log = opts.log ?? createLogger(config.logLevel);
   const ownEngine = !opts.engine;
-  const engine = opts.engine ?? createEngine({ threads: config.threads, maxQueue: config.engineMaxQueue, maxPixels: config.maxPixels, idleTimeout: 600_000 });
-  const metrics = new Metrics();
+  const rawEngine = opts.engine ?? createEngine({ threads: config.threads, maxQueue: config.engineMaxQueue, maxPixels: config.maxPixels, idleTimeout: 600_000 });
+  const line = opts.vectorizeLine ?? new ConversionQueue({ maxWaiting: config.vectorizeMaxWaiting, slots: config.vectorizeSlots });
+  const metrics = new Metrics({ engine: () => rawEngine.stats(), line: () => line });
+  // Every engine task, store call and vectorize turn of every route is timed through these wrappers.
+  const engine = instrumentEngine(rawEngine, metrics);
+  const store = instrumentStore(opts.store, metrics);
   const closers: (() => Promise<void> | void)[] = [];
   let draining = false;
   const services: AppServices = {
     config, store, engine, log, metrics,
     clock: opts.clock ?? Date.now,
-    vectorizeQueue: opts.vectorizeLine ?? new ConversionQueue({ maxWaiting: config.vectorizeMaxWaiting, slots: config.vectorizeSlots }),
+    vectorizeQueue: instrumentLine(line, metrics),
     draining: () => draining,
     onClose: (fn) => closers.push(fn),
   };
@@ -84,32 +91,25 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
     onEnd: (ex) => {
       active.delete(ex);
       metrics.inFlight = active.size;
-      metrics.record(ex.route, ex.status, ex.elapsedMs(), ex.bytesIn);
+      metrics.record(ex.route, ex.method, ex.status, ex.elapsedMs(), ex.bytesIn);
       if (active.size === 0 && idle) idle();
     },
   };
 
   const routes = opts.routes ?? ROUTES;
   const router = new Router(routes);
+  // GET /metrics on the API port only with INKPREP_METRICS_TOKEN, for that bearer token (compared in constant time).
+  const metricsToken = config.metricsToken ? Buffer.from('Bearer ' + config.metricsToken) : null;
   const metricsRoute = (ex: Exchange): void => {
-    const render = (q: { converting: number; waiting: number }): void => {
-      const stats = engine.stats();
-      ex.send({
-        status: 200, contentType: 'text/plain; version=0.0.4',
-        body: metrics.render({
-          inkprep_vectorize_converting: q.converting, inkprep_vectorize_waiting: q.waiting, inkprep_vectorize_slots: services.vectorizeQueue.slots,
-          inkprep_engine_running: stats.running, inkprep_engine_queued: stats.queued,
-        }),
-      });
-    };
-    // The PostgreSQL line answers asynchronously (deployment-wide counts).
-    const counts = services.vectorizeQueue.counts();
-    if (!(counts instanceof Promise)) {
-      render(counts);
+    const given = Buffer.from(ex.authorizationHeader);
+    if (!metricsToken || given.length !== metricsToken.length || !timingSafeEqual(given, metricsToken)) {
+      ex.send(json({ error: 'GET /metrics on the API port needs Authorization: Bearer <INKPREP_METRICS_TOKEN>', code: 'unauthorized' }, 401));
       ex.settle();
       return;
     }
-    counts.then(render, (err: unknown) => ex.fail(err)).finally(() => ex.settle());
+    metrics.render()
+      .then((body) => ex.send({ status: 200, contentType: metrics.contentType, body }), (err: unknown) => ex.fail(err))
+      .finally(() => ex.settle());
   };
   const handle = (wire: Wire): void => {
     const m = router.match(wire.method, wire.path);
@@ -129,7 +129,7 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
       }
       return;
     }
-    if (!m && config.metrics && wire.path === '/metrics' && wire.method === 'get') {
+    if (!m && metricsToken && wire.path === '/metrics' && wire.method === 'get') {
       metricsRoute(new Exchange(wire, '/metrics', hooks));
       return;
     }
@@ -160,6 +160,19 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
     if (ownEngine) await engine.close();
     throw err;
   }
+  let metricsListener: MetricsListener | null = null;
+  if (config.metricsPort !== null) {
+    try {
+      metricsListener = await serveMetrics(metrics, { host: config.host, port: config.metricsPort });
+    } catch (err) {
+      listener.stopListening();
+      listener.closeIdle();
+      clearInterval(pruneTimer);
+      if (ownEngine) await engine.close();
+      throw new Error(`cannot serve metrics on ${config.host}:${config.metricsPort} (INKPREP_METRICS_PORT): ${(err as Error).message}`, { cause: err });
+    }
+    log.info('metrics listening', { host: config.host, port: metricsListener.port });
+  }
   const port = listener.port;
   log.info('listening', { host: config.host, port, transport: transport.kind, threads: config.threads, vectorize_max_waiting: config.vectorizeMaxWaiting });
   // Own garment blanks pre-rendered in the background (INKPREP_WARM_BLANKS; cancelled by close()).
@@ -169,6 +182,7 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
   return {
     port,
     transport: transport.kind,
+    metricsPort: metricsListener?.port ?? null,
     services,
     inFlight: () => active.size,
     close(graceMs = config.shutdownGraceMs) {
@@ -194,6 +208,7 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
         await services.vectorizeQueue.close();
         if (ownEngine) await engine.close();
         if (opts.closeStore !== false) await store.close();
+        await metricsListener?.close();
         log.info('stopped');
       })();
       return closing;

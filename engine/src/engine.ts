@@ -56,8 +56,8 @@ type OpMethods = { [K in OpName]: (input: OpInput, options?: OpOptions<K>, call?
 export type Engine = OpMethods & {
   /** Run an op by name. */
   run<K extends OpName>(op: K, input: OpInput, options?: OpOptions<K>, call?: CallOptions): Promise<ResultOf<K>>;
-  /** Tasks running and waiting in the pool. */
-  stats(): { threads: number; running: number; queued: number };
+  /** Tasks running and waiting in the pool; `maxQueue` waiting tasks make the next call `engine_overloaded`; `closed` after close(). */
+  stats(): { threads: number; running: number; queued: number; maxQueue: number; closed: boolean };
   /** Finish queued work and stop the workers. */
   close(): Promise<void>;
 };
@@ -190,7 +190,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     run,
     stats: () => {
       const queued = pool ? pool.queueSize : 0;
-      return { threads, running: Math.max(0, inFlight - queued), queued };
+      return { threads, running: Math.max(0, inFlight - queued), queued, maxQueue, closed };
     },
     async close() {
       if (closed) return;

@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   aborted: { status: 499, message: 'The operation was aborted' },
   engine_overloaded: { status: 503, message: 'The engine queue is full' },
   queue_unavailable: { status: 503, message: 'The vectorize line cannot be reached' },
+  store_unavailable: { status: 503, message: 'The store cannot be reached' },
   supplier_unavailable: { status: 503, message: 'A blank supplier cannot be reached' },
   shutting_down: { status: 503, message: 'The service is shutting down' },
   not_separable: { status: 422, message: 'The image is not art on a separable background and no segmentation model is available' },

@@ -186,13 +186,10 @@ describe('large replies', () => {
 });
 
 describe('routing', () => {
-  it('GET /metrics serves Prometheus text without a key', async () => {
-    await get(t, '/api/v1/vectorize');
+  it('GET /metrics is not public on the API port (404 without INKPREP_METRICS_TOKEN; the exposition is tested in metrics.test.ts)', async () => {
     const res = await fetch(t.url + '/metrics');
-    expect(res.status).toBe(200);
-    const text = await res.text();
-    expect(text).toMatch(/inkprep_requests_total\{route="\/api\/v1\/vectorize",status="200"\} \d+/);
-    expect(text).toContain('inkprep_vectorize_waiting 0');
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ code: 'not_found' });
   });
 
   it('404 not_found for unknown paths, 405 method_not_allowed with Allow for known ones', async () => {

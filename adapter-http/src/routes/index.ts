@@ -7,10 +7,11 @@ import { upscaleHeldRoute, upscaleResultRoute, upscaleRoute } from './upscale.js
 import { vectorizeRoute } from './vectorize.js';
 import { MOCKUP_ROUTES } from './mockup.js';
 import { WEB_ROUTES } from './web.js';
-import { healthRoute, removeBgStatusRoute, upscaleStatusRoute, vectorizeStatusRoute } from './status.js';
+import { healthRoute, readyRoute, removeBgStatusRoute, upscaleStatusRoute, vectorizeStatusRoute } from './status.js';
 
 export const ROUTES: readonly RouteDef[] = [
   healthRoute,
+  readyRoute,
   vectorizeStatusRoute,
   removeBgStatusRoute,
   upscaleStatusRoute,

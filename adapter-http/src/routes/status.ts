@@ -1,6 +1,7 @@
 // Unmetered status reads (spec 4.4, 4.6, 4.7): authenticated like every call, counted against nothing.
 import { JSON_TYPE, json } from '../http/reply.js';
 import { fairUseStatus } from '../limits/meter.js';
+import { readiness } from '../readiness.js';
 import { getSetting, getUpscaleLimits, UPSCALE_SHRINK_ALLOWANCE } from '../settings.js';
 import type { QueueSnapshot } from '../queue/vectorize-queue.js';
 import type { Reply } from '../http/reply.js';
@@ -47,4 +48,11 @@ export const healthRoute: RouteDef = getRoute({
   path: '/healthz',
   auth: false,
   handle: ({ app }) => (app.draining() ? json({ status: 'draining' }, 503) : json({ status: 'ok' })),
+});
+
+/** GET /readyz: readiness without auth: 200 `{ status: "ready", store, engine }` or 503 (see readiness.ts). */
+export const readyRoute: RouteDef = getRoute({
+  path: '/readyz',
+  auth: false,
+  handle: async ({ app }) => json(await readiness(app)),
 });

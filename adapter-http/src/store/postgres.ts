@@ -614,6 +614,9 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
       for (const r of (await pool.query<{ name: string; value: unknown }>('SELECT name, value FROM settings ORDER BY name')).rows) out[r.name] = r.value;
       return out;
     },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -432,6 +432,9 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
       for (const r of q.listSettings.all()) out[r.name] = JSON.parse(r.value) as unknown;
       return out;
     },
+    async ping() {
+      db.prepare('SELECT 1').get();
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -176,5 +176,7 @@ export interface Store {
   setSetting(name: string, value: unknown): Promise<void>;
   listSettings(): Promise<Record<string, unknown>>;
 
+  /** A trivial query (`SELECT 1`), for GET /readyz: rejects when the database cannot answer. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -21,7 +21,9 @@ export const serveCommand: Command = {
     'INKPREP_THREADS (max(2, cores)), INKPREP_ENGINE_MAX_QUEUE (256), INKPREP_VECTORIZE_MAX_WAITING (8), INKPREP_VECTORIZE_SLOTS (1),',
     'INKPREP_VECTORIZE_LEASE_MS (10000, PostgreSQL line),',
     'INKPREP_MAX_UPLOAD_MB (50), INKPREP_VECTORIZE_MAX_MB (25), INKPREP_MAX_PIXELS (100000000),',
-    'INKPREP_SHUTDOWN_GRACE_MS (130000), INKPREP_LOG_LEVEL (info), INKPREP_METRICS (1),',
+    'INKPREP_SHUTDOWN_GRACE_MS (130000), INKPREP_LOG_LEVEL (info),',
+    'INKPREP_METRICS_PORT (unset: no metrics listener; a port serves GET /metrics there, process N of a cluster on port + N),',
+    'INKPREP_METRICS_TOKEN (unset; when set GET /metrics on PORT answers Authorization: Bearer TOKEN),',
     'INKPREP_HTTP (auto: uWebSockets.js where its native build loads, else node:http; or uws, node).',
     'A PORT already in use is an error (exit 1); only `inkprep cluster` shares a port.',
     'INKPREP_FETCH_MODEL (1: fetch the remove-bg segmentation model in the background on first start; 0: never).',
@@ -33,8 +35,12 @@ export const serveCommand: Command = {
       process.stdout.write(this.usage + '\n');
       return EXIT.ok;
     }
-    const config = configOrReport();
-    if (!config) return EXIT.usage;
+    const base = configOrReport();
+    if (!base) return EXIT.usage;
+    // In `inkprep cluster` every process has its own metrics (per process, like its engine pool): process N
+    // listens on INKPREP_METRICS_PORT + N, one scrape target each.
+    const slot = Number(process.env.INKPREP_CLUSTER_SLOT ?? 0);
+    const config = base.metricsPort && slot > 0 ? { ...base, metricsPort: base.metricsPort + slot } : base;
     const log = createLogger(config.logLevel);
     let store;
     try {
