@@ -22,7 +22,8 @@ export function compareView(panes, opts) {
   }
   const views = panes.map((p) => {
     const img = el('img', { src: p.url, alt: p.alt, class: 'fit', ...(p.testid ? { 'data-testid': p.testid } : {}) });
-    const viewport = el('div', { class: `viewport ${p.backdrop === 'checker' ? 'checker' : ''}` }, img);
+    // Focusable, so a zoomed image can be scrolled with the keyboard.
+    const viewport = el('div', { class: `viewport ${p.backdrop === 'checker' ? 'checker' : ''}`, tabindex: '0', role: 'region', 'aria-label': p.label }, img);
     if (p.backdrop && p.backdrop !== 'checker') viewport.style.backgroundColor = p.backdrop;
     const fig = el('figure', { class: 'pane' }, el('figcaption', {}, p.label), viewport);
     return { img, viewport, fig, pane: p };

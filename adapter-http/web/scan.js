@@ -49,6 +49,12 @@ function renderReport(r, file, printWidth) {
     el('h4', {}, 'Recommended transparency fix: ', el('strong', {}, fix.recommended)),
     el('p', {}, RECOMMENDATION[fix.recommended] ?? ''),
     el('p', { class: 'help' }, fix.reason));
+  // "either": the suggestions carry the cut; the user may pick halftone dots instead.
+  if (fix.recommended === 'either') {
+    transparency.append(el('fieldset', { class: 'choice' }, el('legend', {}, 'Apply as'),
+      el('label', { class: 'check' }, el('input', { type: 'radio', name: 'either', value: 'remove', checked: true }), 'cut the soft edge (fix_alpha_threshold)'),
+      el('label', { class: 'check' }, el('input', { type: 'radio', name: 'either', value: 'halftone' }), 'halftone dots (fix_halftone)')));
+  }
 
   const suggestions = el('fieldset', { class: 'suggestions' }, el('legend', {}, 'Suggested fixes'));
   if (r.suggestions.length === 0) suggestions.append(el('p', { class: 'help' }, 'Nothing to fix.'));
@@ -59,7 +65,10 @@ function renderReport(r, file, printWidth) {
   });
   const apply = el('button', { type: 'button', id: 'fix-apply', disabled: r.suggestions.length === 0 }, 'Apply suggested fix');
   const fixOut = el('div', { class: 'fix-out' });
-  apply.addEventListener('click', () => applyFix(suggestions, apply, fixOut, file, printWidth));
+  apply.addEventListener('click', () => {
+    const halftone = transparency.querySelector('input[name=either][value=halftone]')?.checked === true;
+    applyFix(suggestions, apply, fixOut, file, printWidth, halftone);
+  });
 
   const summary = facts([
     ['Size', `${r.width} × ${r.height} px`],
@@ -78,10 +87,15 @@ function renderReport(r, file, printWidth) {
     suggestions, el('div', { class: 'row' }, apply), fixOut);
 }
 
-async function applyFix(suggestions, button, out, file, printWidth) {
+async function applyFix(suggestions, button, out, file, printWidth, halftone) {
   const fields = {};
   for (const box of suggestions.querySelectorAll('input[type=checkbox]')) {
     if (box.checked) fields[box.dataset.field] = box.dataset.value;
+  }
+  if (halftone) {
+    delete fields.fix_alpha_threshold;
+    delete fields.alpha_threshold;
+    fields.fix_halftone = 'true';
   }
   if (fields.print_width_inches === undefined && printWidth) fields.print_width_inches = printWidth;
   show(out, el('p', { class: 'status' }, 'Fixing…'));

@@ -16,7 +16,7 @@ import { startTestServer, type TestServer } from '../http/harness.js';
 import { artifact, launchChromium } from './chromium.js';
 
 // Blank garment renders are cached on disk across runs (shared with test/http/mockup.test.ts).
-process.env.INKPREP_GARMENT_CACHE_DIR = path.join(os.tmpdir(), 'inkprep-test-garment-cache');
+process.env.INKPREP_GARMENT_CACHE_DIR ??= path.join(os.tmpdir(), 'inkprep-test-garment-cache');
 
 const launched = await launchChromium();
 if ('reason' in launched) console.warn(`[browser tests skipped] ${launched.reason}`);
@@ -69,10 +69,11 @@ async function loaded(page: Page, selector: string): Promise<void> {
   await page.waitForFunction((sel) => {
     const i = (globalThis as unknown as PageGlobals).document.querySelector(sel);
     return !!i && !!i.complete && (i.naturalWidth ?? 0) > 0;
-  }, selector, { timeout: 45_000 });
+  }, selector, { timeout: 120_000 });
 }
 
-describe.skipIf(!browser)('try-it page in chromium', () => {
+// Generous timeouts: on a loaded 2-core machine a cold blank-garment render or the first vectorize can take long.
+describe.skipIf(!browser)('try-it page in chromium', { timeout: 150_000 }, () => {
   let t: TestServer;
   let context: BrowserContext;
   let page: Page;
@@ -88,7 +89,7 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
     // Record CSP violations as the page sees them (the init script is the test's, not the page's).
     await context.addInitScript('window.__csp = []; document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(e.violatedDirective + " " + e.blockedURI));');
     page = await context.newPage();
-    page.setDefaultTimeout(30_000);
+    page.setDefaultTimeout(60_000);
     page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
     page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
   });
@@ -177,16 +178,24 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
   });
 
   it('scan shows the checklist, and the one-click fix gives an after image', async () => {
+    // The same art with softened edges (a 1.5 px blur): the scan recommends "either" transparency fix.
+    const soft = new Uint8Array(await sharp(art).blur(1.5).png().toBuffer());
+    await dropFile(page, soft, 'basketball-soft.png', 'image/png');
+    await textMatches(page, '#original-caption', /basketball-soft\.png · 320/);
     await page.click('#tab-scan');
     await page.fill('#scan-form input[name=print_width_inches]', '4');
     await page.click('#scan-form button[type=submit]');
     const report = page.locator('[data-testid=scan-report]');
     await report.waitFor();
     expect(await report.locator('.checklist li[data-code=low_resolution]').count()).toBe(1);
-    expect(await report.locator('.recommend').textContent()).toContain('Recommended transparency fix');
+    expect(await report.locator('.checklist li[data-code=soft_edges]').count()).toBe(1);
+    expect(await report.locator('.recommend').textContent()).toContain('Recommended transparency fix: either');
     expect(await report.locator('.suggestion input[data-field=fix_trim]').isChecked()).toBe(true);
+    expect(await report.locator('.suggestion input[data-field=fix_alpha_threshold]').isChecked()).toBe(true);
     await page.screenshot({ path: artifact('04-scan.png'), fullPage: true });
 
+    // "either": take halftone dots instead of the cut, then one click.
+    await report.locator('input[name=either][value=halftone]').check();
     await page.click('#fix-apply');
     await loaded(page, '[data-testid=fix-after]');
     // fix_trim + resize to 300 DPI at 4 in: the after image is the trimmed art, resized.
@@ -200,6 +209,17 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
     expect(await share(after, ORANGE)).toBeGreaterThan(0.2);
     await page.selectOption('#scan-out select[aria-label^=Zoom]', 'fit');
     await page.screenshot({ path: artifact('06-fix.png'), fullPage: true });
+    expect(await page.locator('#scan-out').textContent()).toContain('fix_halftone=true');
+    // The downloaded PNG is the halftoned fix: every pixel fully opaque or fully transparent.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#scan-out a[download$="-fixed.png"]').click()]);
+    const { data, info } = await sharp(readFileSync((await download.path())!)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual(size);
+    let semi = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i]! > 0 && data[i]! < 255) semi++;
+    expect(semi).toBe(0);
+    // Back to the corpus image for the next tools.
+    await dropFile(page, art, 'basketball.png', 'image/png');
+    await textMatches(page, '#original-caption', /basketball\.png · 320/);
   });
 
   it('remove-bg shows the result over a checkerboard and over the garment colour', async () => {
