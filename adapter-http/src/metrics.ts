@@ -53,6 +53,7 @@ export class Metrics {
   private readonly reservationEnds: Counter<'outcome'>;
   private readonly rejections: Counter<'endpoint' | 'limit'>;
   private readonly storeSeconds: Histogram<'op' | 'outcome'>;
+  private readonly processInfo: Gauge<'pid' | 'transport'>;
   /** Label children by `route method status` (hot path: no label hashing per request). */
   private readonly children = new Map<string, { count: Counter.Internal; seconds: Histogram.Internal<'route' | 'method' | 'status'> }>();
 
@@ -86,7 +87,13 @@ export class Metrics {
     this.reservations = new Counter({ name: 'inkprep_reservations_total', help: 'Metered uses reserved (admitted) by endpoint', labelNames: ['endpoint'], registers });
     this.reservationEnds = new Counter({ name: 'inkprep_reservation_outcomes_total', help: 'Reservations ended: kept (2xx, confirmed) or released (error, abort)', labelNames: ['outcome'], registers });
     this.rejections = new Counter({ name: 'inkprep_limit_rejections_total', help: 'Calls refused with 429, by endpoint and limit (daily, fair_use, monthly, queue)', labelNames: ['endpoint', 'limit'], registers });
+    this.processInfo = new Gauge({ name: 'inkprep_process_info', help: 'Always 1: which process (pid) and HTTP transport these metrics come from (one target per process in a cluster)', labelNames: ['pid', 'transport'], registers });
     this.storeSeconds = new Histogram({ name: 'inkprep_store_operation_duration_seconds', help: 'Store call latency by operation and outcome (ok or error)', labelNames: ['op', 'outcome'], buckets: STORE_BUCKETS, registers });
+  }
+
+  /** Name the serving process and its transport (once the transport is chosen). */
+  serving(transport: string): void {
+    this.processInfo.labels(String(process.pid), transport).set(1);
   }
 
   /** Count one finished request (route is the route pattern, never the raw path). */

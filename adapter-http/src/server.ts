@@ -152,6 +152,7 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
 
   const { transport, reason } = await selectTransport(config.http);
   log.info('http transport', { transport: transport.kind, reason, node: process.version });
+  metrics.serving(transport.kind);
   let listener;
   try {
     listener = await transport.listen({ host: config.host, port: config.port, sharePort: opts.sharePort ?? false }, handle);

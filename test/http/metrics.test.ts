@@ -86,7 +86,7 @@ describe('metrics exposition (INKPREP_METRICS_PORT)', () => {
     for (const f of parsed) {
       expect(f.help, `help of ${f.name}`).not.toBe('');
       expect(['counter', 'gauge', 'histogram', 'summary']).toContain(f.type);
-      if (f.name.startsWith('inkprep_')) expect(f.name).toMatch(/_(total|seconds|bytes)$|_(in_flight|running|queued|threads|converting|waiting|slots|max_waiting)$/);
+      if (f.name.startsWith('inkprep_')) expect(f.name).toMatch(/_(total|seconds|bytes)$|_(in_flight|running|queued|threads|converting|waiting|slots|max_waiting|info)$/);
       if (f.type !== 'histogram') continue;
       for (const m of f.data as PromHistogramData[]) {
         expect(m.buckets['+Inf'], `${f.name} +Inf bucket`).toBe(m.count);
@@ -109,6 +109,7 @@ describe('metrics exposition (INKPREP_METRICS_PORT)', () => {
     expect(Number(sample(byName.get('inkprep_vectorize_waiting'), {})?.value)).toBe(0);
     expect(Number(sample(byName.get('inkprep_vectorize_slots'), {})?.value)).toBe(1);
     expect(Number(sample(byName.get('inkprep_engine_threads'), {})?.value)).toBe(1);
+    expect(sample(byName.get('inkprep_process_info'), { pid: String(process.pid), transport: t.server.transport })?.value).toBe(1);
   });
 
   it('counts a request by route pattern and status in the request counter and histogram; unknown paths share one label', async () => {

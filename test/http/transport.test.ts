@@ -24,6 +24,22 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** A port P with P + 1 also free (the metrics ports of a two-process cluster). */
+async function freePortPair(): Promise<number> {
+  for (;;) {
+    const p = await freePort();
+    const next = net.createServer();
+    const ok = await new Promise<boolean>((r) => {
+      next.once('error', () => r(false));
+      next.listen(p + 1, '127.0.0.1', () => r(true));
+    });
+    if (ok) {
+      await new Promise<void>((r) => next.close(() => r()));
+      return p;
+    }
+  }
+}
+
 function jsonLines(text: string): Record<string, unknown>[] {
   return text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
 }
@@ -119,11 +135,12 @@ describe('a busy port', () => {
   });
 
   const canShare = resolved === 'uws' || nodeCanSharePort();
-  it.skipIf(!canShare)('inkprep cluster shares its port on purpose: two processes answer on one port', async () => {
+  it.skipIf(!canShare)('inkprep cluster shares its port on purpose: two processes answer on one port; each has its metrics on INKPREP_METRICS_PORT + N', async () => {
     const port = await freePort();
+    const metricsPort = await freePortPair();
     const dataDir = (await import('node:fs')).mkdtempSync((await import('node:path')).join((await import('node:os')).tmpdir(), 'inkprep-cl-'));
     const child = spawn(process.execPath, [MAIN, 'cluster', '--processes', '2'], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', INKPREP_DATA_DIR: dataDir, INKPREP_THREADS: '1', INKPREP_WARM_BLANKS: '0', INKPREP_LOG_LEVEL: 'info', INKPREP_BOOTSTRAP_KEY: 'ink_live_' + 'ClusterKey'.repeat(3) + 'Key2' },
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', INKPREP_DATA_DIR: dataDir, INKPREP_THREADS: '1', INKPREP_WARM_BLANKS: '0', INKPREP_LOG_LEVEL: 'info', INKPREP_METRICS_PORT: String(metricsPort), INKPREP_BOOTSTRAP_KEY: 'ink_live_' + 'ClusterKey'.repeat(3) + 'Key2' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -140,6 +157,19 @@ describe('a busy port', () => {
       const res = await fetch(`http://127.0.0.1:${port}/healthz`);
       expect(res.status).toBe(200);
       await res.arrayBuffer();
+      // Per-process metrics: process 0 on the port, process 1 on the port + 1, each its own process.
+      const ports = jsonLines(out).filter((l) => l.msg === 'metrics listening').map((l) => l.port).sort();
+      expect(ports).toEqual([metricsPort, metricsPort + 1]);
+      const pids = new Set<string>();
+      for (const p of ports) {
+        const m = await fetch(`http://127.0.0.1:${p as number}/metrics`);
+        expect(m.status).toBe(200);
+        const text = await m.text();
+        expect(text).toMatch(/^# TYPE inkprep_http_requests_total counter$/m);
+        pids.add(/^inkprep_process_info\{pid="(\d+)",transport="\w+"\} 1$/m.exec(text)?.[1] ?? '');
+      }
+      expect(pids.size).toBe(2);
+      expect(pids.has('')).toBe(false);
     } finally {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
