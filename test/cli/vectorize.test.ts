@@ -1,6 +1,7 @@
 // `inkprep vectorize in.png -o out.svg [options]` as a child process through the workspace bin.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
+import { runCli, runCliBytes, runCliInTerminal, terminalUnavailable } from './run-cli.js';
+import { parseDxf } from '../engine/vectorize/formats/readers.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,5 +46,50 @@ describe('inkprep vectorize', () => {
   it('needs an output file (exit 2) and an existing input (exit 3)', async () => {
     expect((await cli(['vectorize', path.join(dir, 'logo.png')])).code).toBe(2);
     expect((await cli(['vectorize', path.join(dir, 'missing.png'), '-o', path.join(dir, 'x.svg')])).code).toBe(3);
+  });
+
+  it('-o picks the format from the extension: .pdf, .eps, .dxf (the summary line names it)', async () => {
+    const png = path.join(dir, 'logo.png');
+    for (const [ext, magic] of [['pdf', '%PDF-1.4'], ['eps', '%!PS-Adobe-3.0 EPSF-3.0'], ['dxf', '  0\nSECTION']] as const) {
+      const out = path.join(dir, `logo.${ext}`);
+      const r = await cli(['vectorize', png, '-o', out]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(new RegExp(`logo\\.${ext}: ${ext}, \\d+ paths, 2 colours`));
+      expect(readFileSync(out).subarray(0, magic.length).toString('latin1')).toBe(magic);
+    }
+  });
+
+  it('--output-format beats the extension; --dxf-units mm; --json reports the format', async () => {
+    const out = path.join(dir, 'cut.out');
+    const r = await cli(['vectorize', path.join(dir, 'logo.png'), '-o', out, '--output-format', 'dxf', '--dxf-units', 'mm', '--print-width-inches', '4', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const stats = JSON.parse(r.stdout) as { format: string; paths: number };
+    expect(stats.format).toBe('dxf');
+    const dxf = parseDxf(readFileSync(out, 'utf8'));
+    expect(dxf.header.$INSUNITS).toBe(4);
+    expect(dxf.header.$LIMMAX).toMatchObject({ x: 101.6, y: 63.5 });
+    expect(dxf.polylines.length).toBe(stats.paths);
+    const pdfNamedSvg = path.join(dir, 'really.svg');
+    expect((await cli(['vectorize', path.join(dir, 'logo.png'), '-o', pdfNamedSvg, '--output-format', 'pdf'])).code).toBe(0);
+    expect(readFileSync(pdfNamedSvg).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+
+  it('-o - writes EPS text to stdout with --output-format eps; a bad format is exit 2 naming the field', async () => {
+    const r = await runCliBytes(['vectorize', '-', '-o', '-', '--output-format', 'eps'], { stdin: readFileSync(path.join(dir, 'logo.png')) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.subarray(0, 23).toString('latin1')).toBe('%!PS-Adobe-3.0 EPSF-3.0');
+    expect(r.stderr).toMatch(/^stdout: eps, /);
+    const bad = await cli(['vectorize', path.join(dir, 'logo.png'), '-o', path.join(dir, 'bad.pdf'), '--output-format', 'tiff']);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stderr.trim())).toMatchObject({ code: 'invalid_option', field: 'output_format' });
+  });
+
+  it.skipIf(terminalUnavailable() !== null)('PDF to stdout is refused on a terminal (binary), SVG is not', async () => {
+    const pdf = await runCliInTerminal(['vectorize', path.join(dir, 'logo.png'), '-o', '-', '--output-format', 'pdf']);
+    expect(pdf.code).toBe(2);
+    expect(pdf.output).toMatch(/terminal/);
+    const svg = await runCliInTerminal(['vectorize', path.join(dir, 'logo.png'), '-o', '-', '--quiet']);
+    expect(svg.code).toBe(0);
+    expect(svg.output).toMatch(/<svg/);
   });
 });

@@ -152,6 +152,8 @@ await engine.vectorize(b, { colors: 'lots' });
 await engine.vectorize(b, { colors: '8' });
 // @ts-expect-error detail is smoother | balanced | precise
 await engine.run('vectorize', b, { detail: 'fine' });
+// @ts-expect-error output_format is svg | pdf | eps | dxf
+await engine.vectorize(b, { output_format: 'tiff' });
 // @ts-expect-error booleans are booleans
 await engine.fix(b, { fix_halftone: 'true' });
 // @ts-expect-error scale is 2 | 4

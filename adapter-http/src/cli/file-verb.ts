@@ -13,8 +13,8 @@ export interface FileVerbSpec {
   usage: string;
   /** Name of the output file in the "missing -o" message (e.g. `out.png`); omit when the verb writes no file. */
   output?: string;
-  /** The output is binary (PNG/JPEG): `-o -` refuses a terminal. */
-  binary?: boolean;
+  /** The output is binary (PNG/JPEG): `-o -` refuses a terminal. A function decides from the flags (vectorize: PDF). */
+  binary?: boolean | ((options: Record<string, string>, output: string) => boolean);
   /** API fields accepted as flags; null passes every flag to the op (which validates and names the field). */
   fields: readonly string[] | null;
   /** Engine options (always in-thread). */
@@ -62,7 +62,8 @@ export async function runFileVerb(argv: string[], spec: FileVerbSpec, body: (cal
     const output = typeof flags.output === 'string' ? flags.output : '';
     const toStdout = output === STDIO;
     const input = await readInput(positionals[0]!, usage);
-    if (spec.output) await checkOutput(output, spec.binary ?? false, usage);
+    const binary = typeof spec.binary === 'function' ? spec.binary(options, output) : (spec.binary ?? false);
+    if (spec.output) await checkOutput(output, binary, usage);
     if (toStdout) reserveStdout();
     engine = createEngine({ ...spec.engine, threads: 0 });
     const quiet = flags.quiet === true;

@@ -1,6 +1,7 @@
 // Op `vectorize`: raster art -> print-ready SVG (spec 4.8). Pipeline: prepare (alpha edge) -> quantize
 // (palette, labels) -> clean (specks) -> trace (potrace-style, stacked or cutout) -> optional gradient fills
-// -> SVG. Option resolution maps the user-facing fields (human units) to the stage parameters once.
+// -> SVG, and the document in `output_format` (PDF, EPS or DXF: vectorize/formats/). Option resolution maps the
+// user-facing fields (human units) to the stage parameters once.
 import { decodeImage } from '../raster/decode.js';
 import type { Raster } from '../raster/types.js';
 import { invalidOption } from '../errors.js';
@@ -12,6 +13,7 @@ import { fitGradientFills, solidFills } from '../vectorize/gradients/fit.js';
 import { mergeShadedBands } from '../vectorize/gradients/merge.js';
 import { traceLabelMap } from '../vectorize/trace/index.js';
 import { writeSvg } from '../vectorize/svg/index.js';
+import { CONTENT_TYPES, DXF_UNITS, VECTOR_FORMATS, writeDocument, type DxfUnits, type VectorFormat } from '../vectorize/formats/index.js';
 import type { Fill, TraceParams } from '../vectorize/types.js';
 import { stageProgress, type StageReporter } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
@@ -32,8 +34,12 @@ export interface VectorizeOptions {
   smooth_bands?: boolean;
   /** Default false. */
   gradients?: boolean;
-  /** Physical width of the SVG in inches (0.1-500); omitted: width/height in px. */
+  /** Physical width in inches (0.1-500); omitted: SVG width/height in px, PDF/EPS/DXF at 72 px per inch. */
   print_width_inches?: number;
+  /** `svg` (default) | `pdf` | `eps` | `dxf`: the format of `data` (the result's `svg` is always written). */
+  output_format?: VectorFormat;
+  /** DXF drawing units: `in` (default) | `mm`; other formats ignore it. */
+  dxf_units?: DxfUnits;
 }
 
 export type Detail = 'smoother' | 'balanced' | 'precise';
@@ -48,13 +54,22 @@ export interface ResolvedVectorize {
   smoothBands: boolean;
   gradients: boolean;
   printWidthInches: number | null;
+  outputFormat: VectorFormat;
+  dxfUnits: DxfUnits;
   trace: TraceParams;
 }
 
 /** What `vectorize` returns. */
 export interface VectorizeResult {
+  /** The drawing as SVG (always written, whatever `output_format` asks: a preview of the same shapes). */
   svg: string;
-  /** Closed outlines in the SVG (moveto commands over all paths; the X-Paths header). */
+  /** The format of `data` (the `output_format` option). */
+  format: VectorFormat;
+  /** The document in `format`: PDF bytes, or the UTF-8 text of the SVG, EPS or DXF. */
+  data: Uint8Array;
+  /** The MIME type of `data` (`image/svg+xml; charset=utf-8`, `application/pdf`, `application/postscript`, `image/vnd.dxf`). */
+  contentType: string;
+  /** Closed outlines drawn (moveto commands over all paths; the X-Paths header; the same in every format). */
   paths: number;
   /** Distinct fills painted (palette entries used). */
   colorsUsed: number;
@@ -94,13 +109,15 @@ export function resolveVectorize(raw: VectorizeOptions | TextOptions | undefined
   const smoothBands = parseBool(o, 'smooth_bands', true);
   const gradients = parseBool(o, 'gradients', false);
   const printWidthInches = parseNumber(o, 'print_width_inches', undefined, 0.1, 500) ?? null;
+  const outputFormat = parseEnum(o, 'output_format', 'svg', VECTOR_FORMATS);
+  const dxfUnits = parseEnum(o, 'dxf_units', 'in', DXF_UNITS);
   const trace: TraceParams = Object.freeze({
     ...DETAIL_PARAMS[detail],
     turdSize: 0,
     shapeStyle,
     smooth: colors === 'unlimited' ? smoothBands : true,
   });
-  return Object.freeze({ colors, detail, shapeStyle, speckSize, edgeCleanup, smoothBands, gradients, printWidthInches, trace });
+  return Object.freeze({ colors, detail, shapeStyle, speckSize, edgeCleanup, smoothBands, gradients, printWidthInches, outputFormat, dxfUnits, trace });
 }
 
 /** Stages of `vectorize` and their shares of a typical run (2000 px flat art: quantize ~50%, trace ~40%). */
@@ -128,8 +145,28 @@ export function vectorizeRaster(raster: Raster, opts: Readonly<ResolvedVectorize
   progress('fills');
   const fills: Fill[] = opts.gradients ? fitGradientFills(map, prep.rgba) : solidFills(map);
   progress('svg');
-  const out = writeSvg(traced, fills, { width: raster.width, height: raster.height, ...(opts.printWidthInches !== null ? { printWidthInches: opts.printWidthInches } : {}) });
-  return { svg: out.svg, paths: out.paths, colorsUsed: out.colorsUsed, traceMs: Math.round(performance.now() - t0), width: raster.width, height: raster.height };
+  const page = { width: raster.width, height: raster.height, ...(opts.printWidthInches !== null ? { printWidthInches: opts.printWidthInches } : {}) };
+  const out = writeSvg(traced, fills, page);
+  let data: Uint8Array;
+  if (opts.outputFormat === 'svg') {
+    data = new TextEncoder().encode(out.svg);
+  } else {
+    // DXF layers are named by the region's ink (a gradient-filled region keeps its palette colour)
+    const layerRgb: [number, number, number][] = [];
+    for (let i = 0; i + 2 < map.palette.length; i += 3) layerRgb.push([map.palette[i]!, map.palette[i + 1]!, map.palette[i + 2]!]);
+    data = writeDocument(opts.outputFormat, traced, fills, layerRgb, { ...page, dxfUnits: opts.dxfUnits }).data;
+  }
+  return {
+    svg: out.svg,
+    format: opts.outputFormat,
+    data,
+    contentType: CONTENT_TYPES[opts.outputFormat],
+    paths: out.paths,
+    colorsUsed: out.colorsUsed,
+    traceMs: Math.round(performance.now() - t0),
+    width: raster.width,
+    height: raster.height,
+  };
 }
 
 export const vectorizeOp: OpDef<VectorizeOptions, ResolvedVectorize, VectorizeResult> = {
@@ -140,5 +177,8 @@ export const vectorizeOp: OpDef<VectorizeOptions, ResolvedVectorize, VectorizeRe
     progress('decode');
     const { raster, info } = await decodeImage(input, { maxPixels: ctx.maxPixels });
     return vectorizeRaster(raster, opts, { jpeg: info.is_jpeg }, progress);
+  },
+  transfer(result) {
+    return [result.data.buffer as ArrayBuffer];
   },
 };

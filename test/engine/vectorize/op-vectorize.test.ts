@@ -27,7 +27,7 @@ function fillsOf(svg: string): string[] {
 describe('vectorize options', () => {
   it('defaults', () => {
     const o = resolveVectorize(undefined);
-    expect(o).toMatchObject({ colors: 'auto', detail: 'balanced', shapeStyle: 'stacked', speckSize: 4, edgeCleanup: true, smoothBands: true, gradients: false, printWidthInches: null });
+    expect(o).toMatchObject({ colors: 'auto', detail: 'balanced', shapeStyle: 'stacked', speckSize: 4, edgeCleanup: true, smoothBands: true, gradients: false, printWidthInches: null, outputFormat: 'svg', dxfUnits: 'in' });
     expect(o.trace).toMatchObject({ ...DETAIL_PARAMS.balanced, shapeStyle: 'stacked', smooth: true });
     expect(Object.isFrozen(o)).toBe(true);
   });
@@ -56,6 +56,10 @@ describe('vectorize options', () => {
     expect(fieldOf(() => resolveVectorize(textOptions({ gradients: 'maybe' })))).toBe('gradients');
     expect(fieldOf(() => resolveVectorize(textOptions({ print_width_inches: '0' })))).toBe('print_width_inches');
     expect(fieldOf(() => resolveVectorize(textOptions({ print_width_inches: 'wide' })))).toBe('print_width_inches');
+    expect(fieldOf(() => resolveVectorize(textOptions({ output_format: 'png' })))).toBe('output_format');
+    expect(fieldOf(() => resolveVectorize({ output_format: 'PDF' } as never))).toBe('output_format');
+    expect(fieldOf(() => resolveVectorize(textOptions({ dxf_units: 'ft' })))).toBe('dxf_units');
+    expect(resolveVectorize(textOptions({ output_format: 'dxf', dxf_units: 'mm' }))).toMatchObject({ outputFormat: 'dxf', dxfUnits: 'mm' });
   });
 
   it('typed options take no text forms: a JavaScript caller sending text gets invalid_option', () => {
