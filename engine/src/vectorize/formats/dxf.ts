@@ -94,7 +94,7 @@ export function writeDxf(result: TraceResult, layerRgb: readonly (readonly [numb
   const u = UNITS[opts.units];
   const k = inchesPerPx(opts) * u.perInch; // units per px
   const tolPx = Math.min(0.1, u.tol / k);
-  const f = (v: number) => num(v, u.digits);
+  const f = (v: number) => num(v, u.digits, true);
   const lines: string[] = [];
   const g = (code: number, value: string | number) => lines.push(String(code).padStart(3), String(value));
   const layers = new Map<string, number>();

@@ -42,11 +42,15 @@ export function drawnShapes(result: TraceResult): { shapes: TracedShape[]; paths
   return { shapes, paths, colorsUsed: used.size };
 }
 
-/** `v` with at most `digits` decimals, trailing zeros and a leading zero dropped (`0.5` -> `.5`), never `-0`. */
-export function num(v: number, digits: number): string {
+/**
+ * `v` with at most `digits` decimals, trailing zeros dropped, never `-0`; the leading zero is dropped too
+ * (`0.5` -> `.5`, valid PDF and PostScript) unless `leadingZero` (DXF: some cutter software reads only `0.5`).
+ */
+export function num(v: number, digits: number, leadingZero = false): string {
   let s = v.toFixed(digits);
   if (s.includes('.')) s = s.replace(/0+$/, '').replace(/\.$/, '');
   if (s === '-0' || s === '') return '0';
+  if (leadingZero) return s;
   if (s.startsWith('0.')) return s.slice(1);
   if (s.startsWith('-0.')) return '-' + s.slice(2);
   return s;

@@ -80,7 +80,14 @@ function dxfAsSvg(d: DxfDrawing, w: number, h: number, unitsPerPx: number): stri
 function dxfOf(r: Raster, opts: VectorizeOptions) {
   const res = vectorizeRaster(r, resolveVectorize({ ...opts, output_format: 'dxf' }));
   expect(res.contentType).toBe('image/vnd.dxf');
-  return { res, dxf: parseDxf(new TextDecoder().decode(res.data)) };
+  const text = new TextDecoder().decode(res.data);
+  // coordinates (group codes 10/20/30/40) are plain decimals with a leading zero (some cutter software reads
+  // no `.5`), no exponent, no comma
+  const lines = text.split('\n');
+  for (let i = 0; i + 1 < lines.length; i += 2) {
+    if (['10', '20', '30', '40'].includes(lines[i]!.trim())) expect(lines[i + 1]).toMatch(/^-?\d+(\.\d+)?$/);
+  }
+  return { res, dxf: parseDxf(text) };
 }
 
 describe('DXF output read by dxf-parser', () => {
