@@ -6,6 +6,7 @@
 import http from 'node:http';
 import { InkprepError, OPS, type Engine, type OpName } from '@inkprep/engine';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { HotCounter, HotHistogram } from './metrics-hot.js';
 import type { VectorizeLine } from './queue/vectorize-queue.js';
 import type { Store } from './store/types.js';
 
@@ -44,23 +45,24 @@ export class Metrics {
   bytesIn = 0;
   /** Requests being handled now (set by the server). */
   inFlight = 0;
-  private readonly requests: Counter<'route' | 'method' | 'status'>;
-  private readonly requestSeconds: Histogram<'route' | 'method' | 'status'>;
+  private readonly requests: HotCounter;
+  private readonly requestSeconds: HotHistogram;
   private readonly bodyBytes: Counter;
   private readonly engineSeconds: Histogram<'op' | 'outcome'>;
   private readonly queueWait: Histogram;
   private readonly reservations: Counter<'endpoint'>;
   private readonly reservationEnds: Counter<'outcome'>;
   private readonly rejections: Counter<'endpoint' | 'limit'>;
-  private readonly storeSeconds: Histogram<'op' | 'outcome'>;
+  private readonly storeSeconds: HotHistogram;
   private readonly processInfo: Gauge<'pid' | 'transport'>;
-  /** Label children by `route method status` (hot path: no label hashing per request). */
-  private readonly children = new Map<string, { count: Counter.Internal; seconds: Histogram.Internal<'route' | 'method' | 'status'> }>();
+  /** Label children by `route method status` and by store `op outcome` (hot path: no label handling per call). */
+  private readonly children = new Map<string, { count: { inc(): void }; seconds: { observe(v: number): void } }>();
+  private readonly storeChildren = new Map<string, { observe(v: number): void }>();
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
-    this.requests = new Counter({ name: 'inkprep_http_requests_total', help: 'HTTP requests finished, by route pattern (unmatched paths: "unmatched"), method and status', labelNames: ['route', 'method', 'status'], registers });
-    this.requestSeconds = new Histogram({ name: 'inkprep_http_request_duration_seconds', help: 'Time from request arrival to the end of its work, by route pattern, method and status', labelNames: ['route', 'method', 'status'], buckets: REQUEST_BUCKETS, registers });
+    this.requests = new HotCounter('inkprep_http_requests_total', 'HTTP requests finished, by route pattern (unmatched paths: "unmatched"), method and status', ['route', 'method', 'status'], this.registry);
+    this.requestSeconds = new HotHistogram('inkprep_http_request_duration_seconds', 'Time from request arrival to the end of its work, by route pattern, method and status', ['route', 'method', 'status'], REQUEST_BUCKETS, this.registry);
     this.bodyBytes = new Counter({ name: 'inkprep_http_request_body_bytes_total', help: 'Request body bytes read by the pipeline (bytes drained after an early reply are not counted)', registers });
     const self = this;
     new Gauge({ name: 'inkprep_http_requests_in_flight', help: 'Requests being handled now', registers, collect(): void { this.set(self.inFlight); } });
@@ -88,7 +90,7 @@ export class Metrics {
     this.reservationEnds = new Counter({ name: 'inkprep_reservation_outcomes_total', help: 'Reservations ended: kept (2xx, confirmed) or released (error, abort)', labelNames: ['outcome'], registers });
     this.rejections = new Counter({ name: 'inkprep_limit_rejections_total', help: 'Calls refused with 429, by endpoint and limit (daily, fair_use, monthly, queue)', labelNames: ['endpoint', 'limit'], registers });
     this.processInfo = new Gauge({ name: 'inkprep_process_info', help: 'Always 1: which process (pid) and HTTP transport these metrics come from (one target per process in a cluster)', labelNames: ['pid', 'transport'], registers });
-    this.storeSeconds = new Histogram({ name: 'inkprep_store_operation_duration_seconds', help: 'Store call latency by operation and outcome (ok or error)', labelNames: ['op', 'outcome'], buckets: STORE_BUCKETS, registers });
+    this.storeSeconds = new HotHistogram('inkprep_store_operation_duration_seconds', 'Store call latency by operation and outcome (ok or error)', ['op', 'outcome'], STORE_BUCKETS, this.registry);
   }
 
   /** Name the serving process and its transport (once the transport is chosen). */
@@ -101,8 +103,8 @@ export class Metrics {
     const key = route + ' ' + method + ' ' + status;
     let c = this.children.get(key);
     if (!c) {
-      const labels = { route, method: method.toUpperCase(), status: String(status) };
-      c = { count: this.requests.labels(labels), seconds: this.requestSeconds.labels(labels) };
+      const labels = [route, method.toUpperCase(), String(status)];
+      c = { count: this.requests.child(labels), seconds: this.requestSeconds.child(labels) };
       this.children.set(key, c);
     }
     c.count.inc();
@@ -118,7 +120,10 @@ export class Metrics {
   }
 
   storeCall(op: string, seconds: number, outcome: 'ok' | 'error'): void {
-    this.storeSeconds.labels(op, outcome).observe(seconds);
+    const key = op + ' ' + outcome;
+    let c = this.storeChildren.get(key);
+    if (!c) this.storeChildren.set(key, (c = this.storeSeconds.child([op, outcome])));
+    c.observe(seconds);
   }
 
   queueWaited(seconds: number): void {
@@ -175,18 +180,18 @@ export function instrumentStore(store: Store, metrics: Metrics): Store {
   const cache = new Map<string, unknown>();
   const wrap = (op: string, fn: (...a: unknown[]) => unknown): ((...a: unknown[]) => unknown) => (...args: unknown[]) => {
     const t0 = performance.now();
-    const done = (outcome: 'ok' | 'error'): void => metrics.storeCall(op, (performance.now() - t0) / 1000, outcome);
     let out: unknown;
     try {
       out = fn.apply(store, args);
     } catch (err) {
-      done('error');
+      metrics.storeCall(op, (performance.now() - t0) / 1000, 'error');
       throw err;
     }
     if (!(out instanceof Promise)) {
-      done('ok');
+      metrics.storeCall(op, (performance.now() - t0) / 1000, 'ok');
       return out;
     }
+    const done = (outcome: 'ok' | 'error'): void => metrics.storeCall(op, (performance.now() - t0) / 1000, outcome);
     return out.then((v: unknown) => {
       done('ok');
       if (op === 'reserve') countReservation(metrics, args[0] as { endpoint: string }, v as ReserveOutcome);
