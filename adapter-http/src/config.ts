@@ -41,6 +41,8 @@ export interface ServerConfig {
    * process N listens on this port + N. Env `INKPREP_METRICS_PORT`, default unset.
    */
   metricsPort: number | null;
+  /** Interface of the metrics listener; null = `host`. Env `INKPREP_METRICS_HOST` (e.g. a private interface or 127.0.0.1), default unset. */
+  metricsHost: string | null;
   /**
    * When set, GET /metrics on the API port answers callers sending `Authorization: Bearer <token>` (others get
    * 401); when unset the API port has no /metrics (404). Env `INKPREP_METRICS_TOKEN` (16-256 chars, no spaces), default unset.
@@ -69,6 +71,7 @@ export const CONFIG_DEFAULTS: Readonly<Omit<ServerConfig, 'threads' | 'dataDir'>
   shutdownGraceMs: 130_000,
   logLevel: 'info',
   metricsPort: null,
+  metricsHost: null,
   metricsToken: null,
   http: 'auto',
 });
@@ -116,6 +119,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     shutdownGraceMs: int(env, 'INKPREP_SHUTDOWN_GRACE_MS', CONFIG_DEFAULTS.shutdownGraceMs, 0, 3_600_000),
     logLevel: level,
     metricsPort: env.INKPREP_METRICS_PORT?.trim() ? int(env, 'INKPREP_METRICS_PORT', 0, 0, 65535) : CONFIG_DEFAULTS.metricsPort,
+    metricsHost: env.INKPREP_METRICS_HOST?.trim() || CONFIG_DEFAULTS.metricsHost,
     metricsToken: token(env, 'INKPREP_METRICS_TOKEN'),
     http: parseTransportChoice(env.INKPREP_HTTP),
   };

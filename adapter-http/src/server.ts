@@ -164,15 +164,15 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
   let metricsListener: MetricsListener | null = null;
   if (config.metricsPort !== null) {
     try {
-      metricsListener = await serveMetrics(metrics, { host: config.host, port: config.metricsPort });
+      metricsListener = await serveMetrics(metrics, { host: config.metricsHost ?? config.host, port: config.metricsPort });
     } catch (err) {
       listener.stopListening();
       listener.closeIdle();
       clearInterval(pruneTimer);
       if (ownEngine) await engine.close();
-      throw new Error(`cannot serve metrics on ${config.host}:${config.metricsPort} (INKPREP_METRICS_PORT): ${(err as Error).message}`, { cause: err });
+      throw new Error(`cannot serve metrics on ${config.metricsHost ?? config.host}:${config.metricsPort} (INKPREP_METRICS_PORT): ${(err as Error).message}`, { cause: err });
     }
-    log.info('metrics listening', { host: config.host, port: metricsListener.port });
+    log.info('metrics listening', { host: config.metricsHost ?? config.host, port: metricsListener.port });
   }
   const port = listener.port;
   log.info('listening', { host: config.host, port, transport: transport.kind, threads: config.threads, vectorize_max_waiting: config.vectorizeMaxWaiting });

@@ -12,6 +12,7 @@ import { createEngine } from '@inkprep/engine';
 import { ROUTES, createLogger, defaultConfig, getRoute, json, openPostgresStore, parseTransportChoice, startServer, type RouteDef } from '@inkprep/http';
 import { form, get, post, startTestServer, tinyPng, until, type TestServer } from './harness.js';
 import { createTestDatabase, pgUnavailableReason } from '../scale/pg.js';
+import { serveFails, startServe } from './serve-process.js';
 
 const TOKEN = 'metrics-token-0123456789';
 
@@ -326,5 +327,37 @@ describe('GET /readyz on PostgreSQL', async () => {
       await admin.end();
       await db.drop();
     }
+  });
+});
+
+describe('inkprep serve with metrics settings', () => {
+  it('INKPREP_METRICS_PORT + INKPREP_METRICS_HOST: the listener binds there and says so in a JSON log line', async () => {
+    const p = await startServe({ INKPREP_METRICS_PORT: '0', INKPREP_METRICS_HOST: '127.0.0.1' });
+    try {
+      await until(() => p.stdout().includes('"msg":"metrics listening"'), 10_000, 'metrics log line');
+      const line = JSON.parse(p.stdout().split('\n').find((l) => l.includes('"msg":"metrics listening"'))!) as { host: string; port: number };
+      expect(line.host).toBe('127.0.0.1');
+      const r = await scrape(line.port);
+      expect(r.status).toBe(200);
+      expect(Object.keys(await parse(r.text))).toContain('inkprep_process_info');
+      expect((await fetch(`${p.base}/metrics`)).status).toBe(404);
+    } finally {
+      await p.stop();
+    }
+  });
+
+  it('a busy INKPREP_METRICS_PORT is exit 1 naming the variable; a short INKPREP_METRICS_TOKEN is a usage error (exit 2)', async () => {
+    const other = net.createServer();
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    try {
+      const busy = await serveFails({ PORT: '0', INKPREP_METRICS_PORT: String((other.address() as net.AddressInfo).port) });
+      expect(busy.code).toBe(1);
+      expect(busy.stderr).toMatch(/INKPREP_METRICS_PORT/);
+    } finally {
+      await new Promise<void>((r) => other.close(() => r()));
+    }
+    const short = await serveFails({ PORT: '0', INKPREP_METRICS_TOKEN: 'short' });
+    expect(short.code).toBe(2);
+    expect(short.stderr).toMatch(/INKPREP_METRICS_TOKEN/);
   });
 });

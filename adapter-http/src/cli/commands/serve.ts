@@ -23,6 +23,7 @@ export const serveCommand: Command = {
     'INKPREP_MAX_UPLOAD_MB (50), INKPREP_VECTORIZE_MAX_MB (25), INKPREP_MAX_PIXELS (100000000),',
     'INKPREP_SHUTDOWN_GRACE_MS (130000), INKPREP_LOG_LEVEL (info),',
     'INKPREP_METRICS_PORT (unset: no metrics listener; a port serves GET /metrics there, process N of a cluster on port + N),',
+    'INKPREP_METRICS_HOST (HOST: interface of the metrics listener),',
     'INKPREP_METRICS_TOKEN (unset; when set GET /metrics on PORT answers Authorization: Bearer TOKEN),',
     'INKPREP_HTTP (auto: uWebSockets.js where its native build loads, else node:http; or uws, node).',
     'A PORT already in use is an error (exit 1); only `inkprep cluster` shares a port.',
