@@ -2,6 +2,7 @@
 // README "## HTTP service" lists the same variables; keep the two in step.
 import os from 'node:os';
 import path from 'node:path';
+import { parseTrustedProxies } from './http/client-address.js';
 import { parseTransportChoice } from './transport/select.js';
 import type { TransportChoice } from './transport/types.js';
 
@@ -50,6 +51,11 @@ export interface ServerConfig {
   metricsToken: string | null;
   /** HTTP transport: `uws`, `node` or `auto` (uWebSockets.js where its native build loads, else node:http). Env `INKPREP_HTTP`, default `auto`. */
   http: TransportChoice;
+  /**
+   * Reverse proxies (addresses and CIDRs) whose X-Forwarded-For names the client in the request log. Env
+   * `INKPREP_TRUSTED_PROXY` (comma-separated, e.g. `127.0.0.1,10.0.0.0/8`), default none: the socket peer.
+   */
+  trustedProxy: readonly string[];
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -74,6 +80,7 @@ export const CONFIG_DEFAULTS: Readonly<Omit<ServerConfig, 'threads' | 'dataDir'>
   metricsHost: null,
   metricsToken: null,
   http: 'auto',
+  trustedProxy: [],
 });
 
 function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min: number, max: number): number {
@@ -99,6 +106,12 @@ function token(env: NodeJS.ProcessEnv, name: string): string | null {
   return raw;
 }
 
+/** INKPREP_TRUSTED_PROXY as a list, checked now (a typo must stop the start, not silently trust nobody). */
+function trustedProxyList(raw: string | undefined): readonly string[] {
+  parseTrustedProxies(raw);
+  return Object.freeze((raw ?? '').split(/[\s,]+/).filter((e) => e !== ''));
+}
+
 /** Read the configuration from environment variables (throws a readable Error naming a bad variable). */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const level = (env.INKPREP_LOG_LEVEL ?? CONFIG_DEFAULTS.logLevel).trim() as LogLevel;
@@ -122,6 +135,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     metricsHost: env.INKPREP_METRICS_HOST?.trim() || CONFIG_DEFAULTS.metricsHost,
     metricsToken: token(env, 'INKPREP_METRICS_TOKEN'),
     http: parseTransportChoice(env.INKPREP_HTTP),
+    trustedProxy: trustedProxyList(env.INKPREP_TRUSTED_PROXY),
   };
 }
 

@@ -1,4 +1,7 @@
 // Structured JSON logs, one object per line on stdout (or a custom sink). Never log API keys.
+// Every line is `{ time, level, pid, msg, ...fields }`: the pid tells apart the processes of `inkprep
+// cluster`, which share one stdout. Nothing but these lines is written to stdout (human messages such as
+// the first key go to stderr), so the stream can be piped straight into a log collector.
 // Lines to stdout are batched: one write per event-loop turn (and a final flush at exit).
 import { writeSync } from 'node:fs';
 import type { LogLevel } from './config.js';
@@ -36,8 +39,10 @@ export interface Logger {
   warn(msg: string, fields?: LogFields): void;
   error(msg: string, fields?: LogFields): void;
   child(fields: LogFields): Logger;
+  /** Whether lines of `level` are written (skip building a line nobody reads). */
+  enabled(level: Exclude<LogLevel, 'silent'>): boolean;
   /** Hot path: `fieldsJson` is already-serialised `,"key":value` pairs appended after msg (caller escapes). */
-  infoRaw(msg: string, fieldsJson: string): void;
+  raw(level: Exclude<LogLevel, 'silent'>, msg: string, fieldsJson: string): void;
 }
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
@@ -74,18 +79,25 @@ function appendFields(line: string, fields: LogFields): string {
   return line;
 }
 
-/** Create a logger writing JSON lines `{ time, level, msg, ...fields }` to `sink` (default stdout). */
+const PID = ',"pid":' + process.pid + ',"msg":';
+
+/** The start of a line, up to and including the serialised msg. */
+function head(lvl: Exclude<LogLevel, 'silent'>, msg: string): string {
+  return '{"time":"' + isoNow() + '","level":"' + lvl + '"' + PID + JSON.stringify(msg);
+}
+
+/** Create a logger writing JSON lines `{ time, level, pid, msg, ...fields }` to `sink` (default stdout). */
 export function createLogger(level: LogLevel, sink: (line: string) => void = stdoutSink, base: LogFields = {}): Logger {
   const min = RANK[level];
   const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: LogFields): void => {
     if (RANK[lvl] < min) return;
     let line: string;
     try {
-      line = appendFields('{"time":"' + isoNow() + '","level":"' + lvl + '","msg":' + JSON.stringify(msg), base);
+      line = appendFields(head(lvl, msg), base);
       if (fields) line = appendFields(line, fields);
       line += '}';
     } catch {
-      line = JSON.stringify({ time: isoNow(), level: lvl, msg, note: 'fields not serialisable' });
+      line = JSON.stringify({ time: isoNow(), level: lvl, pid: process.pid, msg, note: 'fields not serialisable' });
     }
     sink(line + '\n');
   };
@@ -95,9 +107,10 @@ export function createLogger(level: LogLevel, sink: (line: string) => void = std
     warn: (m, f) => emit('warn', m, f),
     error: (m, f) => emit('error', m, f),
     child: (fields) => createLogger(level, sink, { ...base, ...fields }),
-    infoRaw: (msg, fieldsJson) => {
-      if (RANK.info < min) return;
-      sink(appendFields('{"time":"' + isoNow() + '","level":"info","msg":' + JSON.stringify(msg), base) + fieldsJson + '}\n');
+    enabled: (lvl) => RANK[lvl] >= min,
+    raw: (lvl, msg, fieldsJson) => {
+      if (RANK[lvl] < min) return;
+      sink(appendFields(head(lvl, msg), base) + fieldsJson + '}\n');
     },
   };
 }

@@ -5,6 +5,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createEngine, InkprepError, type Engine } from '@inkprep/engine';
 import type { ServerConfig } from './config.js';
+import { parseTrustedProxies } from './http/client-address.js';
 import { Exchange, type ExchangeHooks } from './http/exchange.js';
 import { selectTransport } from './transport/select.js';
 import type { TransportKind, Wire } from './transport/types.js';
@@ -21,6 +22,9 @@ import type { Store } from './store/types.js';
 
 /** Usage events are kept this long (40 days: covers the rolling 24 h window and the calendar-month allowance). */
 export const USAGE_RETENTION_MS = 40 * 24 * 3_600_000;
+
+/** Probes and scrapes: their request lines are `debug`, hidden at the default level (INKPREP_LOG_LEVEL=debug shows them). */
+const QUIET_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
 
 export interface ServerOptions {
   config: ServerConfig;
@@ -84,6 +88,8 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
   const hooks: ExchangeHooks = {
     log,
     logRequests: true,
+    proxies: parseTrustedProxies((config.trustedProxy ?? []).join(',')),
+    quietRoutes: QUIET_ROUTES,
     onStart: (ex) => {
       active.add(ex);
       metrics.inFlight = active.size;

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { createEngine, type Engine } from '@inkprep/engine';
 import {
   ROUTES, createApiKey, defaultConfig, openStore, parseTransportChoice, startServer,
-  type Account, type InkprepServer, type RouteDef, type ServerConfig, type Store,
+  type Account, type InkprepServer, type LogLevel, type RouteDef, type ServerConfig, type Store,
 } from '@inkprep/http';
 
 /** A settable clock (ms since the epoch). */
@@ -32,13 +32,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(opts: { routes?: readonly RouteDef[]; config?: Partial<ServerConfig>; engine?: Engine } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { routes?: readonly RouteDef[]; config?: Partial<ServerConfig>; engine?: Engine; logLevel?: LogLevel } = {}): Promise<TestServer> {
   const clock = new FakeClock();
   const store = openStore({ dataDir: ':memory:' });
   const engine = opts.engine ?? createEngine({ threads: 1 });
   const logs: Record<string, unknown>[] = [];
   const { createLogger } = await import('@inkprep/http');
-  const log = createLogger('info', (line) => logs.push(JSON.parse(line) as Record<string, unknown>));
+  const log = createLogger(opts.logLevel ?? 'info', (line) => logs.push(JSON.parse(line) as Record<string, unknown>));
   const server = await startServer({
     config: defaultConfig({ dataDir: ':memory:', threads: 1, http: parseTransportChoice(process.env.INKPREP_HTTP), ...opts.config }),
     store, engine, clock: clock.now, log, routes: opts.routes ?? ROUTES,

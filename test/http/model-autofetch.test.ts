@@ -11,7 +11,7 @@ import type { Logger } from '../../adapter-http/src/log.js';
 function recorder(): { log: Logger; lines: { level: string; msg: string; fields?: Record<string, unknown> }[] } {
   const lines: { level: string; msg: string; fields?: Record<string, unknown> }[] = [];
   const at = (level: string) => (msg: string, fields?: Record<string, unknown>): void => { lines.push({ level, msg, fields }); };
-  const log = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), infoRaw: (msg: string) => lines.push({ level: 'info', msg }) } as unknown as Logger;
+  const log = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), enabled: () => true, raw: (level: string, msg: string) => lines.push({ level, msg }) } as unknown as Logger;
   return { log, lines };
 }
 

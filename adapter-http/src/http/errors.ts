@@ -1,9 +1,22 @@
 // The one error map: any thrown value -> an HTTP reply `{ error, code?, ...extras }` (spec section 7).
 // InkprepError details are spread into the body; 429 limits add a `Retry-After` header.
 // Unknown errors become 500 `internal_error` with a readable message; their details go to the log only.
-import { InkprepError } from '@inkprep/engine';
+// Log levels: a 5xx that is the service working as designed (draining, shedding load) is not an error
+// line; a dependency that is down is a warning; anything else at 5xx is a bug or a failure: error.
+import { InkprepError, type ErrorCode } from '@inkprep/engine';
 import type { Logger } from '../log.js';
 import { json, type Reply } from './reply.js';
+
+/**
+ * How a 5xx code is logged: `info` for expected answers (shutdown drain, engine queue full), `warn` for a
+ * dependency that cannot be reached (PostgreSQL line, garment supplier); codes not listed are `error`.
+ */
+export const EXPECTED_5XX: Readonly<Partial<Record<ErrorCode, 'info' | 'warn'>>> = Object.freeze({
+  shutting_down: 'info',
+  engine_overloaded: 'info',
+  queue_unavailable: 'warn',
+  supplier_unavailable: 'warn',
+});
 
 /** Map an error to its reply (and log unknown ones with their stack). */
 export function errorReply(err: unknown, log: Logger, requestId: string): { reply: Reply; code: string } {
@@ -11,7 +24,11 @@ export function errorReply(err: unknown, log: Logger, requestId: string): { repl
     const headers: Record<string, string> = {};
     const retry = err.details.retry_after_seconds;
     if (typeof retry === 'number' && err.status === 429) headers['Retry-After'] = String(retry);
-    if (err.status >= 500) log.error('request failed', { code: err.code, err: err.message, cause: causeText(err) });
+    if (err.status >= 500) {
+      const expected = EXPECTED_5XX[err.code];
+      if (expected === undefined) log.error('request failed', { code: err.code, err: err.message, cause: causeText(err) });
+      else if (expected === 'warn') log.warn('dependency unavailable', { code: err.code, err: err.message, cause: causeText(err) });
+    }
     const { error: _e, code: _c, ...extras } = err.details;
     return { reply: json({ error: err.message, code: err.code, ...extras }, err.status, headers), code: err.code };
   }

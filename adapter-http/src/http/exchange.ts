@@ -6,15 +6,21 @@
 // read and discarded up to DRAIN_LIMIT_BYTES: closing a socket with unread data makes the kernel reset it,
 // and Node's fetch, browsers and others then lose the answer (EPIPE) before they read it.
 import { randomBytes } from 'node:crypto';
+import type { ErrorCode } from '@inkprep/engine';
 import type { Logger } from '../log.js';
 import type { Wire } from '../transport/types.js';
-import { errorReply } from './errors.js';
+import { clientAddress, type TrustedProxies } from './client-address.js';
+import { errorReply, EXPECTED_5XX } from './errors.js';
 import type { Reply } from './reply.js';
 
 /** Hooks the server gives each exchange (in-flight tracking, metrics, log). */
 export interface ExchangeHooks {
   log: Logger;
   logRequests: boolean;
+  /** Proxies whose X-Forwarded-For is believed (INKPREP_TRUSTED_PROXY); null: the socket peer is the client. */
+  proxies?: TrustedProxies;
+  /** Routes whose request lines are `debug` (health and readiness probes, scrapes): hidden at the default level. */
+  quietRoutes?: ReadonlySet<string>;
   onStart(ex: Exchange): void;
   /** Called once when the exchange is over (replied or aborted) and its work has settled. */
   onEnd(ex: Exchange): void;
@@ -50,6 +56,8 @@ export class Exchange {
   readonly contentLength: number | null;
   readonly apiKeyHeader: string;
   readonly authorizationHeader: string;
+  /** The client's address (socket peer, or the forwarded client behind a trusted proxy), for the log. */
+  readonly client: string;
   private childLog: Logger | null = null;
   status = 0;
   code: string | undefined;
@@ -91,6 +99,7 @@ export class Exchange {
     this.apiKeyHeader = wire.header('x-api-key');
     this.authorizationHeader = wire.header('authorization');
     this.id = requestId(wire.header('x-request-id'));
+    this.client = clientAddress(wire.remoteAddress, hooks.proxies ? wire.header('x-forwarded-for') : '', hooks.proxies ?? null);
     wire.onAborted(() => this.clientLeft());
     hooks.onStart(this);
   }
@@ -243,13 +252,16 @@ export class Exchange {
     if (this.ended || !this.settled || !(this.responseEnded || this.abortedFlag)) return;
     this.ended = true;
     const ms = Math.round((performance.now() - this.startedAt) * 10) / 10;
-    if (this.hooks.logRequests) {
-      // Built by hand (hot path): ids, method, code and key ids are plain tokens; the path is escaped.
-      let f = ',"req":"' + this.id + '","method":' + JSON.stringify(this.method) + ',"path":' + JSON.stringify(this.path) + ',"status":' + this.status + ',"ms":' + ms;
+    const level = this.hooks.quietRoutes?.has(this.route) ? 'debug'
+      : this.status >= 500 ? EXPECTED_5XX[this.code as ErrorCode] ?? 'error' : 'info';
+    if (this.hooks.logRequests && this.hooks.log.enabled(level)) {
+      // Built by hand (hot path): ids, route, code and key ids are plain tokens; method, path and client are escaped.
+      let f = ',"req":"' + this.id + '","client":' + JSON.stringify(this.client) + ',"method":' + JSON.stringify(this.method) + ',"route":"' + this.route
+        + '","path":' + JSON.stringify(this.path) + ',"status":' + this.status + ',"ms":' + ms;
       if (this.code) f += ',"code":"' + this.code + '"';
       if (this.accountId) f += ',"account":"' + this.accountId + '","key":"' + this.keyId + '"';
       if (this.bytesIn) f += ',"bytes_in":' + this.bytesIn;
-      this.hooks.log.infoRaw('request', f);
+      this.hooks.log.raw(level, 'request', f);
     }
     this.hooks.onEnd(this);
   }

@@ -21,6 +21,7 @@ class NodeWire implements Wire {
   readonly method: string;
   readonly path: string;
   readonly query: string;
+  readonly remoteAddress: string;
   readonly ownsChunks = true;
   private abortCb: (() => void) | null = null;
 
@@ -30,6 +31,7 @@ class NodeWire implements Wire {
     const q = url.indexOf('?');
     this.path = q < 0 ? url : url.slice(0, q);
     this.query = q < 0 ? '' : url.slice(q + 1);
+    this.remoteAddress = req.socket.remoteAddress ?? '';
     // 'close' also follows a normal finish; only a close before the response was flushed is an abort.
     res.once('close', () => {
       if (!res.writableFinished) this.abortCb?.();

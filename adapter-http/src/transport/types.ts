@@ -24,6 +24,8 @@ export interface Wire {
   readonly query: string;
   /** A request header by lower-case name; empty string when absent. */
   header(name: string): string;
+  /** The socket peer's address as the transport reports it (normalised by http/client-address.ts); empty if unknown. */
+  readonly remoteAddress: string;
   /** Whether chunks given to `onData` stay valid after the callback (node Buffers do; uWS reuses its memory). */
   readonly ownsChunks: boolean;
   /** Receive the request body; call at most once. The final call has `last` true (possibly with an empty chunk). */

@@ -15,6 +15,7 @@ class UwsWire implements Wire {
   readonly method: string;
   readonly path: string;
   readonly query: string;
+  readonly remoteAddress: string;
   readonly ownsChunks = false;
   private req: HttpRequest | null;
   private abortCb: (() => void) | null = null;
@@ -26,6 +27,8 @@ class UwsWire implements Wire {
     this.method = req.getMethod();
     this.path = req.getUrl();
     this.query = req.getQuery() ?? '';
+    // Read now: the response (and its socket) may be gone by the time the request line is logged.
+    this.remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString('latin1');
   }
 
   header(name: string): string {
