@@ -155,9 +155,9 @@ describe('a busy port', () => {
       }
       expect(err).not.toMatch(/already in use|exited/);
       // The processes share stdout: each line says which process wrote it.
-      const pids = new Set(jsonLines(out).filter((l) => l.msg === 'listening').map((l) => l.pid));
-      expect(pids.size).toBe(2);
-      for (const pid of pids) expect(Number.isInteger(pid) && pid !== child.pid).toBe(true);
+      const logPids = new Set(jsonLines(out).filter((l) => l.msg === 'listening').map((l) => l.pid));
+      expect(logPids.size).toBe(2);
+      for (const pid of logPids) expect(Number.isInteger(pid) && pid !== child.pid).toBe(true);
       const res = await fetch(`http://127.0.0.1:${port}/healthz`);
       expect(res.status).toBe(200);
       await res.arrayBuffer();

@@ -9,13 +9,14 @@ import { json, type Reply } from './reply.js';
 
 /**
  * How a 5xx code is logged: `info` for expected answers (shutdown drain, engine queue full), `warn` for a
- * dependency that cannot be reached (PostgreSQL line, garment supplier); codes not listed are `error`.
+ * dependency that cannot be reached (PostgreSQL line, garment supplier, the store); codes not listed are `error`.
  */
 export const EXPECTED_5XX: Readonly<Partial<Record<ErrorCode, 'info' | 'warn'>>> = Object.freeze({
   shutting_down: 'info',
   engine_overloaded: 'info',
   queue_unavailable: 'warn',
   supplier_unavailable: 'warn',
+  store_unavailable: 'warn',
 });
 
 /** Map an error to its reply (and log unknown ones with their stack). */
