@@ -27,6 +27,9 @@ export default defineConfig({
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,
+    // Every response of the service a test receives is checked against the OpenAPI document (issue 18).
+    setupFiles: ['test/openapi-setup.ts'],
+    globalSetup: ['test/openapi-global.ts'],
     projects: [
       { extends: true, test: { name: defaultKind, include: ['test/**/*.test.ts'], env: { ...MODEL_ENV, INKPREP_HTTP: defaultKind } } },
       ...(other ? [{ extends: true as const, test: { name: `http-${other}`, include: ['test/http/**/*.test.ts'], env: { ...MODEL_ENV, INKPREP_HTTP: other } } }] : []),

@@ -5,8 +5,10 @@ export { startServer, type InkprepServer, type ServerOptions } from './server.js
 export { configFromEnv, defaultConfig, CONFIG_DEFAULTS, type ServerConfig, type LogLevel } from './config.js';
 export { createLogger, type Logger } from './log.js';
 export type { AppServices } from './services.js';
-export { getRoute, postImageRoute, authenticateExchange, type RouteDef, type GetCall, type ImageCall, type ImageRouteBase, type OpImageRoute, type CustomImageRoute } from './routes/define.js';
+export { getRoute, postImageRoute, authenticateExchange, type RouteDef, type RouteMeta, type GetCall, type ImageCall, type ImageRouteBase, type OpImageRoute, type CustomImageRoute } from './routes/define.js';
 export { ROUTES } from './routes/index.js';
+export { buildOpenApi, openApiText, openApiPath, operationKey, fieldSchema, errorCodesFor } from './openapi/document.js';
+export { OPERATION_DOCS, type OperationDoc, type ReplyDoc, type HeaderDoc } from './openapi/operations.js';
 export { json, binary, type Reply } from './http/reply.js';
 export { checkImageHeader, readDimensions, type ImageHeader } from './http/image-header.js';
 export { errorReply } from './http/errors.js';

@@ -5,7 +5,7 @@
 //   reservation) -> vectorize line (optional) -> engine (aborted with the client) -> reply; any error goes
 //   through the one error map (http/errors.ts). A reservation is kept (confirmed in the store, before the
 //   reply is sent) only when the reply is 2xx; otherwise released.
-import { InkprepError, OPS, textOptions, type ImageFormat, type OpName, type ResolvedOf, type ResultOf } from '@inkprep/engine';
+import { InkprepError, OPS, textOptions, validate, type ImageFormat, type OpName, type ResolvedOf, type ResultOf } from '@inkprep/engine';
 import { authenticate, authenticateSync, type Caller } from '../auth/authenticate.js';
 import { extractKey } from '../auth/keys.js';
 import type { Exchange } from '../http/exchange.js';
@@ -23,7 +23,31 @@ export interface RouteDef {
   path: string;
   /** Runs for each request after the server created its Exchange (synchronously, inside the transport's request callback). */
   handle(ex: Exchange, app: AppServices): void;
+  /** What the API document (openapi/) reads: set by getRoute and postImageRoute. */
+  meta?: RouteMeta;
 }
+
+/** A route's facts for the API document, taken from the same spec that runs the route. */
+export interface RouteMeta {
+  kind: 'get' | 'image';
+  /** Requires an API key. */
+  auth: boolean;
+  meter: Meter;
+  /** Image POSTs: accepted formats. */
+  formats?: readonly ImageFormat[];
+  /** Image POSTs through the vectorize line. */
+  queue?: 'vectorize';
+  /** Image POSTs backed by an engine op. */
+  op?: OpName;
+  /**
+   * The request fields (form fields or query parameters), described by running the route's own validation
+   * (the op's `resolve`, the route's `validate` or `params`) under the recorder (engine validate.describeFields).
+   */
+  fields(): validate.FieldSpec[];
+}
+
+/** Field values a route's validation is described with; one run per probe (see validate.describeFields). */
+export type Probes = readonly Record<string, string>[];
 
 /** Authenticate the caller of an exchange (401/402/403 on failure) and note who it is for the log. */
 export async function authenticateExchange(ex: Exchange, app: AppServices): Promise<Caller> {
@@ -61,7 +85,7 @@ function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
 }
 
 /** What a GET handler receives. */
-export interface GetCall {
+export interface GetCall<P = undefined> {
   ex: Exchange;
   app: AppServices;
   /** The authenticated caller (null only for routes declared with `auth: false`). */
@@ -70,13 +94,17 @@ export interface GetCall {
   query: URLSearchParams;
   /** The injected clock's now (ms). */
   now: number;
+  /** Query parameters validated by the route's `params` (undefined without one). */
+  params: P;
 }
 
-class GetCallImpl implements GetCall {
+class GetCallImpl<P> implements GetCall<P> {
   readonly now: number;
+  readonly params: P;
   private parsed: URLSearchParams | null = null;
-  constructor(readonly ex: Exchange, readonly app: AppServices, readonly caller: Caller | null) {
+  constructor(readonly ex: Exchange, readonly app: AppServices, readonly caller: Caller | null, parse: ((q: URLSearchParams) => P) | undefined) {
     this.now = app.clock();
+    this.params = parse ? parse(this.query) : (undefined as P);
   }
   get query(): URLSearchParams {
     return (this.parsed ??= new URLSearchParams(this.ex.query));
@@ -87,7 +115,7 @@ class GetCallImpl implements GetCall {
  * A GET route. Authenticated by default (status reads too); unmetered.
  * @example getRoute({ path: '/api/v1/vectorize', handle: ({ app }) => json(app.vectorizeQueue.snapshot()) })
  */
-export function getRoute(spec: {
+export function getRoute<P = undefined>(spec: {
   path: string;
   /** Require a key (default true; only /healthz-style routes turn it off). */
   auth?: boolean;
@@ -99,16 +127,28 @@ export function getRoute(spec: {
   meter?: Meter;
   /** Name recorded in usage events; default the path's last segment. */
   endpoint?: string;
-  handle(call: GetCall): Reply | Promise<Reply>;
+  /**
+   * Validate the query parameters with the engine's parse helpers (e.g. `validate.queryOptions(q)` then
+   * `parseText`), before metering: 400 `invalid_option` naming the parameter. The API document describes
+   * the parameters by running it (once per probe; default one run with no parameters).
+   */
+  params?: (query: URLSearchParams) => P;
+  probes?: Probes;
+  handle(call: GetCall<P>): Reply | Promise<Reply>;
 }): RouteDef {
   const auth = spec.auth ?? true;
   const meter = spec.meter ?? 'none';
   const endpoint = spec.endpoint ?? spec.path.slice(spec.path.lastIndexOf('/') + 1);
+  const params = spec.params;
   return {
     method: 'get',
     path: spec.path,
+    meta: {
+      kind: 'get', auth, meter,
+      fields: () => (params ? validate.describeFields((p: Record<string, string>) => params(new URLSearchParams(p)), spec.probes ?? [{}]) : []),
+    },
     handle(ex, app) {
-      const makeCall = (caller: Caller | null): GetCall => new GetCallImpl(ex, app, caller);
+      const makeCall = (caller: Caller | null): GetCall<P> => new GetCallImpl(ex, app, caller, params);
       // Fast path (unmetered routes on a store with a synchronous key lookup, e.g. the status reads on
       // SQLite): authenticate and answer inside the transport's callback, with no promise hop.
       if (meter === 'none') {
@@ -134,8 +174,9 @@ export function getRoute(spec: {
       let reservation: Reservation | null = null;
       const run = async (): Promise<void> => {
         const caller = auth ? await authenticateExchange(ex, app) : null;
+        const call = makeCall(caller); // validates the parameters: a 400 is not metered
         if (caller && meter !== 'none') reservation = await reserveUse(app.store, caller, endpoint, meter, app.clock());
-        const reply = await spec.handle(makeCall(caller));
+        const reply = await spec.handle(call);
         if (ex.aborted) return;
         if (reply.status >= 200 && reply.status < 300) await keepReservation(reservation, ex);
         ex.send(reply);
@@ -194,6 +235,8 @@ export interface ImageRouteBase<Options> {
   meter?: Meter;
   /** Run one at a time through the vectorize line (429 `queue_full` when it is full). */
   queue?: 'vectorize';
+  /** Field values the API document describes the validation with (default one run with no fields). */
+  probes?: Probes;
   /**
    * Pass the request's AbortSignal to the engine task (op routes), so a client that leaves stops the work.
    * Default false: with Piscina 5, many concurrent tasks carrying a signal on a small pool stalled for
@@ -230,9 +273,18 @@ export function postImageRoute<Options>(spec: CustomImageRoute<Options>): RouteD
 export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unknown>): RouteDef {
   const endpoint = spec.endpoint ?? spec.path.slice(spec.path.lastIndexOf('/') + 1);
   const formats = spec.formats ?? ALL_FORMATS;
+  const describe = spec.op !== undefined
+    ? (p: Record<string, string>) => OPS[spec.op!].resolve(textOptions(p))
+    : (p: Record<string, string>) => spec.validate(p);
   return {
     method: 'post',
     path: spec.path,
+    meta: {
+      kind: 'image', auth: true, meter: spec.meter ?? 'daily', formats,
+      ...(spec.queue ? { queue: spec.queue } : {}),
+      ...(spec.op !== undefined ? { op: spec.op } : {}),
+      fields: () => validate.describeFields(describe, spec.probes ?? [{}]),
+    },
     handle(ex, app) {
       const maxBytes = typeof spec.maxBytes === 'function' ? spec.maxBytes(app) : spec.maxBytes ?? app.config.maxUploadBytes;
       const body = readForm(ex, { maxFileBytes: maxBytes });

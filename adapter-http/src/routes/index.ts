@@ -7,11 +7,13 @@ import { upscaleHeldRoute, upscaleResultRoute, upscaleRoute } from './upscale.js
 import { vectorizeRoute } from './vectorize.js';
 import { MOCKUP_ROUTES } from './mockup.js';
 import { WEB_ROUTES } from './web.js';
+import { openApiRoute } from './openapi.js';
 import { healthRoute, readyRoute, removeBgStatusRoute, upscaleStatusRoute, vectorizeStatusRoute } from './status.js';
 
 export const ROUTES: readonly RouteDef[] = [
   healthRoute,
   readyRoute,
+  openApiRoute,
   vectorizeStatusRoute,
   removeBgStatusRoute,
   upscaleStatusRoute,

@@ -41,10 +41,12 @@ function absolutize<T extends { thumb?: string | null }>(s: T): T {
 export const garmentsRoute: RouteDef = getRoute({
   path: '/api/v1/garments',
   meter: 'daily', // spec 8: only the three status reads are unmetered
-  async handle({ query, ex }) {
-    // A parameter that is present must hold a value (same rule as every form field: engine validate.isUnset).
-    const q = validate.textValue('q', query.get('q'));
-    const supplier = validate.textValue('supplier', query.get('supplier'));
+  // A parameter that is present must hold a value (same rule as every form field: engine validate.isUnset).
+  params: (query) => {
+    const o = validate.queryOptions(query);
+    return { q: validate.parseText(o, 'q'), supplier: validate.parseText(o, 'supplier') };
+  },
+  async handle({ params: { q, supplier }, ex }) {
     const r = await catalogRef().search(q, supplier, ex.signal);
     for (const w of r.warnings) ex.log.warn('garment supplier unavailable', { message: w.message });
     return json({ styles: r.styles.map(absolutize), suppliers: r.suppliers, warnings: r.warnings });
@@ -55,9 +57,8 @@ export const garmentsRoute: RouteDef = getRoute({
 export const garmentStyleRoute: RouteDef = getRoute({
   path: '/api/v1/garments/style',
   meter: 'daily', // spec 8: only the three status reads are unmetered
-  async handle({ query, ex }) {
-    const key = validate.textValue('key', query.get('key'));
-    if (key === undefined) throw invalidOption('key', 'a style key <supplier>:<style_id> (required)', '');
+  params: (query) => validate.requireText(validate.queryOptions(query), 'key', 'a style key <supplier>:<style_id>'),
+  async handle({ params: key, ex }) {
     const d = await catalogRef().style(key, ex.signal);
     return json({
       ...d,
@@ -92,6 +93,8 @@ export function mockupReply(r: MockupResult): Reply {
 /** POST /api/v1/mockup (4.12). Supplier styles are resolved through the catalog before the engine runs. */
 export const mockupRoute: RouteDef = postImageRoute<Record<string, string>>({
   path: '/api/v1/mockup',
+  // legacy mode (no style), true-to-size on the default placement and on a back placement (defaults that follow the placement)
+  probes: [{}, { style: 'own:classic-tee' }, { style: 'own:classic-tee', placement: 'full-back' }],
   validate(fields) {
     const style = validate.textValue('style', fields.style);
     // Own styles and legacy mode validate fully here (400 before metering); supplier styles after the catalog answers.
@@ -131,24 +134,24 @@ const previewCache = new Map<string, Uint8Array>();
 export const mockupPreviewRoute: RouteDef = getRoute({
   path: PREVIEW_PATH,
   auth: false,
-  async handle({ app, query, ex }) {
-    const size = validate.textValue('size', query.get('size')) ?? '1200';
-    const n = Number(size);
-    if (!Number.isFinite(n) || n < 400 || n > 2000) throw invalidOption('size', 'a number from 400 to 2000', size);
-    const template = validate.textValue('template', query.get('template'));
-    const style = validate.textValue('style', query.get('style'));
+  probes: [{ template: 'tee-black' }, { style: 'own:classic-tee' }],
+  params: (query) => {
+    const o = validate.queryOptions(query);
+    const n = validate.parseNumber(o, 'size', 1200, 400, 2000);
+    const template = validate.parseText(o, 'template');
     let opts: Record<string, string>;
     if (template) opts = { template_id: template };
-    else if (style) {
+    else {
+      const style = validate.parseText(o, 'style');
+      if (!style) throw invalidOption('template', 'a template id, or style (+ color, view)', '');
       if (!/^own:/i.test(style)) throw invalidOption('style', 'an own style key (supplier pictures are served by the supplier)', style);
-      const view = validate.textValue('view', query.get('view')) ?? 'front';
-      if (view !== 'front' && view !== 'back') throw invalidOption('view', 'front or back', view);
-      const color = validate.textValue('color', query.get('color'));
+      const view = validate.parseEnum(o, 'view', 'front', ['front', 'back'] as const);
+      const color = validate.parseText(o, 'color');
       opts = { style, ...(color !== undefined ? { color } : {}), placement: view === 'front' ? 'full-front' : 'full-back' };
-    } else {
-      throw invalidOption('template', 'a template id, or style (+ color, view)', '');
     }
-    const params = { ...opts, fabric: 'false', output_size: String(Math.round(n)), format: 'jpeg' };
+    return { ...opts, fabric: 'false', output_size: String(Math.round(n)), format: 'jpeg' };
+  },
+  async handle({ app, params, ex }) {
     const key = JSON.stringify({ v: GARMENT_RENDER_VERSION, ...params });
     let bytes = previewCache.get(key);
     if (!bytes) {

@@ -4,7 +4,7 @@
 // (`output_hosted_by: service`, `output_url_expires: false`). When the storage write fails the image is kept
 // in the in-process holder for DEFAULT_HOLD_MS (15 min) instead (`output_hosted_by: provider`,
 // `output_url_expires: true`, plus `output_url_expires_at`).
-import { invalidOption, validate } from '@inkprep/engine';
+import { validate } from '@inkprep/engine';
 import { binary, json } from '../http/reply.js';
 import { getUpscaleLimits } from '../settings.js';
 import { hostingFor } from '../storage/index.js';
@@ -22,11 +22,8 @@ export interface UpscaleFields {
 
 /** `scale`: 2 or 4 (text), default 4. */
 export function parseUpscaleFields(fields: Record<string, string>): UpscaleFields {
-  const raw = fields.scale;
   // The engine's parser: present-but-blank is invalid_option; spec 2 decimal text, so "4.0" is the number 4.
-  const n = validate.parseNumber(validate.readOptions(validate.textOptions(fields)), 'scale', 4, 2, 4);
-  if (n === 2 || n === 4) return { scale: n };
-  throw invalidOption('scale', '2 or 4', raw);
+  return { scale: validate.parseIntegerChoice(validate.readOptions(validate.textOptions(fields)), 'scale', 4, [2, 4] as const) };
 }
 
 /** Absolute URL when `INKPREP_PUBLIC_URL` is set (e.g. https://api.example.com), else the path. */

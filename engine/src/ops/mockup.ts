@@ -19,7 +19,7 @@ import {
   backgroundWarning, chestWarning, clampWarning, detectBackgroundBox, dpiWarning, offGarmentWarning, photoWarning, semiTransparentWarning,
   sizeUnspecifiedWarning, type MockupWarning,
 } from '../mockup/warnings.js';
-import { parseEnum, parseNumber, parseText, readOptions, type OptionReader, type TextOptions } from '../options/validate.js';
+import { noteField, parseEnum, parseNumber, parseText, readOptions, type OptionReader, type TextOptions } from '../options/validate.js';
 import { decodeImage, probeImage } from '../raster/decode.js';
 import type { Raster } from '../raster/types.js';
 import { stageProgress, type StageReporter } from '../progress.js';
@@ -149,6 +149,7 @@ export interface MockupResult {
 const r2 = (n: number) => Math.round(n * 100) / 100;
 
 function resolveCommon(o: OptionReader): ResolvedCommon {
+  noteField({ field: 'fabric', kind: 'number', min: 0, max: 1, words: ['false'], default: 0.8 });
   const f = o.get('fabric');
   let fabric: number | null;
   if (f === false || (o.text && f === 'false')) fabric = null;

@@ -3,8 +3,7 @@
 import { probeImage, decodeImage } from '../raster/decode.js';
 import { encodePng } from '../raster/encode.js';
 import type { Raster } from '../raster/types.js';
-import { parseEnum, parseInteger, readOptions } from '../options/validate.js';
-import { invalidOption } from '../errors.js';
+import { parseEnum, parseInteger, parseIntegerChoice, readOptions } from '../options/validate.js';
 import { DEFAULT_BUDGET, DEFAULT_BUDGET_4X, maxPixelsFor, planSize } from '../upscale/budget.js';
 import { upscaleRaster, type UpscaleRoute } from '../upscale/upscale.js';
 import type { ArtClass } from '../upscale/classify.js';
@@ -67,10 +66,8 @@ export const UPSCALE_STAGES = { decode: 3, upscale: 90, encode: 7 } as const;
 export const upscaleOp: OpDef<UpscaleOptions, ResolvedUpscale, UpscaleResult> = {
   resolve(raw) {
     const o = readOptions(raw);
-    const scaleNum = parseInteger(o, 'scale', 4, 2, 4);
-    if (scaleNum !== 2 && scaleNum !== 4) throw invalidOption('scale', '2 or 4', o.get('scale'));
     return Object.freeze({
-      scale: scaleNum,
+      scale: parseIntegerChoice(o, 'scale', 4, [2, 4] as const),
       budget: parseInteger(o, 'budget', DEFAULT_BUDGET, 1, MAX_BUDGET),
       budget4x: parseInteger(o, 'budget4x', DEFAULT_BUDGET_4X, 1, MAX_BUDGET),
       route: parseEnum(o, 'route', 'auto', ['auto', 'vector', 'model', 'resample'] as const),

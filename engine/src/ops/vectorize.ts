@@ -5,7 +5,7 @@
 import { decodeImage } from '../raster/decode.js';
 import type { Raster } from '../raster/types.js';
 import { invalidOption } from '../errors.js';
-import { isUnset, parseBool, parseEnum, parseNumber, readOptions, type OptionReader, type TextOptions } from '../options/validate.js';
+import { isUnset, noteField, parseBool, parseEnum, parseNumber, readOptions, type OptionReader, type TextOptions } from '../options/validate.js';
 import { prepareImage } from '../vectorize/prepare/edge-cleanup.js';
 import { quantize, type ColorsOption } from '../vectorize/quantize/index.js';
 import { DEFAULT_SPECK_SIZE, mergeSpecks } from '../vectorize/clean/specks.js';
@@ -90,6 +90,7 @@ export const DETAIL_PARAMS: Readonly<Record<Detail, { alphaMax: number; optToler
 });
 
 function parseColors(o: OptionReader): ColorsOption {
+  noteField({ field: 'colors', kind: 'integer', min: 1, max: 20, words: ['auto', 'unlimited'], default: 'auto' });
   const v = o.get('colors');
   if (isUnset(o, 'colors', v) || v === 'auto') return 'auto';
   if (v === 'unlimited') return 'unlimited';

@@ -3,6 +3,7 @@
 // forms (HTTP form fields, CLI flags, which are strings) are accepted only when the adapter wraps them with
 // `textOptions`, and are parsed once, here, at the boundary.
 import { invalidOption } from '../errors.js';
+import { noteField } from './describe.js';
 
 /**
  * Option values as text, as HTTP form fields and CLI flags carry them (`'8'`, `'true'`). Only options wrapped
@@ -63,6 +64,7 @@ export function isUnset(o: OptionReader, field: string, v: unknown): boolean {
 
 /** A boolean (`true`/`false` as text). */
 export function parseBool(o: OptionReader, field: string, dflt: boolean): boolean {
+  noteField({ field, kind: 'bool', default: dflt });
   const v = o.get(field);
   if (isUnset(o, field, v)) return dflt;
   if (typeof v === 'boolean') return v;
@@ -77,6 +79,11 @@ const DECIMAL = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 export function parseNumber(o: OptionReader, field: string, dflt: number, min: number, max: number): number;
 export function parseNumber(o: OptionReader, field: string, dflt: undefined, min: number, max: number): number | undefined;
 export function parseNumber(o: OptionReader, field: string, dflt: number | undefined, min: number, max: number): number | undefined {
+  noteField({ field, kind: 'number', min, max, ...(dflt !== undefined ? { default: dflt } : {}) });
+  return readNumber(o, field, dflt, min, max);
+}
+
+function readNumber(o: OptionReader, field: string, dflt: number | undefined, min: number, max: number): number | undefined {
   const v = o.get(field);
   if (isUnset(o, field, v)) return dflt;
   let n: number;
@@ -91,13 +98,15 @@ export function parseNumber(o: OptionReader, field: string, dflt: number | undef
 export function parseInteger(o: OptionReader, field: string, dflt: number, min: number, max: number): number;
 export function parseInteger(o: OptionReader, field: string, dflt: undefined, min: number, max: number): number | undefined;
 export function parseInteger(o: OptionReader, field: string, dflt: number | undefined, min: number, max: number): number | undefined {
-  const n = parseNumber(o, field, dflt as number, min, max);
+  noteField({ field, kind: 'integer', min, max, ...(dflt !== undefined ? { default: dflt } : {}) });
+  const n = readNumber(o, field, dflt, min, max);
   if (n !== undefined && !Number.isInteger(n)) throw invalidOption(field, `an integer from ${min} to ${max}`, o.get(field));
   return n;
 }
 
 /** One of a fixed set of words (case-sensitive, as documented). */
 export function parseEnum<T extends string>(o: OptionReader, field: string, dflt: T, allowed: readonly T[]): T {
+  noteField({ field, kind: 'enum', values: allowed, default: dflt });
   const v = o.get(field);
   if (isUnset(o, field, v)) return dflt;
   if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
@@ -106,11 +115,46 @@ export function parseEnum<T extends string>(o: OptionReader, field: string, dflt
 
 /** A string exactly as sent (never blank, no surrounding spaces: see isUnset), or undefined when not given. */
 export function parseText(o: OptionReader, field: string): string | undefined {
+  noteField({ field, kind: 'text' });
+  return parseTextUnnoted(o, field);
+}
+
+/**
+ * One of a fixed set of integers (`scale`: 2 or 4), as a number or its decimal text ("4.0" is 4).
+ * @throws `invalid_option` naming the field, e.g. "Expected 2 or 4 for scale".
+ */
+export function parseIntegerChoice<T extends number>(o: OptionReader, field: string, dflt: T, allowed: readonly T[]): T {
+  noteField({ field, kind: 'integer', values: allowed, default: dflt });
+  const lo = Math.min(...allowed);
+  const hi = Math.max(...allowed);
+  const n = readNumber(o, field, dflt, lo, hi);
+  if ((allowed as readonly number[]).includes(n as number)) return n as T;
+  throw invalidOption(field, allowed.join(' or '), o.get(field));
+}
+
+/** A required string (`key` of GET /garments/style): `invalid_option` naming the field when absent. */
+export function requireText(o: OptionReader, field: string, expected: string): string {
+  noteField({ field, kind: 'text', required: true });
+  const v = parseTextUnnoted(o, field);
+  if (v === undefined) throw invalidOption(field, `${expected} (required)`, '');
+  return v;
+}
+
+function parseTextUnnoted(o: OptionReader, field: string): string | undefined {
   const v = o.get(field);
   if (isUnset(o, field, v)) return undefined;
   if (typeof v !== 'string') throw invalidOption(field, 'a string', v);
   return v;
 }
+
+/** Query parameters (URLSearchParams) as a text options bag: parsed by the same helpers as form fields. */
+export function queryOptions(query: URLSearchParams): OptionReader {
+  const fields: Record<string, string> = {};
+  for (const [k, v] of query) if (!(k in fields)) fields[k] = v;
+  return readOptions(textOptions(fields));
+}
+
+export { noteField, describeFields, type FieldSpec, type FieldKind } from './describe.js';
 
 /** One text value outside an options bag (an HTTP query parameter), by the same rule as parseText. */
 export function textValue(field: string, v: string | null | undefined): string | undefined {

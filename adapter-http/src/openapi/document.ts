@@ -1,0 +1,189 @@
+// The OpenAPI 3.1 document of the service, generated from the route table (routes/index.ts: paths, methods,
+// auth, metering, upload formats, the vectorize line), the routes' own validation (request fields, described
+// by running it: RouteMeta.fields) and the error registry (engine/src/errors.ts: codes and statuses).
+// operations.ts adds what code cannot say (summaries, reply schemas, prose). Served at GET
+// /api/v1/openapi.json and committed as docs/openapi.json (`npm run openapi`; a test keeps them equal).
+import { ERROR_CODES, type ErrorCode, type validate } from '@inkprep/engine';
+import type { RouteDef, RouteMeta } from '../routes/define.js';
+import { OPERATION_DOCS, type HeaderDoc, type OperationDoc } from './operations.js';
+import { errorSchema, type Schema } from './schemas.js';
+
+/** `/a/:key` -> `/a/{key}`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z_]\w*)/g, '{$1}');
+}
+
+/** The key of a route in OPERATION_DOCS and in the document: `GET /api/v1/upscale/results/{key}`. */
+export function operationKey(method: string, path: string): string {
+  return `${method.toUpperCase()} ${openApiPath(path)}`;
+}
+
+/** JSON Schema of one request field, from what its parser noted. */
+export function fieldSchema(f: validate.FieldSpec, description?: string): Schema {
+  let s: Schema;
+  switch (f.kind) {
+    case 'bool': s = { type: 'boolean' }; break;
+    case 'enum': s = { type: 'string', enum: [...(f.values ?? [])] }; break;
+    case 'text': s = { type: 'string', minLength: 1 }; break;
+    case 'number':
+    case 'integer': {
+      const n: Schema = f.values ? { type: f.kind, enum: [...f.values] } : { type: f.kind, ...(f.min !== undefined ? { minimum: f.min } : {}), ...(f.max !== undefined ? { maximum: f.max } : {}) };
+      s = f.words?.length ? { anyOf: [n, { type: 'string', enum: [...f.words] }] } : n;
+      break;
+    }
+  }
+  const notes = [description, f.defaultVaries ? 'the default depends on other fields' : undefined].filter(Boolean).join('; ');
+  return { ...s, ...(f.default !== undefined ? { default: f.default } : {}), ...(notes ? { description: notes } : {}) };
+}
+
+/** Error codes a route can answer with, by status: its kind's codes plus the ones its doc adds. */
+export function errorCodesFor(meta: RouteMeta, doc: OperationDoc, hasFields: boolean): Map<number, ErrorCode[]> {
+  const codes = new Set<ErrorCode>(['internal_error', 'shutting_down']);
+  if (meta.auth) for (const c of ['unauthorized', 'plan_inactive', 'account_suspended'] as const) codes.add(c);
+  if (hasFields || meta.kind === 'image') codes.add('invalid_option');
+  if (meta.kind === 'image') {
+    for (const c of ['missing_image', 'image_unreadable', 'unsupported_format', 'image_too_large', 'body_too_large', 'processing_failed', 'engine_overloaded', 'aborted'] as const) codes.add(c);
+  }
+  if (meta.meter !== 'none') codes.add('daily_limit_exceeded');
+  if (typeof meta.meter === 'object') codes.add('fair_use_exceeded');
+  if (meta.queue) {
+    codes.add('queue_full');
+    codes.add('queue_unavailable');
+  }
+  for (const c of doc.errors ?? []) codes.add(c);
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const c of Object.keys(ERROR_CODES) as ErrorCode[]) {
+    if (!codes.has(c)) continue;
+    const st = ERROR_CODES[c].status;
+    byStatus.set(st, [...(byStatus.get(st) ?? []), c]);
+  }
+  return new Map([...byStatus].sort((a, b) => a[0] - b[0]));
+}
+
+const REQUEST_ID: HeaderDoc = { schema: { type: 'string' }, description: 'id of this request in the server log' };
+
+function headersObject(headers: Record<string, HeaderDoc>): Record<string, unknown> {
+  const out: Record<string, unknown> = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
+  for (const [name, h] of Object.entries(headers)) out[name] = { description: h.description, required: h.required ?? true, schema: h.schema };
+  return out;
+}
+
+function errorResponse(status: number, codes: readonly ErrorCode[]): Record<string, unknown> {
+  const schema: Schema = codes.length === 1
+    ? { $ref: `#/components/schemas/Error_${codes[0]}` }
+    : { oneOf: codes.map((c) => ({ $ref: `#/components/schemas/Error_${c}` })) };
+  const headers: Record<string, HeaderDoc> = {};
+  if (codes.includes('daily_limit_exceeded') || codes.includes('fair_use_exceeded')) {
+    headers['Retry-After'] = { schema: { type: 'string', pattern: '^[0-9]+$' }, description: 'seconds until a call may succeed (daily_limit_exceeded, fair_use_exceeded)', required: false };
+  }
+  const desc = status === 499 ? 'the client closed the connection (logged; never delivered)' : codes.join(', ');
+  return { description: desc, headers: headersObject(headers), content: { 'application/json': { schema } } };
+}
+
+function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: string): Record<string, unknown> {
+  const fields = meta.fields();
+  const names = new Set(fields.map((f) => f.field));
+  for (const n of Object.keys(doc.fields ?? {})) {
+    if (!names.has(n)) throw new Error(`openapi: ${key} documents field ${n}, which its validation never reads`);
+  }
+  const op: Record<string, unknown> = {
+    operationId: key.replace(/^(\w+) \/(api\/v1\/)?/, '$1_').replace(/[^A-Za-z0-9]+/g, '_').replace(/_+$/, '').toLowerCase(),
+    summary: doc.summary,
+    ...(doc.description || doc.spec ? { description: [doc.description, doc.spec ? `Spec section ${doc.spec}.` : undefined].filter(Boolean).join(' ') } : {}),
+    tags: [doc.tag],
+    security: meta.auth ? [{ ApiKey: [] }, { Bearer: [] }] : [],
+  };
+  const params: unknown[] = [...route.path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string', minLength: 1 } }));
+  if (meta.kind === 'get') {
+    for (const f of fields) params.push({ name: f.field, in: 'query', required: !!f.required, schema: fieldSchema(f, doc.fields?.[f.field]) });
+  } else {
+    const properties: Record<string, unknown> = {
+      image: { type: 'string', contentMediaType: 'application/octet-stream', description: `the image file: ${(meta.formats ?? []).map((f) => f.toUpperCase()).join(', ')}` },
+    };
+    for (const f of fields) properties[f.field] = fieldSchema(f, doc.fields?.[f.field]);
+    op.requestBody = {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: { type: 'object', required: ['image', ...fields.filter((f) => f.required).map((f) => f.field)], properties },
+          encoding: { image: { contentType: (meta.formats ?? []).map((f) => `image/${f}`).join(', ') } },
+        },
+      },
+    };
+  }
+  if (params.length) op.parameters = params;
+  const responses: Record<string, unknown> = {};
+  for (const r of doc.replies) {
+    const content: Record<string, unknown> = {};
+    if (r.json) content['application/json'] = { schema: r.json };
+    for (const m of r.media ?? []) content[m] = {};
+    responses[String(r.status)] = { description: r.description, headers: headersObject(r.headers ?? {}), content };
+  }
+  for (const [status, codes] of errorCodesFor(meta, doc, fields.length > 0)) {
+    const k = String(status);
+    const own = responses[k] as { content: Record<string, { schema?: Schema }> } | undefined;
+    if (own) {
+      // A documented non-error reply on an error status (GET /healthz 503 draining): either body.
+      const j = own.content['application/json'];
+      own.content['application/json'] = { schema: { oneOf: [j?.schema ?? {}, ...codes.map((c) => ({ $ref: `#/components/schemas/Error_${c}` }))] } };
+    } else responses[k] = errorResponse(status, codes);
+  }
+  op.responses = responses;
+  return op;
+}
+
+/** Build the document for a route table (default: the service's). */
+export function buildOpenApi(routes: readonly RouteDef[], opts: { version?: string } = {}): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const seen = new Set<string>();
+  for (const route of routes) {
+    const key = operationKey(route.method, route.path);
+    const doc = OPERATION_DOCS[key];
+    if (!route.meta) throw new Error(`openapi: ${key} has no route metadata (declare it with getRoute or postImageRoute)`);
+    if (!doc) throw new Error(`openapi: ${key} has no entry in adapter-http/src/openapi/operations.ts`);
+    seen.add(key);
+    (paths[openApiPath(route.path)] ??= {})[route.method] = operation(route, route.meta, doc, key);
+  }
+  for (const key of Object.keys(OPERATION_DOCS)) {
+    if (!seen.has(key)) throw new Error(`openapi: operations.ts documents ${key}, which is not in the route table`);
+  }
+  const schemas: Record<string, Schema> = {};
+  for (const c of Object.keys(ERROR_CODES) as ErrorCode[]) schemas[`Error_${c}`] = errorSchema(c);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'inkprep Artwork Processing API',
+      version: opts.version ?? '1.0.0',
+      description: 'Analyses, repairs, vectorizes, upscales, background-cleans and mocks up print artwork (DTF). Contract: docs/artwork-api-v1.md. Generated from the route table and the request validation (npm run openapi).',
+    },
+    servers: [{ url: '/' }],
+    tags: [
+      { name: 'artwork', description: 'image operations' },
+      { name: 'mockup', description: 'garments and mockups' },
+      { name: 'status', description: 'unmetered status reads' },
+      { name: 'service', description: 'service endpoints' },
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'API key of an account with an active Business plan' },
+        Bearer: { type: 'http', scheme: 'bearer', description: 'the same API key as a bearer token' },
+      },
+      headers: { 'X-Request-Id': { description: REQUEST_ID.description, required: true, schema: REQUEST_ID.schema } },
+      schemas,
+      responses: {
+        NotFound: { description: 'no such path (any method)', headers: headersObject({}), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error_not_found' } } } },
+        MethodNotAllowed: {
+          description: 'the path exists with other methods',
+          headers: headersObject({ Allow: { schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' }, description: 'the methods the path allows' } }),
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error_method_not_allowed' } } },
+        },
+      },
+    },
+  };
+}
+
+/** The document as served and committed (docs/openapi.json): 2-space JSON with a final newline. */
+export function openApiText(routes: readonly RouteDef[]): string {
+  return JSON.stringify(buildOpenApi(routes), null, 2) + '\n';
+}

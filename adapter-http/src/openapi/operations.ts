@@ -1,0 +1,221 @@
+// What the route table cannot say about each endpoint: summary, success replies (JSON schema or media
+// types, X- headers), error codes beyond the ones its kind implies, and prose for its fields. Keyed by
+// `METHOD path` exactly as in routes/index.ts; the generator (document.ts) fails on a route without an
+// entry and on an entry without a route. Field names, kinds, defaults, ranges and allowed values are NOT
+// here: they come from the routes' own validation (RouteMeta.fields).
+import type { ErrorCode } from '@inkprep/engine';
+import * as S from './schemas.js';
+import type { Schema } from './schemas.js';
+
+/** A response header: schema of its value (as text on the wire) and meaning. */
+export interface HeaderDoc {
+  schema: Schema;
+  description: string;
+  /** Always present on this reply (default true). */
+  required?: boolean;
+}
+
+/** One documented non-error reply. */
+export interface ReplyDoc {
+  status: number;
+  description: string;
+  /** JSON body schema. */
+  json?: Schema;
+  /** Binary or text media types (body not validated). */
+  media?: readonly string[];
+  headers?: Record<string, HeaderDoc>;
+}
+
+export interface OperationDoc {
+  summary: string;
+  description?: string;
+  tag: string;
+  /** Spec section. */
+  spec?: string;
+  replies: readonly ReplyDoc[];
+  /** Error codes this endpoint adds to those of its kind (auth, image upload, metering, line). */
+  errors?: readonly ErrorCode[];
+  /** Prose for request fields, by name (kinds, defaults and ranges come from the validation). */
+  fields?: Readonly<Record<string, string>>;
+}
+
+const intText = (description: string, required = true): HeaderDoc => ({ schema: { type: 'string', pattern: '^-?[0-9]+$' }, description, required });
+const numText = (description: string): HeaderDoc => ({ schema: { type: 'string', pattern: '^-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?$' }, description });
+const text = (description: string): HeaderDoc => ({ schema: { type: 'string' }, description });
+const codeList = (description: string): HeaderDoc => ({ schema: { type: 'string', pattern: '^([a-z0-9_]+(,[a-z0-9_]+)*)?$' }, description });
+
+const PRINT_WIDTH = 'target print width in inches';
+
+export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
+  'GET /healthz': {
+    summary: 'Liveness', tag: 'service',
+    replies: [
+      { status: 200, description: 'serving', json: S.HEALTH },
+      { status: 503, description: 'draining before shutdown', json: S.HEALTH },
+    ],
+  },
+  'GET /api/v1/openapi.json': {
+    summary: 'This document (OpenAPI 3.1)', tag: 'service',
+    replies: [{ status: 200, description: 'the OpenAPI document', json: { type: 'object', properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } }, required: ['openapi', 'info', 'paths'] } }],
+  },
+  'GET /api/v1/vectorize': {
+    summary: 'Vectorize line status', tag: 'status', spec: '4.7',
+    description: 'Unmetered. Use it before converting to choose between a loader and a busy message.',
+    replies: [{ status: 200, description: 'the live line', json: S.QUEUE_SNAPSHOT }],
+  },
+  'GET /api/v1/remove-bg': {
+    summary: 'Background-removal limits', tag: 'status', spec: '4.4 / 2.3',
+    description: 'Unmetered; does not count against the cap it reports. The fairUse fields are null when uncapped.',
+    replies: [{ status: 200, description: 'limits', json: S.REMOVE_BG_LIMITS }],
+  },
+  'GET /api/v1/upscale': {
+    summary: 'Upscale limits', tag: 'status', spec: '4.6 / 2.4',
+    description: 'Unmetered. Caps and budgets are operator settings read at run time.',
+    replies: [{ status: 200, description: 'limits', json: S.UPSCALE_LIMITS }],
+  },
+  'POST /api/v1/scan': {
+    summary: 'Print-readiness report', tag: 'artwork', spec: '4.1 / 2.2',
+    replies: [{ status: 200, description: 'the scan report', json: S.SCAN_REPORT }],
+    fields: { print_width_inches: PRINT_WIDTH },
+  },
+  'POST /api/v1/fix': {
+    summary: 'Repair artwork (edges, trim, specks, resize, halftone)', tag: 'artwork', spec: '4.2',
+    replies: [{
+      status: 200, description: 'the repaired PNG', media: ['image/png'],
+      headers: {
+        'X-Width': intText('output width, px'),
+        'X-Height': intText('output height, px'),
+        'X-DPI': numText('DPI written into the PNG'),
+        'X-Warnings': codeList('comma list of warning codes (e.g. halftone_cell_too_small), empty when none'),
+      },
+    }],
+    fields: {
+      fix_alpha_threshold: '`true` cuts semi-transparent edge fringe',
+      alpha_threshold: 'lower is more aggressive',
+      fix_halftone: '`true` converts soft fades and glows to fully opaque halftone dots (wins over fix_alpha_threshold); dots are made after any resize',
+      halftone_lpi: 'dot frequency in lines per inch; lower means bigger dots',
+      print_width_inches: `${PRINT_WIDTH}; sizes halftone dots for the physical print; omitted: 300 DPI artwork`,
+      fix_trim: '`true` trims transparent border pixels',
+      fix_despeckle: '`true` removes isolated noise pixels',
+      resize_width_px: 'output width in pixels; keeps aspect ratio',
+      resize_height_px: 'output height in pixels; with both, exact dimensions',
+    },
+  },
+  'POST /api/v1/remove-bg': {
+    summary: 'Remove the background', tag: 'artwork', spec: '4.3',
+    description: 'PNG or JPEG, at most 25 megapixels. Subject to the fair-use cap (spec 8) and the monthly provider allowance.',
+    replies: [{
+      status: 200, description: 'PNG with a transparent background', media: ['image/png'],
+      headers: {
+        'X-Method': { schema: { type: 'string', enum: ['matte', 'model', 'alpha'] }, description: 'matte (artwork matting), model (segmentation), alpha (input already transparent)' },
+        'X-Warnings': text('warnings joined by " | ", empty when none'),
+        'X-Width': intText('px'),
+        'X-Height': intText('px'),
+      },
+    }],
+    errors: ['not_separable'],
+  },
+  'POST /api/v1/vectorize': {
+    summary: 'Raster to SVG', tag: 'artwork', spec: '4.8',
+    description: 'One conversion at a time with a bounded line (429 queue_full with the live snapshot). At most 25 MB. Clients allow at least 120 s.',
+    replies: [{
+      status: 200, description: 'the SVG', media: ['image/svg+xml'],
+      headers: {
+        'X-Paths': intText('closed outlines in the SVG'),
+        'X-Colors-Used': intText('distinct fills painted'),
+        'X-Trace-Ms': intText('conversion time, ms'),
+        'X-Queue-Ms': intText('time waited in the line, ms'),
+      },
+    }],
+    fields: {
+      colors: '`auto` (the smallest palette that keeps the art true, 4 to 20), an integer 1 to 20 (1 gives a single-colour silhouette), or `unlimited`',
+      detail: '`precise` keeps sharp corners on small lettering',
+      shape_style: '`stacked`: overlapping colour layers; `cutout`: flat pieces that never overlap',
+      speck_size: 'drops blobs smaller than this many pixels across',
+      edge_cleanup: 'cleans semi-transparent edge pixels; `false` keeps them',
+      smooth_bands: 'smooths staircase edges where colour bands meet; affects only colors=unlimited',
+      gradients: '`true` allows smooth gradient fills for shaded or painted art',
+      print_width_inches: 'writes the SVG at a physical width',
+    },
+  },
+  'POST /api/v1/upscale': {
+    summary: 'Upscale 2x or 4x', tag: 'artwork', spec: '4.5 / 2.5',
+    description: 'Input over the budget is shrunk first, up to 4x the budget in pixels; larger input gets 413 image_too_large with maxPixels and pixels. Subject to the fair-use cap.',
+    replies: [{ status: 200, description: 'where the result is', json: S.UPSCALE_RESULT }],
+    fields: { scale: 'enlargement factor' },
+  },
+  'GET /api/v1/upscale/results/{key}': {
+    summary: 'A hosted upscale result', tag: 'artwork',
+    description: 'No key needed: the address is the secret.',
+    replies: [{ status: 200, description: 'the PNG', media: ['image/png'], headers: { 'Cache-Control': text('public, immutable') } }],
+    errors: ['not_found'],
+  },
+  'GET /api/v1/upscale/held/{key}': {
+    summary: 'A short-lived upscale result', tag: 'artwork',
+    description: 'Served while the result storage is failing (output_hosted_by provider); expires.',
+    replies: [{ status: 200, description: 'the PNG', media: ['image/png'], headers: { 'Cache-Control': text('private, max-age = seconds left') } }],
+    errors: ['not_found'],
+  },
+  'GET /api/v1/mockup/templates': {
+    summary: 'Mockup templates', tag: 'mockup', spec: '4.9 / 2.6',
+    replies: [{ status: 200, description: 'templates', json: S.TEMPLATE_LIST }],
+  },
+  'GET /api/v1/garments': {
+    summary: 'Search blank garments', tag: 'mockup', spec: '4.10 / 2.7',
+    description: 'Searches every connected blank supplier plus the service\'s own blanks; a supplier that fails is reported in suppliers and warnings.',
+    replies: [{ status: 200, description: 'styles', json: S.GARMENT_SEARCH }],
+    errors: ['supplier_unavailable'],
+    fields: { q: 'brand, style number or type; without it, featured blanks', supplier: 'comma list of supplier identifiers' },
+  },
+  'GET /api/v1/garments/style': {
+    summary: 'Garment style detail', tag: 'mockup', spec: '4.11 / 2.8',
+    replies: [{ status: 200, description: 'the style', json: S.GARMENT_STYLE }],
+    errors: ['supplier_unavailable', 'not_found'],
+    fields: { key: 'style key from the garment search, form <supplier>:<style_id>' },
+  },
+  'POST /api/v1/mockup': {
+    summary: 'Render a design on a garment', tag: 'mockup', spec: '4.12 / 2.9',
+    description: 'True-to-size when `style` is present, legacy box placement otherwise. Defaults marked as depending on other fields follow the placement.',
+    replies: [
+      {
+        status: 200, description: 'the image (response=image) or JSON 2.9 (response=json)', media: ['image/png', 'image/jpeg'], json: S.MOCKUP_JSON,
+        headers: {
+          'X-Garment': { ...text('garment key'), required: false },
+          'X-Placement': { ...text('placement name'), required: false },
+          'X-Print-Width-In': { ...numText('print width, inches'), required: false },
+          'X-Print-Height-In': { ...numText('print height, inches'), required: false },
+          'X-Effective-DPI': { ...numText('artwork pixels per inch at the print size'), required: false },
+          'X-Warnings': { ...codeList('comma list of warning codes, empty when none'), required: false },
+          'X-Preview-Fix': { schema: { type: 'string', enum: ['none', 'alpha_threshold', 'halftone'] }, description: 'the transparency fix previewed', required: false },
+        },
+      },
+    ],
+    errors: ['supplier_unavailable'],
+    fields: {
+      style: 'catalog style key; turns on true-to-size mode',
+      color: 'colour id or name; default black, else the first colour',
+      placement: 'left-chest, center-chest, full-front, oversized, right-chest, back-neck, upper-back, full-back (valid ones per style); legacy mode: a placement name, case-insensitive',
+      view: 'default the placement\'s side',
+      print_width_in: 'real print width in inches; default the placement\'s standard width',
+      top_in: 'inches from the collar to the top of the design; default the placement\'s (3 for most)',
+      offset_x_in: 'sideways offset from the centre line in inches; positive is toward the right of the photo',
+      size: 'garment size shown at true scale',
+      fabric: 'fabric realism; `false` gives a flat paste',
+      output_size: 'long side in pixels',
+      preview_fix: 'preview a transparency fix on the print',
+      alpha_threshold: 'with preview_fix, as POST /fix',
+      halftone_lpi: 'with preview_fix, as POST /fix',
+      template_id: 'legacy: garment id from the template list',
+      garment: 'legacy: garment by name, case-insensitive',
+      placement_id: 'legacy: placement id from the template list',
+      scale: 'legacy: design size inside the print area',
+    },
+  },
+  'GET /api/v1/mockup/preview': {
+    summary: 'A blank garment picture', tag: 'mockup',
+    description: 'The picture that preview_url, thumb and images point to for own blanks. No key needed.',
+    replies: [{ status: 200, description: 'JPEG', media: ['image/jpeg'], headers: { 'Cache-Control': text('public') } }],
+    errors: ['processing_failed', 'engine_overloaded'],
+    fields: { size: 'long side in pixels', template: 'a template id', style: 'an own style key (instead of template)', view: 'with style', color: 'with style' },
+  },
+};

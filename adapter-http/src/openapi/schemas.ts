@@ -1,0 +1,200 @@
+// JSON Schemas (draft 2020-12, as OpenAPI 3.1 uses) of the response bodies of spec 2.1-2.10 and of the
+// error extras of section 7. Objects are closed (`additionalProperties: false`): a field a route adds
+// without documenting it here fails the response validation of the HTTP suite (test/http/openapi-*.ts).
+import { ERROR_CODES, type ErrorCode } from '@inkprep/engine';
+
+/** A JSON Schema object (the subset this module writes). */
+export type Schema = { [k: string]: unknown };
+
+/** A closed object: every property required unless listed in `optional`. */
+export function obj(properties: Record<string, Schema>, optional: readonly string[] = [], description?: string): Schema {
+  const required = Object.keys(properties).filter((k) => !optional.includes(k));
+  return { type: 'object', ...(description ? { description } : {}), properties, ...(required.length ? { required } : {}), additionalProperties: false };
+}
+
+const str = (description?: string): Schema => ({ type: 'string', ...(description ? { description } : {}) });
+const num = (description?: string): Schema => ({ type: 'number', ...(description ? { description } : {}) });
+const int = (description?: string): Schema => ({ type: 'integer', ...(description ? { description } : {}) });
+const bool = (description?: string): Schema => ({ type: 'boolean', ...(description ? { description } : {}) });
+const nullable = (s: Schema): Schema => ({ ...s, type: [s.type as string, 'null'] });
+const arr = (items: Schema, description?: string): Schema => ({ type: 'array', items, ...(description ? { description } : {}) });
+const hex: Schema = { type: 'string', pattern: '^#[0-9a-fA-F]{6}$' };
+const size = obj({ width: int(), height: int() });
+/** A stable lower-case code (warnings, issues). */
+const codeWord: Schema = { type: 'string', pattern: '^[a-z0-9_]+$' };
+
+/** 2.1 / 4.7: the vectorize line. */
+export const QUEUE_SNAPSHOT = obj({
+  queue: obj({
+    converting: bool('a conversion is running'),
+    waiting: int('requests waiting in the line'),
+    max_waiting: int('length of the line; a request beyond it gets 429 queue_full'),
+  }),
+});
+
+/** 2.2: scan report. */
+export const SCAN_REPORT = obj({
+  width: int('px'),
+  height: int('px'),
+  dpi: num('effective resolution at print_width_inches (width px / inches)'),
+  stated_dpi: nullable(num('the density the file states, or null')),
+  print_width_inches: num(),
+  print_height_inches: num(),
+  format: { type: 'string', enum: ['png', 'jpeg', 'webp'] },
+  background: { type: 'string', enum: ['transparent', 'solid', 'complex'], description: 'detected background type' },
+  background_color: { type: ['string', 'null'], pattern: '^#[0-9a-fA-F]{6}$', description: '#rrggbb when background is solid, else null' },
+  alpha: obj({
+    has_transparency: bool(),
+    soft_rim_px: num('average width in px of the semi-transparent band around the artwork (anti-aliasing is about 1 px)'),
+    semi_transparent_percent: num(),
+    has_fringe: bool(),
+    fringe_color: { type: ['string', 'null'], pattern: '^#[0-9a-fA-F]{6}$' },
+    fringe_percent: num(),
+    seam_percent: num(),
+    transparent_percent: num(),
+    semi_ink_percent: num(),
+    edge_length_px: num(),
+  }),
+  transparency_fix: obj({
+    recommended: { type: 'string', enum: ['remove', 'halftone', 'either', 'none'], description: 'remove = POST /fix fix_alpha_threshold, halftone = fix_halftone' },
+    reason: str('plain-English reason'),
+  }),
+  ink_coverage_percent: num(),
+  speck_count: int(),
+  speck_max_px: num(),
+  is_jpeg: bool(),
+  edge_quality: { type: 'string', enum: ['clean', 'soft', 'jagged', 'fringed'] },
+  thin_line_percent: num(),
+  content_box: { oneOf: [obj({ x: int(), y: int(), width: int(), height: int() }), { type: 'null' }] },
+  issues: arr(obj({ code: codeWord, severity: { type: 'string', enum: ['error', 'warning', 'info'] }, message: str() })),
+  suggestions: arr(obj({ field: str('a POST /fix form field'), value: str('the text value to send'), reason: str() })),
+});
+
+const fairUse = {
+  fairUsePerDay: nullable(int('null = uncapped')),
+  fairUseUsed: nullable(int()),
+  fairUseRemaining: nullable(int()),
+};
+
+/** 2.3: background-removal limits. */
+export const REMOVE_BG_LIMITS = obj({ maxPixels: int(), ...fairUse });
+
+/** 2.4: upscale limits. */
+export const UPSCALE_LIMITS = obj({
+  maxPixels: int('largest 2x input, including the auto-shrink allowance'),
+  maxPixels4x: int('largest 4x input'),
+  budget: int('pixels the 2x upscaler runs at'),
+  budget4x: int('pixels the 4x upscaler runs at'),
+  autoShrink: { const: true },
+  shrinkAllowance: { const: 4 },
+  scales: { type: 'array', prefixItems: [{ const: 2 }, { const: 4 }], items: false, minItems: 2 },
+  ...fairUse,
+});
+
+/** 2.5: upscale result. */
+export const UPSCALE_RESULT = obj({
+  output_url: str('address of the upscaled PNG'),
+  scale: { type: 'integer', enum: [2, 4] },
+  preShrunk: bool('the input was shrunk to the budget first'),
+  from: size,
+  to: size,
+  width: int('output px'),
+  height: int('output px'),
+  route: { type: 'string', enum: ['vector', 'model', 'resample'], description: 'how the image was enlarged' },
+  output_hosted_by: { type: 'string', enum: ['service', 'provider'] },
+  output_url_expires: bool('true: short-lived, download immediately'),
+  output_url_expires_at: { type: 'string', format: 'date-time', description: 'when output_url_expires' },
+}, ['from', 'to', 'output_url_expires_at']);
+
+/** 2.6: mockup templates. */
+export const TEMPLATE_LIST = obj({
+  templates: arr(obj({
+    id: str(), name: str(), category: str(), preview_url: str(), width_px: int(), height_px: int(),
+    placements: arr(obj({ id: str(), name: str('Center, Left Chest, Full Front ...') })),
+  })),
+});
+
+/** 2.7: garment search. */
+export const GARMENT_SEARCH = obj({
+  styles: arr(obj({
+    key: { type: 'string', pattern: '^[^:]+:.+$', description: '<supplier>:<style_id>' },
+    supplier: str(), brand: str(), style_number: str(), title: str(), category: str(),
+    thumb: nullable(str()),
+    color_count: nullable(int()),
+  })),
+  suppliers: arr(obj({
+    id: str(), name: str(), status: { type: 'string', enum: ['ok', 'unavailable'] }, count: int(), message: str('why it was unavailable'),
+  }, ['message'])),
+  warnings: arr(obj({ code: { const: 'supplier_unavailable' }, message: str() })),
+});
+
+/** 2.8: garment style detail (never prices). */
+export const GARMENT_STYLE = obj({
+  key: str(), supplier: str(), brand: str(), style_number: str(), title: str(), category: str(),
+  sizes: arr(str()),
+  chest_by_size_in: { type: 'object', additionalProperties: num(), description: 'chest width in inches per size' },
+  colors: arr(obj({
+    id: str(), name: str(), hex,
+    images: obj({ front: nullable(str()), back: nullable(str()) }),
+    sizes: arr(obj({ size: str(), sku: str(), in_stock: bool() })),
+  })),
+  placements: arr(obj({
+    id: str(), name: str(), view: { type: 'string', enum: ['front', 'back'] },
+    default_width_in: num(), max_width_in: num(), default_top_in: num(),
+  })),
+});
+
+/** 2.9: mockup JSON result (`response=json`). */
+export const MOCKUP_JSON = obj({
+  garment: obj({ key: str(), title: str(), color: obj({ id: str(), name: str(), hex }), size: nullable(str()) }),
+  view: { type: 'string', enum: ['front', 'back'] },
+  placement: str(),
+  print: obj({
+    width_in: num(), height_in: num(), top_in: num(), offset_x_in: num(), description: str(),
+    artwork_px: size, effective_dpi: num(),
+    preview_fix: { type: ['string', 'null'], enum: ['alpha_threshold', 'halftone', null] },
+  }),
+  warnings: arr(obj({ code: codeWord, message: str() })),
+  image: obj({ content_type: { type: 'string', enum: ['image/png', 'image/jpeg'] }, width: int(), height: int(), base64: { type: 'string', contentEncoding: 'base64' } }),
+});
+
+/** GET /healthz. */
+export const HEALTH = obj({ status: { type: 'string', enum: ['ok', 'draining'] } });
+
+/** Extra fields of the error body, by code (spec 7: "some errors add fields"). Every registry code has an entry. */
+export const ERROR_EXTRAS: Readonly<Record<ErrorCode, { properties: Record<string, Schema>; optional?: readonly string[] }>> = {
+  invalid_option: { properties: { field: str('the field, parameter or form part at fault') } },
+  missing_image: { properties: {} },
+  image_unreadable: { properties: {} },
+  unsupported_format: { properties: { format: str('the format found') }, optional: ['format'] },
+  image_too_large: {
+    properties: { maxPixels: int(), pixels: int(), maxBytes: int('upload limit in bytes (while streaming)'), bytes: int() },
+    optional: ['maxPixels', 'pixels', 'maxBytes', 'bytes'],
+  },
+  body_too_large: { properties: { maxBytes: int(), bytes: int() }, optional: ['maxBytes', 'bytes'] },
+  unauthorized: { properties: {} },
+  plan_inactive: { properties: { plan: str('current plan name') }, optional: ['plan'] },
+  account_suspended: { properties: {} },
+  not_found: { properties: {} },
+  method_not_allowed: { properties: {} },
+  daily_limit_exceeded: { properties: { limit: int(), used: int(), retry_after_seconds: int() } },
+  fair_use_exceeded: {
+    properties: { limit: int(), used: int(), retry_after_seconds: int(), period: { const: 'month', description: 'the monthly provider allowance (absent: rolling 24 hours)' } },
+    optional: ['period'],
+  },
+  queue_full: { properties: { queue: (QUEUE_SNAPSHOT.properties as Record<string, Schema>).queue! } },
+  aborted: { properties: {} },
+  engine_overloaded: { properties: {} },
+  queue_unavailable: { properties: {} },
+  supplier_unavailable: { properties: { supplier: str('supplier identifier') }, optional: ['supplier'] },
+  shutting_down: { properties: {} },
+  not_separable: { properties: { reason: str(), model: { type: 'string', enum: ['absent', 'loading', 'failed'] } }, optional: ['reason', 'model'] },
+  processing_failed: { properties: {} },
+  internal_error: { properties: {} },
+};
+
+/** The error body (2.10) for one code: `{ error, code, ...extras }`. */
+export function errorSchema(code: ErrorCode): Schema {
+  const x = ERROR_EXTRAS[code];
+  return obj({ error: str('readable message (for logs; clients show their own)'), code: { const: code }, ...x.properties }, x.optional ?? [], `${code}: ${ERROR_CODES[code].message}`);
+}

@@ -1,0 +1,70 @@
+// Every response of the service that a test receives is checked against the OpenAPI document
+// (test/http/openapi-check.ts). fetch is wrapped: a response that does not match makes that fetch reject,
+// so the test fails with the mismatch. node:http requests (raw uploads in body, errors, vectorize tests) are
+// checked on status and headers (their bodies belong to the test's stream) and a mismatch fails the run in
+// the global teardown (test/openapi-global.ts), which also prints the coverage. Responses of test-only
+// routes (`/test/...`) and of stub servers (no X-Request-Id, outside /api/v1) are not the service's.
+import { appendFileSync, mkdirSync } from 'node:fs';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+
+const DIR = fileURLToPath(new URL('./.openapi-seen/', import.meta.url));
+const FILE = `${DIR}${process.pid}.jsonl`;
+const WRAPPED = Symbol.for('inkprep.openapi.wrapped');
+
+type Check = typeof import('./http/openapi-check.js');
+let checker: Promise<Check> | null = null;
+const loadChecker = (): Promise<Check> => (checker ??= import('./http/openapi-check.js'));
+
+/** Whether a response is the service's own (not a supplier stub, not a test-only route). */
+function kind(pathname: string, headers: Headers): 'service' | 'test-only' | 'other' {
+  if (pathname.startsWith('/test/')) return 'test-only';
+  if (headers.has('x-request-id') || pathname.startsWith('/api/v1/') || pathname === '/healthz') return 'service';
+  return 'other';
+}
+
+function record(entry: Record<string, unknown>): void {
+  mkdirSync(DIR, { recursive: true });
+  appendFileSync(FILE, JSON.stringify({ project: process.env.INKPREP_HTTP ?? '', ...entry }) + '\n');
+}
+
+const g = globalThis as typeof globalThis & { [WRAPPED]?: true };
+if (!g[WRAPPED]) {
+  g[WRAPPED] = true;
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const res = await realFetch(input, init);
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    const k = kind(url.pathname, res.headers);
+    if (k === 'test-only') record({ skipped: 'test-only route', path: url.pathname, status: res.status });
+    if (k !== 'service') return res;
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    const json = (res.headers.get('content-type') ?? '').startsWith('application/json');
+    const body = json && method !== 'HEAD' ? await res.clone().text() : null;
+    const { checkResponse } = await loadChecker();
+    const r = checkResponse(method, url.pathname, res.status, res.headers, body);
+    record({ via: 'fetch', op: r.op, status: r.status, errors: r.errors, path: url.pathname });
+    if (r.errors.length) throw new Error(`OpenAPI: ${method} ${url.pathname} -> ${res.status} does not match the document: ${r.errors.join('; ')}`);
+    return res;
+  }) as typeof fetch;
+
+  // node:http: status and headers only (reading the body here would take it from the test).
+  const wrap = <F extends typeof http.request>(orig: F): F => (function (this: unknown, ...args: unknown[]) {
+    const req = (orig as (...a: unknown[]) => http.ClientRequest).apply(this, args);
+    req.prependListener('response', (res: http.IncomingMessage) => {
+      const url = new URL(req.path, 'http://x');
+      const headers = new Headers();
+      for (const [n, v] of Object.entries(res.headers)) if (v !== undefined) headers.set(n, Array.isArray(v) ? v.join(', ') : v);
+      const k = kind(url.pathname, headers);
+      if (k === 'test-only') record({ skipped: 'test-only route', path: url.pathname, status: res.statusCode });
+      if (k !== 'service') return;
+      void loadChecker().then(({ checkResponse }) => {
+        const r = checkResponse(req.method, url.pathname, res.statusCode ?? 0, headers, null);
+        record({ via: 'node:http', op: r.op, status: r.status, errors: r.errors, path: url.pathname });
+      });
+    });
+    return req;
+  }) as F;
+  http.request = wrap(http.request);
+  http.get = wrap(http.get as typeof http.request) as unknown as typeof http.get;
+}
