@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 const DIR = fileURLToPath(new URL('./.openapi-seen/', import.meta.url));
 const FILE = `${DIR}${process.pid}.jsonl`;
 const WRAPPED = Symbol.for('inkprep.openapi.wrapped');
+/** Set by test/http/openapi-responses.test.ts while it provokes mismatches on purpose (still thrown, not counted). */
+export const EXPECT_MISMATCH = Symbol.for('inkprep.openapi.expectMismatch');
 
 type Check = typeof import('./http/openapi-check.js');
 let checker: Promise<Check> | null = null;
@@ -28,7 +30,7 @@ function record(entry: Record<string, unknown>): void {
   appendFileSync(FILE, JSON.stringify({ project: process.env.INKPREP_HTTP ?? '', ...entry }) + '\n');
 }
 
-const g = globalThis as typeof globalThis & { [WRAPPED]?: true };
+const g = globalThis as typeof globalThis & { [WRAPPED]?: true; [EXPECT_MISMATCH]?: boolean };
 if (!g[WRAPPED]) {
   g[WRAPPED] = true;
   const realFetch = globalThis.fetch;
@@ -43,7 +45,7 @@ if (!g[WRAPPED]) {
     const body = json && method !== 'HEAD' ? await res.clone().text() : null;
     const { checkResponse } = await loadChecker();
     const r = checkResponse(method, url.pathname, res.status, res.headers, body);
-    record({ via: 'fetch', op: r.op, status: r.status, errors: r.errors, path: url.pathname });
+    record({ via: 'fetch', op: r.op, status: r.status, errors: r.errors, path: url.pathname, ...(g[EXPECT_MISMATCH] ? { expected: true } : {}) });
     if (r.errors.length) throw new Error(`OpenAPI: ${method} ${url.pathname} -> ${res.status} does not match the document: ${r.errors.join('; ')}`);
     return res;
   }) as typeof fetch;

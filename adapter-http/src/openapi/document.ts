@@ -5,7 +5,7 @@
 // /api/v1/openapi.json and committed as docs/openapi.json (`npm run openapi`; a test keeps them equal).
 import { ERROR_CODES, type ErrorCode, type validate } from '@inkprep/engine';
 import type { RouteDef, RouteMeta } from '../routes/define.js';
-import { OPERATION_DOCS, type HeaderDoc, type OperationDoc } from './operations.js';
+import { OPERATION_DOCS, SERVER_OPERATIONS, type HeaderDoc, type OperationDoc } from './operations.js';
 import { errorSchema, type Schema } from './schemas.js';
 
 /** `/a/:key` -> `/a/{key}`. */
@@ -146,6 +146,11 @@ export function buildOpenApi(routes: readonly RouteDef[], opts: { version?: stri
   }
   for (const key of Object.keys(OPERATION_DOCS)) {
     if (!seen.has(key)) throw new Error(`openapi: operations.ts documents ${key}, which is not in the route table`);
+  }
+  for (const [key, doc] of Object.entries(SERVER_OPERATIONS)) {
+    const [method, path] = key.split(' ') as [string, string];
+    const meta: RouteMeta = { kind: 'get', auth: false, meter: 'none', fields: () => [] };
+    (paths[path] ??= {})[method.toLowerCase()] = operation({ method: 'get', path, handle: () => {} }, meta, doc, key);
   }
   const schemas: Record<string, Schema> = {};
   for (const c of Object.keys(ERROR_CODES) as ErrorCode[]) schemas[`Error_${c}`] = errorSchema(c);

@@ -219,3 +219,16 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     fields: { size: 'long side in pixels', template: 'a template id', style: 'an own style key (instead of template)', view: 'with style', color: 'with style' },
   },
 };
+
+/**
+ * Endpoints the server answers outside the route table (server.ts): documented with the same shapes, as
+ * unauthenticated, unmetered GETs without parameters.
+ */
+export const SERVER_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
+  'GET /metrics': {
+    summary: 'Prometheus metrics', tag: 'service',
+    description: 'Served when INKPREP_METRICS is not 0 (default on); 404 not_found when turned off.',
+    replies: [{ status: 200, description: 'Prometheus text exposition format', media: ['text/plain'] }],
+    errors: ['not_found'],
+  },
+};
