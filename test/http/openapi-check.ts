@@ -140,7 +140,7 @@ export function checkResponse(method: string, pathname: string, status: number, 
       const allowed = errorCodesIn(c, resolveRef(c, { $ref: `#${schemaPointer}` }).node);
       if (status >= 400 && typeof code === 'string' && allowed.length && !allowed.includes(code)) {
         errors.push(`error code ${code} not documented for this status (documented: ${allowed.join(', ')})`);
-      } else errors.push(`body: ${c.ajv.errorsText(v.errors, { separator: '; ' })} in ${body.slice(0, 300)}`);
+      } else errors.push(`body: ${explain(v)} in ${body.slice(0, 300)}`);
     }
   }
   return { op, status, errors };
@@ -168,4 +168,12 @@ export function declaredPairs(): string[] {
     }
   }
   return out;
+}
+
+/** ajv's errors, naming the property an `additionalProperties: false` refused. */
+function explain(v: ValidateFunction): string {
+  return (v.errors ?? []).map((e) => {
+    const extra = (e.params as { additionalProperty?: string }).additionalProperty;
+    return `${e.instancePath || '/'} ${e.message ?? e.keyword}${extra ? ` (undocumented field ${extra})` : ''}`;
+  }).join('; ');
 }

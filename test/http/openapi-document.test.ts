@@ -100,6 +100,8 @@ describe('OpenAPI document', () => {
     const keys = ROUTES.map((r) => `${r.method.toUpperCase()} ${r.path.replace(/:(\w+)/g, '{$1}')}`);
     expect(keys.sort()).toEqual(Object.keys(OPERATION_DOCS).sort());
     for (const r of ROUTES) expect(doc.paths[r.path.replace(/:(\w+)/g, '{$1}')][r.method], `${r.method} ${r.path}`).toBeDefined();
+    const ids = Object.values(doc.paths as Json).flatMap((item) => Object.values(item as Json).map((op) => (op as Json).operationId as string));
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('documents the fields, defaults, ranges and enums from the validation itself', () => {

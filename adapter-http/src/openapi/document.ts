@@ -18,6 +18,13 @@ export function operationKey(method: string, path: string): string {
   return `${method.toUpperCase()} ${openApiPath(path)}`;
 }
 
+/** `GET /api/v1/garments/style` -> `get_garments_style`; `GET /` -> `get_root`. */
+function operationId(key: string): string {
+  const [method, path] = key.split(' ') as [string, string];
+  const rest = path.replace(/^\/(api\/v1\/)?/, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return `${method.toLowerCase()}_${rest || 'root'}`;
+}
+
 /** JSON Schema of one request field, from what its parser noted. */
 export function fieldSchema(f: validate.FieldSpec, description?: string): Schema {
   let s: Schema;
@@ -87,7 +94,7 @@ function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: str
     if (!names.has(n)) throw new Error(`openapi: ${key} documents field ${n}, which its validation never reads`);
   }
   const op: Record<string, unknown> = {
-    operationId: key.replace(/^(\w+) \/(api\/v1\/)?/, '$1_').replace(/[^A-Za-z0-9]+/g, '_').replace(/_+$/, '').toLowerCase(),
+    operationId: operationId(key),
     summary: doc.summary,
     ...(doc.description || doc.spec ? { description: [doc.description, doc.spec ? `Spec section ${doc.spec}.` : undefined].filter(Boolean).join(' ') } : {}),
     tags: [doc.tag],
@@ -167,6 +174,7 @@ export function buildOpenApi(routes: readonly RouteDef[], opts: { version?: stri
       { name: 'mockup', description: 'garments and mockups' },
       { name: 'status', description: 'unmetered status reads' },
       { name: 'service', description: 'service endpoints' },
+      { name: 'web', description: 'the try-it page (GET /) and its files' },
     ],
     paths,
     components: {

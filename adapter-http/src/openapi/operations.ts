@@ -4,6 +4,7 @@
 // entry and on an entry without a route. Field names, kinds, defaults, ranges and allowed values are NOT
 // here: they come from the routes' own validation (RouteMeta.fields).
 import type { ErrorCode } from '@inkprep/engine';
+import { WEB_FILES } from '../routes/web.js';
 import * as S from './schemas.js';
 import type { Schema } from './schemas.js';
 
@@ -46,7 +47,32 @@ const codeList = (description: string): HeaderDoc => ({ schema: { type: 'string'
 
 const PRINT_WIDTH = 'target print width in inches';
 
+/** The try-it page and its assets (routes/web.ts): one entry per file of its fixed list. */
+function webDocs(): Record<string, OperationDoc> {
+  const out: Record<string, OperationDoc> = {};
+  for (const [path, f] of Object.entries(WEB_FILES)) {
+    const html = f.type.startsWith('text/html');
+    out[`GET ${path}`] = {
+      summary: path === '/' ? 'The try-it page' : `Try-it page asset ${f.file}`, tag: 'web',
+      replies: [{
+        status: 200, description: f.file, media: [f.type.split(';')[0]!],
+        headers: {
+          'X-Content-Type-Options': { schema: { const: 'nosniff' }, description: 'no content sniffing' },
+          'Referrer-Policy': text('no-referrer'),
+          'Cache-Control': text('no-cache'),
+          ...(html ? {
+            'X-Frame-Options': { schema: { const: 'DENY' }, description: 'never framed' },
+            'Content-Security-Policy': text('this origin only, no inline script or style'),
+          } : {}),
+        },
+      }],
+    };
+  }
+  return out;
+}
+
 export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
+  ...webDocs(),
   'GET /healthz': {
     summary: 'Liveness', tag: 'service',
     replies: [

@@ -98,6 +98,7 @@ export const UPSCALE_RESULT = obj({
   preShrunk: bool('the input was shrunk to the budget first'),
   from: size,
   to: size,
+  effectiveScale: { type: 'number', exclusiveMinimum: 0, description: 'output width / input width (below scale when the input was shrunk first)' },
   width: int('output px'),
   height: int('output px'),
   route: { type: 'string', enum: ['vector', 'model', 'resample'], description: 'how the image was enlarged' },
