@@ -21,7 +21,8 @@ const loadChecker = (): Promise<Check> => (checker ??= import('./http/openapi-ch
 /** Whether a response is the service's own (not a supplier stub, not a test-only route). */
 function kind(pathname: string, headers: Headers): 'service' | 'test-only' | 'other' {
   if (pathname.startsWith('/test/')) return 'test-only';
-  if (headers.has('x-request-id') || pathname.startsWith('/api/v1/') || pathname === '/healthz') return 'service';
+  // (the separate metrics listener of INKPREP_METRICS_PORT sets no X-Request-Id: not the API)
+  if (headers.has('x-request-id') || pathname.startsWith('/api/v1/') || pathname === '/healthz' || pathname === '/readyz') return 'service';
   return 'other';
 }
 

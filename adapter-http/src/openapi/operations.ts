@@ -3,7 +3,7 @@
 // `METHOD path` exactly as in routes/index.ts; the generator (document.ts) fails on a route without an
 // entry and on an entry without a route. Field names, kinds, defaults, ranges and allowed values are NOT
 // here: they come from the routes' own validation (RouteMeta.fields).
-import type { ErrorCode } from '@inkprep/engine';
+import { CONTENT_TYPES, type ErrorCode } from '@inkprep/engine';
 import { WEB_FILES } from '../routes/web.js';
 import * as S from './schemas.js';
 import type { Schema } from './schemas.js';
@@ -80,6 +80,12 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
       { status: 503, description: 'draining before shutdown', json: S.HEALTH },
     ],
   },
+  'GET /readyz': {
+    summary: 'Readiness', tag: 'service',
+    description: 'Whether this process should get traffic: the store answers and the engine pool accepts work. No key.',
+    replies: [{ status: 200, description: 'ready', json: S.READY }],
+    errors: ['store_unavailable', 'engine_overloaded'],
+  },
   'GET /api/v1/openapi.json': {
     summary: 'This document (OpenAPI 3.1)', tag: 'service',
     replies: [{ status: 200, description: 'the OpenAPI document', json: { type: 'object', properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } }, required: ['openapi', 'info', 'paths'] } }],
@@ -145,7 +151,7 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     summary: 'Raster to SVG', tag: 'artwork', spec: '4.8',
     description: 'One conversion at a time with a bounded line (429 queue_full with the live snapshot). At most 25 MB. Clients allow at least 120 s.',
     replies: [{
-      status: 200, description: 'the SVG', media: ['image/svg+xml'],
+      status: 200, description: 'the SVG (or PDF, EPS, DXF: output_format)', media: [...new Set(Object.values(CONTENT_TYPES).map((t) => t.split(';')[0]!))],
       headers: {
         'X-Paths': intText('closed outlines in the SVG'),
         'X-Colors-Used': intText('distinct fills painted'),
@@ -162,6 +168,8 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
       smooth_bands: 'smooths staircase edges where colour bands meet; affects only colors=unlimited',
       gradients: '`true` allows smooth gradient fills for shaded or painted art',
       print_width_inches: 'writes the SVG at a physical width',
+      output_format: 'the document returned: SVG, PDF, EPS, or DXF (cutters); the same shapes, with its own Content-Type',
+      dxf_units: 'units of the DXF drawing (output_format=dxf)',
     },
   },
   'POST /api/v1/upscale': {
@@ -253,8 +261,8 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
 export const SERVER_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'GET /metrics': {
     summary: 'Prometheus metrics', tag: 'service',
-    description: 'Served when INKPREP_METRICS is not 0 (default on); 404 not_found when turned off.',
-    replies: [{ status: 200, description: 'Prometheus text exposition format', media: ['text/plain'] }],
-    errors: ['not_found'],
+    description: 'On the API port only when INKPREP_METRICS_TOKEN is set, for `Authorization: Bearer <INKPREP_METRICS_TOKEN>` (401 unauthorized otherwise); without it 404 not_found. The separate listener of INKPREP_METRICS_PORT serves the same text and is not part of this API.',
+    replies: [{ status: 200, description: 'Prometheus text exposition format', media: ['text/plain', 'application/openmetrics-text'] }],
+    errors: ['unauthorized', 'not_found'],
   },
 };

@@ -159,6 +159,14 @@ export const MOCKUP_JSON = obj({
   image: obj({ content_type: { type: 'string', enum: ['image/png', 'image/jpeg'] }, width: int(), height: int(), base64: { type: 'string', contentEncoding: 'base64' } }),
 });
 
+const readyChecks = {
+  store: obj({ ok: bool(), ms: num('time of a trivial query') }),
+  engine: obj({ ok: bool(), threads: int(), running: int(), queued: int(), max_queue: int() }),
+};
+
+/** GET /readyz. */
+export const READY = obj({ status: { const: 'ready' }, ...readyChecks });
+
 /** GET /healthz. */
 export const HEALTH = obj({ status: { type: 'string', enum: ['ok', 'draining'] } });
 
@@ -185,10 +193,11 @@ export const ERROR_EXTRAS: Readonly<Record<ErrorCode, { properties: Record<strin
   },
   queue_full: { properties: { queue: (QUEUE_SNAPSHOT.properties as Record<string, Schema>).queue! } },
   aborted: { properties: {} },
-  engine_overloaded: { properties: {} },
+  engine_overloaded: { properties: { ...readyChecks }, optional: ['store', 'engine'] },
+  store_unavailable: { properties: { ...readyChecks } },
   queue_unavailable: { properties: {} },
   supplier_unavailable: { properties: { supplier: str('supplier identifier') }, optional: ['supplier'] },
-  shutting_down: { properties: {} },
+  shutting_down: { properties: { ...readyChecks }, optional: ['store', 'engine'] },
   not_separable: { properties: { reason: str(), model: { type: 'string', enum: ['absent', 'loading', 'failed'] } }, optional: ['reason', 'model'] },
   processing_failed: { properties: {} },
   internal_error: { properties: {} },
