@@ -3,7 +3,7 @@
 // so the test fails with the mismatch. node:http requests (raw uploads in body, errors, vectorize tests) are
 // checked on status and headers (their bodies belong to the test's stream) and a mismatch fails the run in
 // the global teardown (test/openapi-global.ts), which also prints the coverage. Responses of test-only
-// routes (`/test/...`) and of stub servers (no X-Request-Id, outside /api/v1) are not the service's.
+// routes (`/test/...`), of stub servers and of the metrics listener (no X-Request-Id) are not the API's.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -21,8 +21,9 @@ const loadChecker = (): Promise<Check> => (checker ??= import('./http/openapi-ch
 /** Whether a response is the service's own (not a supplier stub, not a test-only route). */
 function kind(pathname: string, headers: Headers): 'service' | 'test-only' | 'other' {
   if (pathname.startsWith('/test/')) return 'test-only';
-  // (the separate metrics listener of INKPREP_METRICS_PORT sets no X-Request-Id: not the API)
-  if (headers.has('x-request-id') || pathname.startsWith('/api/v1/') || pathname === '/healthz' || pathname === '/readyz') return 'service';
+  // Every reply of the API listener carries X-Request-Id (both transports, errors and 404s included); supplier
+  // stubs and the separate metrics listener of INKPREP_METRICS_PORT (which answers 404 to /api/v1 paths) do not.
+  if (headers.has('x-request-id')) return 'service';
   return 'other';
 }
 
