@@ -127,12 +127,13 @@ export type VectorizeStage = keyof typeof VECTORIZE_STAGES;
 
 /**
  * Run the whole pipeline on decoded pixels (in-thread). `source.jpeg`: the pixels were decoded from a JPEG (its
- * ringing and chroma noise are smoothed before clustering); omitted, a noise estimate decides.
+ * ringing and chroma noise are smoothed before clustering); omitted, a noise estimate decides. `source.owned`:
+ * the raster is ours to overwrite (decoded here), so the prepare stage reuses its pixels.
  */
-export function vectorizeRaster(raster: Raster, opts: Readonly<ResolvedVectorize>, source: { jpeg?: boolean } = {}, progress: StageReporter<VectorizeStage> = () => {}): VectorizeResult {
+export function vectorizeRaster(raster: Raster, opts: Readonly<ResolvedVectorize>, source: { jpeg?: boolean; owned?: boolean } = {}, progress: StageReporter<VectorizeStage> = () => {}): VectorizeResult {
   const t0 = performance.now();
   progress('prepare');
-  const prep = prepareImage(raster, opts.edgeCleanup);
+  const prep = prepareImage(raster, opts.edgeCleanup, source.owned === true);
   progress('quantize');
   const { map, lab } = quantize(prep, opts.colors, undefined, source.jpeg, (done) => progress('quantize', done));
   if (opts.gradients) {
@@ -176,8 +177,9 @@ export const vectorizeOp: OpDef<VectorizeOptions, ResolvedVectorize, VectorizeRe
     const progress = stageProgress(ctx.progress, VECTORIZE_STAGES);
     if (isRaster(input)) return vectorizeRaster(input, opts, {}, progress);
     progress('decode');
-    const { raster, info } = await decodeImage(input, { maxPixels: ctx.maxPixels });
-    return vectorizeRaster(raster, opts, { jpeg: info.is_jpeg }, progress);
+    // Memory: the decoded pixels never leave this thread, so no transferable copy, and prepare writes over them.
+    const { raster, info } = await decodeImage(input, { maxPixels: ctx.maxPixels, copy: false });
+    return vectorizeRaster(raster, opts, { jpeg: info.is_jpeg, owned: true }, progress);
   },
   transfer(result) {
     return [result.data.buffer as ArrayBuffer];

@@ -4,6 +4,7 @@
 // fitter (fit.ts) sees the whole shade. Only bands that are themselves shaded (their own plane leaves an
 // interior error, or their pixels spread around their mean by >= FLAT_SPREAD) take part: flat inks never merge.
 import { TRANSPARENT, type LabelMap } from '../types.js';
+import type { LabImage } from '../quantize/lab-image.js';
 
 /** Largest RMS ΔE76 of the plane fit of a merged region. */
 const RAMP_RMS = 2.5;
@@ -44,9 +45,10 @@ function planeSse(m: Float64Array): number {
 
 /**
  * Merge neighbouring shaded bands of `map` (in place) where one linear ramp explains them.
- * `lab` holds 3 CIELAB floats per pixel. Returns the number of merges.
+ * `img`: the CIELAB image the labels came from. Returns the number of merges.
  */
-export function mergeShadedBands(map: LabelMap, lab: Float32Array): number {
+export function mergeShadedBands(map: LabelMap, img: LabImage): number {
+  const { index: ix, lab } = img;
   const { width: w, height: h, labels } = map;
   const k = map.palette.length / 3;
   if (k < 2) return 0;
@@ -62,7 +64,8 @@ export function mergeShadedBands(map: LabelMap, lab: Float32Array): number {
       // Interior pixels only: edges carry anti-aliasing.
       if (x === 0 || y === 0 || x === w - 1 || y === h - 1 || labels[i - 1] !== l || labels[i + 1] !== l || labels[i - w] !== l || labels[i + w] !== l) continue;
       const b = l * S;
-      const L = lab[i * 3]!, A = lab[i * 3 + 1]!, B = lab[i * 3 + 2]!;
+      const e = ix[i]! * 3;
+      const L = lab[e]!, A = lab[e + 1]!, B = lab[e + 2]!;
       mom[b] += 1; mom[b + 1] += x; mom[b + 2] += y; mom[b + 3] += x * x; mom[b + 4] += x * y; mom[b + 5] += y * y;
       mom[b + 6] += L; mom[b + 7] += A; mom[b + 8] += B;
       mom[b + 9] += x * L; mom[b + 10] += x * A; mom[b + 11] += x * B;

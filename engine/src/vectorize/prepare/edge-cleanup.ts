@@ -8,7 +8,7 @@ import type { Raster } from '../../raster/types.js';
 export interface PreparedImage {
   width: number;
   height: number;
-  /** RGBA copy; alpha is 255 for traced pixels and 0 for the rest. */
+  /** RGBA (a copy, or the source's own pixels when reused); traced pixels have alpha 255, the rest are all 0. */
   rgba: Uint8ClampedArray;
   /** 1 = traced (opaque after cleanup), 0 = transparent, never traced. */
   mask: Uint8Array;
@@ -26,13 +26,18 @@ export const ALPHA_SPLIT = 128;
  * - `edgeCleanup` true (default): pixels with alpha >= 128 are traced; a traced pixel with alpha < 255 takes the
  *   colour of the fully opaque 8-neighbour (radius 2 if none at radius 1) nearest to its own colour.
  * - `edgeCleanup` false: every pixel with alpha > 0 is traced with its own colour.
+ * `reuse`: write the result over `src.data` instead of a copy (the caller no longer needs the source pixels; saves
+ * 4 bytes a pixel, 400 MB at 100 MP). Needs 4-byte alignment; otherwise a copy is made.
  */
-export function prepareImage(src: Raster, edgeCleanup: boolean): PreparedImage {
+export function prepareImage(src: Raster, edgeCleanup: boolean, reuse = false): PreparedImage {
   const { width: w, height: h } = src;
   const n = w * h;
   const data = src.data;
-  const rgba = new Uint8ClampedArray(n * 4);
-  const out32 = new Uint32Array(rgba.buffer, 0, n);
+  const inPlace = reuse && data.byteOffset % 4 === 0;
+  const rgba = inPlace ? data : new Uint8ClampedArray(n * 4);
+  const out32 = new Uint32Array(rgba.buffer, rgba.byteOffset, n);
+  // 1 = traced and fully opaque in the source, 2 = traced edge pixel (alpha < 255), 0 = not traced; the source
+  // alpha is read from here, since in place it is overwritten. Reset to 1/0 at the end.
   const mask = new Uint8Array(n);
   const threshold = edgeCleanup ? ALPHA_SPLIT : 1;
   let opaqueCount = 0;
@@ -45,6 +50,7 @@ export function prepareImage(src: Raster, edgeCleanup: boolean): PreparedImage {
     const a = v >>> 24;
     if (a < threshold) {
       if (a < 255) fullyOpaque = false;
+      if (inPlace) out32[i] = 0;
       continue;
     }
     mask[i] = 1;
@@ -54,6 +60,7 @@ export function prepareImage(src: Raster, edgeCleanup: boolean): PreparedImage {
     if (a < 255) {
       fullyOpaque = false;
       edges++;
+      mask[i] = 2;
     }
   }
   if (edgeCleanup && edges > 0) {
@@ -61,7 +68,7 @@ export function prepareImage(src: Raster, edgeCleanup: boolean): PreparedImage {
       for (let x = 0; x < w; x++) {
         const i = y * w + x;
         const o = i * 4;
-        if (!mask[i] || data[o + 3] === 255) continue;
+        if (mask[i] !== 2) continue;
         // Decontaminate: nearest-colour fully opaque neighbour, radius 1 then 2.
         const r = data[o]!, g = data[o + 1]!, b = data[o + 2]!;
         let best = -1;
@@ -74,8 +81,8 @@ export function prepareImage(src: Raster, edgeCleanup: boolean): PreparedImage {
               if (Math.max(Math.abs(dx), Math.abs(dy)) !== rad) continue;
               const xx = x + dx;
               if (xx < 0 || xx >= w) continue;
+              if (mask[yy * w + xx] !== 1) continue;
               const q = (yy * w + xx) * 4;
-              if (data[q + 3] !== 255) continue;
               const dr = data[q]! - r, dg = data[q + 1]! - g, db = data[q + 2]! - b;
               const d = 2 * dr * dr + 4 * dg * dg + 3 * db * db;
               if (d < bestD) {
@@ -89,5 +96,6 @@ export function prepareImage(src: Raster, edgeCleanup: boolean): PreparedImage {
       }
     }
   }
+  if (edges > 0) for (let i = 0; i < n; i++) if (mask[i] === 2) mask[i] = 1;
   return { width: w, height: h, rgba, mask, opaqueCount, fullyOpaque };
 }

@@ -5,12 +5,14 @@
 // two other inks (e.g. a black outline between yellow and white) is far from that segment and stays.
 import { TRANSPARENT } from '../types.js';
 import { nearest, type Clusters } from './palette.js';
+import type { LabImage } from './lab-image.js';
 
 const MAX_INTERIOR = 0.15;
 const MAX_SHARE = 0.03;
 
 /** Dissolve edge clusters in place; returns the number of clusters dissolved. */
-export function dissolveEdgeClusters(labels: Uint16Array, lab: Float32Array, w: number, h: number, cl: Clusters): number {
+export function dissolveEdgeClusters(labels: Uint16Array, img: LabImage, w: number, h: number, cl: Clusters): number {
+  const { index: ix, lab } = img;
   const k = cl.k;
   if (k < 3) return 0;
   const count = new Float64Array(k);
@@ -62,7 +64,8 @@ export function dissolveEdgeClusters(labels: Uint16Array, lab: Float32Array, w: 
       const i = y * w + x;
       const l = labels[i]!;
       if (l === TRANSPARENT || !dissolve[l]) continue;
-      const L = lab[i * 3]!, A = lab[i * 3 + 1]!, B = lab[i * 3 + 2]!;
+      const e = ix[i]! * 3;
+      const L = lab[e]!, A = lab[e + 1]!, B = lab[e + 2]!;
       let best = -1, bd = Infinity;
       for (let dy = -1; dy <= 1; dy++) {
         const yy = y + dy;

@@ -7,7 +7,8 @@ import { labToRgb } from '../../colour/convert.js';
 import { TRANSPARENT, type LabelMap } from '../types.js';
 import type { PreparedImage } from '../prepare/edge-cleanup.js';
 import { bilateralLab, noiseScore, toLab } from './smooth.js';
-import { detectBlends, NOT_BLEND } from './blend.js';
+import { labOfColours, perPixelLab, type LabImage } from './lab-image.js';
+import { blendPartner, detectBlends, NOT_BLEND, type BlendMap } from './blend.js';
 import { buildSamples, kmeans, mergeClusters, nearest, nearestFrom, nearestRadii, seedCentroids, type Clusters, type MergeRules, type Samples } from './palette.js';
 import { majorityCleanup } from './cleanup.js';
 import { dissolveEdgeClusters } from './dissolve.js';
@@ -33,7 +34,7 @@ const NOISY_SCORE = 0.3;
 export interface QuantizeResult {
   map: LabelMap;
   /** The (possibly smoothed) CIELAB image the labels were computed from. */
-  lab: Float32Array;
+  lab: LabImage;
   /** The art was judged noisy (JPEG-like) and smoothed. */
   noisy: boolean;
 }
@@ -65,19 +66,21 @@ export function quantize(prep: PreparedImage, colors: ColorsOption, timings?: Re
     tick = now;
   };
   const n = w * h;
-  let lab = toLab(prep.rgba);
-  lap('lab');
+  // Noisy art is smoothed per pixel; clean art keeps one Lab entry per distinct colour (see lab-image.ts).
   noisy = jpegSource ?? noiseScore(prep.rgba, mask, w, h) > NOISY_SCORE;
-  if (noisy) lab = bilateralLab(lab, mask, w, h, 7, 2);
+  const lab = noisy ? null : labOfColours(prep.rgba);
+  const smoothLab = noisy ? toLab(prep.rgba) : null;
+  lap('lab');
+  const labImg: LabImage = lab ?? perPixelLab(bilateralLab(smoothLab!, mask, w, h, 7, 2));
   lap('smooth');
-  const blends = detectBlends(lab, mask, w, h, noisy ? undefined : prep.rgba);
+  const blends = detectBlends(labImg, mask, w, h, noisy ? undefined : prep.rgba);
   lap('blends');
   // Ink samples: traced pixels that are not blends (all traced pixels when every one is a blend).
-  let samples = buildSamples(lab, mask, blends, noisy ? undefined : prep.rgba);
-  if (samples.count === 0) samples = buildSamples(lab, mask, null, noisy ? undefined : prep.rgba);
+  let samples = buildSamples(labImg, mask, blends, noisy ? undefined : prep.rgba);
+  if (samples.count === 0) samples = buildSamples(labImg, mask, null, noisy ? undefined : prep.rgba);
   lap('samples');
   const labels = new Uint16Array(n).fill(TRANSPARENT);
-  if (samples.count === 0) return { map: { width: w, height: h, labels, palette: new Uint8Array(0) }, lab, noisy };
+  if (samples.count === 0) return { map: { width: w, height: h, labels, palette: new Uint8Array(0) }, lab: labImg, noisy };
 
   const sameInk = noisy ? SAME_INK_NOISY : SAME_INK_CLEAN;
   let cl: Clusters;
@@ -85,7 +88,7 @@ export function quantize(prep: PreparedImage, colors: ColorsOption, timings?: Re
   if (colors === 1) {
     cl = kmeans(samples, seedCentroids(samples, prep.fullyOpaque ? 2 : 4), 12);
     if (prep.fullyOpaque && cl.k === 2) {
-      paperLabel = borderMajority(lab, w, h, cl);
+      paperLabel = borderMajority(labImg, w, h, cl);
     } else {
       // Everything non-transparent is one silhouette painted with the dominant ink.
       let top = 0;
@@ -112,26 +115,27 @@ export function quantize(prep: PreparedImage, colors: ColorsOption, timings?: Re
   }
 
   lap('palette');
-  assignLabels(prep, lab, blends, cl, noisy, labels);
+  assignLabels(prep, labImg, blends, cl, noisy, labels);
   lap('assign');
   if (paperLabel >= 0) {
     for (let i = 0; i < n; i++) if (labels[i] === paperLabel) labels[i] = TRANSPARENT;
   }
   if (colors !== 1) {
-    dissolveEdgeClusters(labels, lab, w, h, cl);
+    dissolveEdgeClusters(labels, labImg, w, h, cl);
     lap('dissolve');
     majorityCleanup(labels, w, h, 2);
     lap('majority');
   }
   const map = finishPalette(prep, labels, blends, cl, w, h, noisy ? samples : null);
   lap('finish');
-  return { map, lab, noisy };
+  return { map, lab: labImg, noisy };
 }
 
 /** The cluster that holds most border pixels (the paper of an opaque upload). */
-function borderMajority(lab: Float32Array, w: number, h: number, cl: Clusters): number {
+function borderMajority(img: LabImage, w: number, h: number, cl: Clusters): number {
   const counts = new Float64Array(cl.k);
-  const add = (i: number): void => { counts[nearest(cl.centroids, cl.k, lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!)]! += 1; };
+  const { index: ix, lab } = img;
+  const add = (i: number): void => { const e = ix[i]! * 3; counts[nearest(cl.centroids, cl.k, lab[e]!, lab[e + 1]!, lab[e + 2]!)]! += 1; };
   for (let x = 0; x < w; x++) { add(x); add((h - 1) * w + x); }
   for (let y = 1; y < h - 1; y++) { add(y * w); add(y * w + w - 1); }
   let best = 0;
@@ -139,8 +143,9 @@ function borderMajority(lab: Float32Array, w: number, h: number, cl: Clusters): 
   return best;
 }
 
-function assignLabels(prep: PreparedImage, lab: Float32Array, blends: Int32Array, cl: Clusters, noisy: boolean, labels: Uint16Array): void {
+function assignLabels(prep: PreparedImage, img: LabImage, blends: BlendMap, cl: Clusters, noisy: boolean, labels: Uint16Array): void {
   const { mask, rgba } = prep;
+  const { index: ix, lab } = img;
   const n = mask.length;
   const px = new Uint32Array(rgba.buffer, rgba.byteOffset, n);
   const c = cl.centroids, k = cl.k;
@@ -152,10 +157,11 @@ function assignLabels(prep: PreparedImage, lab: Float32Array, blends: Int32Array
   for (let i = 0; i < n; i++) {
     if (!mask[i]) continue;
     if (blends[i] !== NOT_BLEND) { blendPx.push(i); continue; }
-    const o = i * 3;
+    const o = ix[i]! * 3;
     if (noisy) {
       // Smoothed flat areas (paper) repeat the exact same Lab value: reuse the previous pixel's label.
-      if (i > 0 && labels[i - 1] !== TRANSPARENT && blends[i - 1] === NOT_BLEND && lab[o] === lab[o - 3] && lab[o + 1] === lab[o - 2] && lab[o + 2] === lab[o - 1]) {
+      const q = i > 0 ? ix[i - 1]! * 3 : 0;
+      if (i > 0 && labels[i - 1] !== TRANSPARENT && blends[i - 1] === NOT_BLEND && lab[o] === lab[q] && lab[o + 1] === lab[q + 1] && lab[o + 2] === lab[q + 2]) {
         labels[i] = labels[i - 1]!;
         continue;
       }
@@ -172,8 +178,9 @@ function assignLabels(prep: PreparedImage, lab: Float32Array, blends: Int32Array
   }
   // Blends take the ink of the side they lean to; chains of blends fall back to the nearest ink.
   for (const i of blendPx) {
-    const p = blends[i]!;
-    labels[i] = blends[p] === NOT_BLEND && labels[p] !== TRANSPARENT ? labels[p]! : nearest(c, k, lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!);
+    const p = blendPartner(i, blends[i]!, prep.width);
+    const e = ix[i]! * 3;
+    labels[i] = blends[p] === NOT_BLEND && labels[p] !== TRANSPARENT ? labels[p]! : nearest(c, k, lab[e]!, lab[e + 1]!, lab[e + 2]!);
   }
 }
 
@@ -183,7 +190,7 @@ function assignLabels(prep: PreparedImage, lab: Float32Array, blends: Int32Array
  * (JPEG) art the mean of the cluster's heaviest Lab bucket when it holds >= 20 % of the cluster (the ink as
  * printed, not pulled by ringing or by noise clipped at black/white); else the cluster's Lab mean.
  */
-function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: Int32Array, cl: Clusters, w: number, h: number, samples: Samples | null): LabelMap {
+function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: BlendMap, cl: Clusters, w: number, h: number, samples: Samples | null): LabelMap {
   const n = w * h;
   const k = cl.k;
   const counts = new Float64Array(k);

@@ -6,7 +6,8 @@
 // 4. agglomerative merging by Ward cost: clusters closer than `sameInk` always merge; in `auto` mode merging
 //    goes on down to `floor` colours while it keeps the art true (see mergeClusters).
 
-import { NOT_BLEND } from './blend.js';
+import { NOT_BLEND, type BlendMap } from './blend.js';
+import type { LabImage } from './lab-image.js';
 
 /** Weighted colour samples: one entry per non-empty Lab bucket. */
 export interface Samples {
@@ -25,7 +26,8 @@ const LB = 64, AB = 64;
  * one sample per non-empty Lab bucket, at the exact mean of its pixels.
  * `rgba`: the unsmoothed source colours `lab` was computed from (enables the run shortcut).
  */
-export function buildSamples(lab: Float32Array, mask: Uint8Array, blends: Int32Array | null, rgba?: Uint8ClampedArray): Samples {
+export function buildSamples(img: LabImage, mask: Uint8Array, blends: BlendMap | null, rgba?: Uint8ClampedArray): Samples {
+  const { index: ix, lab } = img;
   const nb = LB * AB * AB;
   sumsBuf ??= new Float64Array(nb * 4);
   const sums = sumsBuf;
@@ -36,7 +38,8 @@ export function buildSamples(lab: Float32Array, mask: Uint8Array, blends: Int32A
   let prevPx = -1, prevK = -1, prevL = NaN, prevA = NaN, prevB = NaN;
   for (let i = 0; i < n; i++) {
     if (!mask[i] || (blends && blends[i] !== NOT_BLEND)) continue;
-    const L = lab[i * 3]!, a = lab[i * 3 + 1]!, b = lab[i * 3 + 2]!;
+    const e = ix[i]! * 3;
+    const L = lab[e]!, a = lab[e + 1]!, b = lab[e + 2]!;
     // Same source colour (or, on smoothed art, same Lab) as the previous pixel used: same bucket.
     if (px ? px[i] === prevPx : L === prevL && a === prevA && b === prevB) {
       sums[prevK] += 1; sums[prevK + 1] += L; sums[prevK + 2] += a; sums[prevK + 3] += b;

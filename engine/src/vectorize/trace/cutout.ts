@@ -31,7 +31,7 @@ export function reverseSegments(p: PathSegments): PathSegments {
 }
 
 /** Corner flags: 1 where three or more boundary edges meet (3+ regions, or a diagonal checkerboard). */
-function junctions(rank: Int32Array, w: number, h: number): Uint8Array {
+function junctions(rank: Int16Array, w: number, h: number): Uint8Array {
   const pw = w + 2;
   const out = new Uint8Array((w + 1) * (h + 1));
   for (let y = 0; y <= h; y++) {

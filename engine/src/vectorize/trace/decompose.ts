@@ -19,7 +19,7 @@ const LFX = [0, 0, -1, -1] as const;
 const LFY = [-1, 0, 0, -1] as const;
 
 export interface PixelSet {
-  rank: Int32Array;
+  rank: Int16Array;
   width: number;
   height: number;
   lo: number;

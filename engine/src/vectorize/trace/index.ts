@@ -29,7 +29,7 @@ const STACK_WORK_MIN = 2_000_000;
  * Vertical boundary edges (index y * (w + 1) + x, between pixels (x-1, y) and (x, y)) grouped by the higher
  * rank of the two sides: edge e bounds stacked layer k iff lo(e) < k <= hi(e).
  */
-function boundaryEdges(rank: Int32Array, w: number, h: number, layers: number): { start: Int32Array; edge: Int32Array; lo: Int32Array } {
+function boundaryEdges(rank: Int16Array, w: number, h: number, layers: number): { start: Int32Array; edge: Int32Array; lo: Int32Array } {
   const pw = w + 2;
   // one pass: collect (edge, lo, hi) for every vertical edge whose two sides differ
   let cap = 1 << 14;

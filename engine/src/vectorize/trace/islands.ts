@@ -15,56 +15,70 @@ const MAX_PATHS = 512;
 
 /**
  * One pixel index per 4-connected region of each rank (first in scan order); null for ranks with more
- * than MAX_REGIONS regions.
+ * than MAX_REGIONS regions. Works on runs (union-find over same-rank runs that overlap the row above), so a
+ * flat 100 MP image costs a few thousand runs, not a flood over every pixel and a visited grid.
  */
-export function regionSeeds(rank: Int32Array, w: number, h: number, layers: number): (Int32Array | null)[] {
+export function regionSeeds(rank: Int16Array, w: number, h: number, layers: number): (Int32Array | null)[] {
   const pw = w + 2;
-  const seen = new Uint8Array(pw * (h + 2));
+  let cap = 1024;
+  // Per run (ids in scan order): union-find parent and the index of its first pixel. The root of a component
+  // is always its smallest id, so its first pixel is the component's first in scan order.
+  let parent = new Int32Array(cap);
+  let first = new Int32Array(cap);
+  let runRank = new Int16Array(cap);
+  // Runs of the previous and the current row: x0, x1 (exclusive), id.
+  let prev = new Int32Array(3 * (w + 1));
+  let cur = new Int32Array(3 * (w + 1));
+  let nPrev = 0;
+  let count = 0;
+  const find = (a: number): number => {
+    let r = a;
+    while (parent[r] !== r) r = parent[r]!;
+    while (parent[a] !== r) { const nx = parent[a]!; parent[a] = r; a = nx; }
+    return r;
+  };
+  for (let y = 0; y < h; y++) {
+    const row = (y + 1) * pw + 1;
+    let nCur = 0;
+    let j = 0;
+    let x = 0;
+    while (x < w) {
+      const r = rank[row + x]!;
+      let x1 = x + 1;
+      while (x1 < w && rank[row + x1] === r) x1++;
+      if (r >= 0) {
+        if (count === cap) {
+          cap *= 2;
+          const p2 = new Int32Array(cap); p2.set(parent); parent = p2;
+          const f2 = new Int32Array(cap); f2.set(first); first = f2;
+          const r2 = new Int16Array(cap); r2.set(runRank); runRank = r2;
+        }
+        const id = count++;
+        parent[id] = id; first[id] = y * w + x; runRank[id] = r;
+        // Previous-row runs overlapping [x, x1): skip those ending at or before x.
+        while (j < nPrev && prev[j * 3 + 1]! <= x) j++;
+        for (let t = j; t < nPrev && prev[t * 3]! < x1; t++) {
+          const q = prev[t * 3 + 2]!;
+          if (runRank[q] !== r) continue;
+          const a = find(id), b = find(q);
+          if (a < b) parent[b] = a; else if (b < a) parent[a] = b;
+        }
+        cur[nCur * 3] = x; cur[nCur * 3 + 1] = x1; cur[nCur * 3 + 2] = id;
+        nCur++;
+      }
+      x = x1;
+    }
+    const t = prev; prev = cur; cur = t;
+    nPrev = nCur;
+  }
   const seeds: number[][] = Array.from({ length: layers }, () => []);
   const over = new Uint8Array(layers);
-  let stack = new Int32Array(1024);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const p = (y + 1) * pw + x + 1;
-      const r = rank[p]!;
-      if (r < 0 || seen[p]) continue;
-      if (!over[r]) {
-        if (seeds[r]!.length >= MAX_REGIONS) over[r] = 1;
-        else seeds[r]!.push(y * w + x);
-      }
-      // flood the region so its other pixels are not seeds
-      let top = 0;
-      stack[top++] = p;
-      seen[p] = 1;
-      while (top > 0) {
-        const q = stack[--top]!;
-        if (top + 4 >= stack.length) {
-          const next = new Int32Array(stack.length * 2);
-          next.set(stack);
-          stack = next;
-        }
-        const n1 = q - 1;
-        const n2 = q + 1;
-        const n3 = q - pw;
-        const n4 = q + pw;
-        if (!seen[n1] && rank[n1] === r) {
-          seen[n1] = 1;
-          stack[top++] = n1;
-        }
-        if (!seen[n2] && rank[n2] === r) {
-          seen[n2] = 1;
-          stack[top++] = n2;
-        }
-        if (!seen[n3] && rank[n3] === r) {
-          seen[n3] = 1;
-          stack[top++] = n3;
-        }
-        if (!seen[n4] && rank[n4] === r) {
-          seen[n4] = 1;
-          stack[top++] = n4;
-        }
-      }
-    }
+  for (let id = 0; id < count; id++) {
+    if (find(id) !== id) continue;
+    const r = runRank[id]!;
+    if (over[r]) continue;
+    if (seeds[r]!.length >= MAX_REGIONS) over[r] = 1;
+    else seeds[r]!.push(first[id]!);
   }
   return seeds.map((s, r) => (over[r] ? null : Int32Array.from(s)));
 }

@@ -19,8 +19,8 @@ export interface LayerOrder {
   boundary: number;
   /** Labels in paint order (only labels that occur). */
   labels: number[];
-  /** Padded (w + 2) x (h + 2) grid of ranks; -1 = not traced. */
-  rank: Int32Array;
+  /** Padded (w + 2) x (h + 2) grid of ranks; -1 = not traced. 16-bit: 2 bytes a pixel (quantize gives <= 64 inks). */
+  rank: Int16Array;
   /** Pixel count per rank. */
   counts: Int32Array;
 }
@@ -253,10 +253,11 @@ export function orderLayers(map: LabelMap, optimise = true): LayerOrder {
     const reordered = order.map((r) => present[r]!);
     present.splice(0, n, ...reordered);
   }
+  if (present.length > 0x7fff) throw new Error(`orderLayers: ${present.length} colours exceed the 16-bit rank grid`);
   const rankOf = new Int32Array(0x10000).fill(-1);
   for (let r = 0; r < present.length; r++) rankOf[present[r]!] = r;
   const pw = w + 2;
-  const rank = new Int32Array(pw * (h + 2));
+  const rank = new Int16Array(pw * (h + 2));
   rank.fill(-1, 0, pw);
   rank.fill(-1, (h + 1) * pw);
   for (let y = 0; y < h; y++) {
