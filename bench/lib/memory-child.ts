@@ -13,6 +13,7 @@ const opts = { maxPixels: 100_000_000 };
 const idleMB = process.memoryUsage().rss / 1e6;
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
+try {
 switch (op) {
   case 'decode': await decodeImage(png, opts); break;
   case 'scan': await engine.scan(png, {}, opts); break;
@@ -20,6 +21,12 @@ switch (op) {
   case 'remove-bg': await engine.removeBg(png, {}, opts); break;
   case 'vectorize': await engine.vectorize(png, {}, opts); break;
   default: throw new Error(`memory-child: unknown op ${op}`);
+}
+} catch (err) {
+  // An op's own pixel limit (remove-bg: 25 MP) is an answer, not a crash.
+  if ((err as { code?: string }).code !== 'image_too_large') throw err;
+  console.log(JSON.stringify({ skipped: (err as Error).message }));
+  process.exit(0);
 }
 const wallS = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);

@@ -22,7 +22,7 @@ async function flatArt(side: number): Promise<Buffer> {
   return sharp(Buffer.from(svg), { limitInputPixels: false }).png().toBuffer();
 }
 
-interface Measure { peakMB: number; idleMB: number; cpuS: number; wallS: number }
+interface Measure { peakMB: number; idleMB: number; cpuS: number; wallS: number; skipped?: string }
 
 function measure(op: string, file: string): Promise<Measure> {
   return new Promise((resolve, reject) => {
@@ -49,6 +49,10 @@ export default async function memorySuite(ctx: BenchContext): Promise<void> {
       let decodeGrowth = 0;
       for (const op of OPS) {
         const m = await measure(op, file);
+        if (m.skipped) {
+          rows.push({ op, MP: mp, note: `over the op's pixel limit: ${m.skipped}` });
+          continue;
+        }
         const growth = m.peakMB - m.idleMB;
         if (op === 'decode') decodeGrowth = growth;
         rows.push({ op, MP: mp, 'peak RSS MB': Math.round(m.peakMB), 'MB per MP': growth / mp, 'x decode': decodeGrowth > 0 ? growth / decodeGrowth : null, 'cpu s': m.cpuS, 'wall s': m.wallS });
