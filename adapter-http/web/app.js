@@ -10,11 +10,24 @@ import { initVectorize } from './vectorize.js';
 const fmtPixels = (n) => (n === null || n === undefined ? null : `${(n / 1e6).toFixed(n % 1e6 === 0 ? 0 : 1)} MP`);
 const fairUse = (s) => (s.fairUsePerDay === null ? 'uncapped' : `${s.fairUseUsed} of ${s.fairUsePerDay} used today (${s.fairUseRemaining} left)`);
 
+/** The last status reads shown (the vectorize line is also updated while a conversion is polled). */
+let shown = null;
+
 /** Read the three status reads (spec 4.4, 4.6, 4.7) and show them; throws the first error (e.g. 401). */
 async function loadLimits() {
   const [vec, rbg, up] = await Promise.all([
     getJson('/api/v1/vectorize'), getJson('/api/v1/remove-bg'), getJson('/api/v1/upscale'),
   ]);
+  renderLimits(vec, rbg, up);
+}
+
+/** Show a fresh vectorize line snapshot (from the polling of a conversion) in the limits panel. */
+function showQueue(vec) {
+  if (shown) renderLimits(vec, shown.rbg, shown.up);
+}
+
+function renderLimits(vec, rbg, up) {
+  shown = { vec, rbg, up };
   show(byId('limits'),
     el('h3', {}, 'Vectorize line'),
     facts([
@@ -134,7 +147,7 @@ initKey();
 initDrop();
 initTabs();
 initScan(refreshLimits);
-initVectorize(refreshLimits);
+initVectorize(refreshLimits, showQueue);
 initRemoveBg(refreshLimits);
 initUpscale(refreshLimits);
 initMockup(refreshLimits);

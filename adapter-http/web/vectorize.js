@@ -7,7 +7,7 @@ import { baseName, busy, byId, downloadLink, el, facts, need, show, state, blobU
 
 const POLL_MS = 700;
 
-export function initVectorize(onLimitsChanged) {
+export function initVectorize(onLimitsChanged, onQueue) {
   const form = byId('vectorize-form');
   const out = byId('vectorize-out');
   const queue = byId('vectorize-queue');
@@ -32,7 +32,7 @@ export function initVectorize(onLimitsChanged) {
     };
     show(out);
     const started = performance.now();
-    const watch = watchQueue(queue, started);
+    const watch = watchQueue(queue, started, onQueue);
     await busy(button, out, async () => {
       try {
         const res = await postImage('/api/v1/vectorize', file, fields);
@@ -52,15 +52,17 @@ export function initVectorize(onLimitsChanged) {
   });
 }
 
-/** Poll the line while a conversion is in flight and describe it in `node`. */
-function watchQueue(node, started) {
+/** Poll the line while a conversion is in flight, describe it in `node` and pass each snapshot to `onQueue`. */
+function watchQueue(node, started, onQueue) {
   let stopped = false;
   let timer = 0;
   const tick = async () => {
     const secs = ((performance.now() - started) / 1000).toFixed(0);
     try {
-      const { queue: q } = await getJson('/api/v1/vectorize');
+      const snapshot = await getJson('/api/v1/vectorize');
       if (stopped) return;
+      const q = snapshot.queue;
+      onQueue(snapshot);
       node.textContent = `Waiting ${secs} s · line: ${q.converting ? 'converting now' : 'idle'}, ${q.waiting} waiting (at most ${q.max_waiting})`;
     } catch {
       if (stopped) return;

@@ -145,6 +145,7 @@ describe.skipIf(!browser)('try-it page in chromium', { timeout: 150_000 }, () =>
     try {
       await page.click('#vectorize-form button[type=submit]');
       await textMatches(page, '#vectorize-queue', /line: converting now, 1 waiting \(at most 8\)/);
+      await textMatches(page, '#limits', /Converting\s*yes\s*Waiting\s*1 \(at most 8\)/);
       await page.screenshot({ path: artifact('02-vectorize-waiting.png') });
     } finally {
       held.release();
@@ -259,6 +260,7 @@ describe.skipIf(!browser)('try-it page in chromium', { timeout: 150_000 }, () =>
 
   it('mockup: garment search, style, then the image with its print size and warnings', async () => {
     await page.click('#tab-mockup');
+    expect(await page.locator('#mockup-form').isHidden()).toBe(true); // nothing to render before a garment is chosen
     await page.click('#garment-search button[type=submit]');
     await page.locator('#garment-results input[value="own:classic-tee"]').check();
     await page.locator('#mockup-form').waitFor({ state: 'visible' });
