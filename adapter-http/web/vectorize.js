@@ -1,6 +1,7 @@
-// Vectorize tab: every field of POST /api/v1/vectorize (spec 4.8), the live line from GET /api/v1/vectorize
-// while the conversion waits or runs, then the SVG beside the original (toggle, zoom), the X-* stat
-// headers and a download link. The SVG is shown through <img> (a blob URL), where no script in it can run.
+// Vectorize tab: every field of POST /api/v1/vectorize (spec 4.8, output_format and dxf_units included),
+// the live line from GET /api/v1/vectorize while the conversion waits or runs, then the SVG beside the
+// original (toggle, zoom), the X-* stat headers and a download link (PDF, EPS and DXF: download only).
+// The SVG is shown through <img> (a blob URL), where no script in it can run.
 import { getJson, hasKey, postImage } from './api.js';
 import { compareView } from './compare.js';
 import { baseName, busy, byId, downloadLink, el, facts, need, show, state, blobUrl } from './dom.js';
@@ -14,6 +15,7 @@ export function initVectorize(onLimitsChanged, onQueue) {
   const button = form.querySelector('button[type=submit]');
   const f = form.elements;
   f.colors_mode.addEventListener('change', () => (f.colors_count.disabled = f.colors_mode.value !== 'count'));
+  f.output_format.addEventListener('change', () => (f.dxf_units.disabled = f.output_format.value !== 'dxf'));
 
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -29,6 +31,8 @@ export function initVectorize(onLimitsChanged, onQueue) {
       smooth_bands: String(f.smooth_bands.checked),
       gradients: String(f.gradients.checked),
       print_width_inches: f.print_width_inches.value,
+      output_format: f.output_format.value,
+      dxf_units: f.output_format.value === 'dxf' ? f.dxf_units.value : '',
     };
     show(out);
     const started = performance.now();
@@ -36,14 +40,16 @@ export function initVectorize(onLimitsChanged, onQueue) {
     await busy(button, out, async () => {
       try {
         const res = await postImage('/api/v1/vectorize', file, fields);
-        const svg = await res.blob();
+        const doc = await res.blob();
         const stats = {
           paths: res.headers.get('X-Paths'),
           colors: res.headers.get('X-Colors-Used'),
           traceMs: res.headers.get('X-Trace-Ms'),
           queueMs: res.headers.get('X-Queue-Ms'),
         };
-        showResult(out, file, new Blob([svg], { type: 'image/svg+xml' }), stats, fields, performance.now() - started);
+        const format = fields.output_format;
+        const typed = new Blob([doc], { type: format === 'svg' ? 'image/svg+xml' : res.headers.get('Content-Type') ?? 'application/octet-stream' });
+        showResult(out, file, typed, format, stats, fields, performance.now() - started);
       } finally {
         watch.stop();
       }
@@ -81,23 +87,28 @@ function watchQueue(node, started, onQueue) {
   };
 }
 
-function showResult(out, file, svg, stats, fields, ms) {
+/** The stats, the download link, and (for SVG) the document beside the original. */
+function showResult(out, file, doc, format, stats, fields, ms) {
+  const sent = Object.entries(fields).filter(([, v]) => v !== '').map(([k, v]) => `${k}=${v}`).join(', ');
+  const head = el('div', { class: 'row spread' },
+    facts([
+      ['Paths (X-Paths)', stats.paths],
+      ['Colours used (X-Colors-Used)', stats.colors],
+      ['Trace (X-Trace-Ms)', stats.traceMs && `${stats.traceMs} ms`],
+      ['In line (X-Queue-Ms)', stats.queueMs && `${stats.queueMs} ms`],
+      ['Round trip', `${(ms / 1000).toFixed(1)} s`],
+      [`${format.toUpperCase()} size`, `${(doc.size / 1024).toFixed(1)} KiB`],
+    ]),
+    downloadLink('vector', doc, `${baseName(file)}.${format}`, `Download ${format.toUpperCase()}`));
+  if (format !== 'svg') {
+    show(out, head, el('p', { class: 'help' }, 'Sent: ', sent),
+      el('p', { class: 'help' }, `The browser cannot show ${format.toUpperCase()}: download it, or choose SVG to see the shapes beside the original.`));
+    return;
+  }
+  const svg = doc;
   const view = compareView([
     { label: 'Original', url: state.file === file ? state.fileUrl : blobUrl('vec-original', file), alt: 'The original image', backdrop: 'checker' },
     { label: 'SVG', url: blobUrl('svg-preview', svg), alt: 'The vectorized SVG', backdrop: 'checker', testid: 'svg-preview' },
   ], { name: 'vectorize', toggle: true, sameSize: true });
-  const sent = Object.entries(fields).filter(([, v]) => v !== '').map(([k, v]) => `${k}=${v}`).join(', ');
-  show(out,
-    el('div', { class: 'row spread' },
-      facts([
-        ['Paths (X-Paths)', stats.paths],
-        ['Colours used (X-Colors-Used)', stats.colors],
-        ['Trace (X-Trace-Ms)', stats.traceMs && `${stats.traceMs} ms`],
-        ['In line (X-Queue-Ms)', stats.queueMs && `${stats.queueMs} ms`],
-        ['Round trip', `${(ms / 1000).toFixed(1)} s`],
-        ['SVG size', `${(svg.size / 1024).toFixed(1)} KiB`],
-      ]),
-      downloadLink('svg', svg, `${baseName(file)}.svg`, 'Download SVG')),
-    el('p', { class: 'help' }, 'Sent: ', sent),
-    view.root);
+  show(out, head, el('p', { class: 'help' }, 'Sent: ', sent), view.root);
 }

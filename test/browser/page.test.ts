@@ -164,6 +164,20 @@ describe.skipIf(!browser)('try-it page in chromium', { timeout: 150_000 }, () =>
     expect(await share(shot, ORANGE)).toBeGreaterThan(0.25);
     expect(await share(shot, [DARK])).toBeGreaterThan(0.03);
     await page.screenshot({ path: artifact('03-vectorize.png'), fullPage: true });
+    // Another output format of 4.8: DXF in millimetres, downloaded (no preview).
+    await page.selectOption('#vectorize-form select[name=output_format]', 'dxf');
+    await page.selectOption('#vectorize-form select[name=dxf_units]', 'mm');
+    await page.click('#vectorize-form button[type=submit]');
+    await out.locator('a[download$=".dxf"]').waitFor();
+    expect(await out.textContent()).toContain('output_format=dxf, dxf_units=mm');
+    const [dxf] = await Promise.all([page.waitForEvent('download'), out.locator('a[download$=".dxf"]').click()]);
+    const dxfText = readFileSync((await dxf.path())!, 'utf8');
+    expect(dxfText).toMatch(/^\s*0\s*\r?\nSECTION/);
+    expect(dxfText).toContain('POLYLINE');
+    expect(dxfText).toMatch(/\$INSUNITS\s*\r?\n\s*70\s*\r?\n\s*4\b/); // 4 = millimetres
+    await page.selectOption('#vectorize-form select[name=output_format]', 'svg');
+    await page.click('#vectorize-form button[type=submit]');
+    await loaded(page, '[data-testid=svg-preview]');
     // The toggle shows one side alone.
     await page.selectOption('#vectorize-out select[aria-label^=Show]', { label: 'SVG only' });
     expect(await page.locator('#vectorize-out figure.pane').first().isHidden()).toBe(true);
