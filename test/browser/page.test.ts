@@ -110,6 +110,8 @@ describe.skipIf(!browser)('try-it page in chromium', { timeout: 150_000 }, () =>
     const res = await page.goto(t.url + '/');
     expect(res!.status()).toBe(200);
     expect(res!.headers()['content-security-policy']).toContain("script-src 'self'");
+    // The server publishes its OpenAPI document: the page links it.
+    await page.locator('#docs-links a[href="/api/v1/openapi.json"]').waitFor();
     await page.fill('#key-input', 'ink_not_a_real_key');
     await page.click('#key-use');
     const status = page.locator('#key-status .error');
