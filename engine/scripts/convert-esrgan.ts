@@ -1,11 +1,12 @@
-// One-time conversion of the ESRGAN-slim weights the engine ships: npm `@upscalerjs/esrgan-slim` 1.0.0
-// (MIT; TF.js layers model.json + .bin per scale) -> engine/models/esrgan-slim-x{2,4}.onnx, with our own
+// One-time conversion of the ESRGAN weights the engine ships: npm `@upscalerjs/esrgan-<variant>` 1.0.0
+// (MIT; TF.js layers model.json + .bin per scale) -> engine/models/esrgan-<variant>-x{2,4}.onnx, with our own
 // protobuf writer (onnx-writer.ts). The package is fetched as a tarball with `npm pack` (no install, so its
 // @tensorflow/tfjs peer never enters any tree) unless a folder holding its `models/` is given.
 //
-//   node --import tsx engine/scripts/convert-esrgan.ts [weights-dir]          write engine/models/*.onnx
-//   node --import tsx engine/scripts/convert-esrgan.ts --check [weights-dir]  fail unless the committed files
-//                                                                             are byte-identical to a fresh conversion
+//   node --import tsx engine/scripts/convert-esrgan.ts [--variant slim|medium|thick] [weights-dir]
+//       write engine/models/esrgan-<variant>-x{2,4}.onnx (default variant: slim)
+//   node --import tsx engine/scripts/convert-esrgan.ts --check [--variant V] [weights-dir]
+//       fail unless the committed files are byte-identical to a fresh conversion
 //
 // Layer mapping (Keras NHWC -> ONNX NCHW): Conv2D (kernel HWIO -> OIHW, 'same' padding = k>>1 each side,
 // optional relu) -> Conv[+Relu]; Activation relu -> Relu; Concatenate(axis 3) -> Concat(axis 1);
@@ -20,7 +21,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeOnnxModel, type OnnxInitializer, type OnnxNode } from './onnx-writer.js';
 
-const PACKAGE = '@upscalerjs/esrgan-slim@1.0.0';
+/** Weight packages of the same family (same layer types): slim ~0.9 MB, medium ~2.7 MB, thick ~28 MB per scale. */
+export type Variant = 'slim' | 'medium' | 'thick';
+const packageOf = (v: Variant): string => `@upscalerjs/esrgan-${v}@1.0.0`;
 const SCALES = [2, 4] as const;
 const OUT_DIR = fileURLToPath(new URL('../models/', import.meta.url));
 
@@ -54,7 +57,7 @@ export function findModelDir(): string | null {
 }
 
 /** Convert the layers model of one scale into ONNX bytes (pure; no runtime needed). */
-export function convertLayersModel(modelDir: string, scale: number): Uint8Array {
+export function convertLayersModel(modelDir: string, scale: number, variant: Variant = 'slim'): Uint8Array {
   const folder = path.join(modelDir, `x${scale}`);
   const json = JSON.parse(readFileSync(path.join(folder, 'model.json'), 'utf8')) as ModelJson;
   // Weights: shards concatenated in manifest order, tensors packed back to back (float32 little-endian).
@@ -129,13 +132,25 @@ export function convertLayersModel(modelDir: string, scale: number): Uint8Array 
         });
         break;
       }
+      case 'MultiplyBeta': {
+        // RRDN (thick): residual scaling by a constant beta (0.2 in upscalerjs' layer; the config states it).
+        const beta = typeof cfg.beta === 'number' ? cfg.beta : 0.2;
+        inits.push({ name: `${layer.name}/beta`, dims: [], data: Float32Array.from([beta]) });
+        nodes.push({ op: 'Mul', name: layer.name, inputs: [ins[0]!, `${layer.name}/beta`], outputs: [layer.name] });
+        break;
+      }
       default:
+        if (/^PixelShuffle\d+x$/.test(layer.class_name)) {
+          // tf.depthToSpace(x, s, 'NHWC') orders channels as ONNX DepthToSpace mode DCR does.
+          nodes.push({ op: 'DepthToSpace', name: layer.name, inputs: [ins[0]!], outputs: [layer.name], attrs: { blocksize: scale, mode: 'DCR' } });
+          break;
+        }
         throw new Error(`Unsupported layer ${layer.class_name} (${layer.name})`);
     }
   }
   const outName = json.modelTopology.model_config.config.output_layers[0]![0];
   return writeOnnxModel({
-    name: `esrgan-slim-x${scale}`,
+    name: `esrgan-${variant}-x${scale}`,
     nodes,
     initializers: inits,
     inputs: [{ name: inputName, dims: [1, 3, 'h', 'w'] }],
@@ -147,10 +162,10 @@ let ortPromise: Promise<Ort | null> | null = null;
 
 
 /** A folder holding the package's `models/x<scale>/`: the argument, or the tarball fetched by `npm pack`. */
-function weightsDir(arg: string | undefined): { dir: string; cleanup(): void } {
+function weightsDir(arg: string | undefined, variant: Variant): { dir: string; cleanup(): void } {
   if (arg) return { dir: existsSync(path.join(arg, 'models')) ? path.join(arg, 'models') : arg, cleanup() {} };
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'esrgan-slim-'));
-  const tgz = execFileSync('npm', ['pack', PACKAGE, '--silent', '--pack-destination', tmp], { encoding: 'utf8' }).trim().split('\n').pop()!;
+  const tmp = mkdtempSync(path.join(os.tmpdir(), `esrgan-${variant}-`));
+  const tgz = execFileSync('npm', ['pack', packageOf(variant), '--silent', '--pack-destination', tmp], { encoding: 'utf8' }).trim().split('\n').pop()!;
   execFileSync('tar', ['-xzf', path.join(tmp, tgz), '-C', tmp]);
   return { dir: path.join(tmp, 'package', 'models'), cleanup: () => rmSync(tmp, { recursive: true, force: true }) };
 }
@@ -158,12 +173,16 @@ function weightsDir(arg: string | undefined): { dir: string; cleanup(): void } {
 function main(): void {
   const args = process.argv.slice(2);
   const check = args.includes('--check');
-  const { dir, cleanup } = weightsDir(args.find((a) => a !== '--check'));
+  const vi = args.indexOf('--variant');
+  const variant = (vi >= 0 ? args[vi + 1] : 'slim') as Variant;
+  if (!['slim', 'medium', 'thick'].includes(variant)) throw new Error(`--variant must be slim, medium or thick, not ${variant}`);
+  const rest = args.filter((a, i) => a !== '--check' && i !== vi && i !== vi + 1);
+  const { dir, cleanup } = weightsDir(rest[0], variant);
   let stale = 0;
   try {
     for (const scale of SCALES) {
-      const bytes = convertLayersModel(dir, scale);
-      const file = path.join(OUT_DIR, `esrgan-slim-x${scale}.onnx`);
+      const bytes = convertLayersModel(dir, scale, variant);
+      const file = path.join(OUT_DIR, `esrgan-${variant}-x${scale}.onnx`);
       const sha = createHash('sha256').update(bytes).digest('hex');
       if (check) {
         const same = existsSync(file) && Buffer.compare(readFileSync(file), bytes) === 0;
@@ -175,7 +194,7 @@ function main(): void {
       }
     }
     const licence = path.join(dir, '..', 'LICENSE');
-    if (!check && existsSync(licence)) copyFileSync(licence, path.join(OUT_DIR, 'LICENSE-esrgan-slim'));
+    if (!check && existsSync(licence)) copyFileSync(licence, path.join(OUT_DIR, `LICENSE-esrgan-${variant}`));
   } finally {
     cleanup();
   }

@@ -42,6 +42,8 @@ export interface UpscaleResult {
   chosen: UpscaleRoute;
   /** Why the chosen path was not used, or null. */
   fallback: string | null;
+  /** Model route: the ESRGAN weights that ran, their pixel range, and whether averaged with resample (4x). */
+  model: { variant: 'slim' | 'medium'; range: 1 | 255; blend: boolean } | null;
   /** Vector route: share (0..1) of the art taken from resample in windows where the trace lost detail. */
   patched: number;
   art: { class: ArtClass; top24: number; near24: number; colours: number };
@@ -122,6 +124,7 @@ export async function runUpscale(input: OpInput, opts: Readonly<ResolvedUpscale>
       chosen: out.chosen,
       fallback: out.fallback,
       patched: Math.round(out.patched * 1000) / 1000,
+      model: out.model ? { ...out.model } : null,
       art: { class: out.art.class, top24: out.art.top24, near24: out.art.near24, colours: out.art.colours },
       preShrunk: out.plan.preShrunk,
       from: out.plan.from,

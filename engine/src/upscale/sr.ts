@@ -9,7 +9,7 @@ import { InkprepError } from '../errors.js';
 import sharp from 'sharp';
 import type { Raster } from '../raster/types.js';
 import { bleedColour } from './bleed.js';
-import { getModel, type ModelScale } from './model.js';
+import { getModel, type ModelScale, type ModelVariant } from './model.js';
 
 /** Source pixels of context around each tile. */
 export const PAD = 10;
@@ -28,6 +28,10 @@ export function tileSide(scale: ModelScale, memory = DEFAULT_TILE_MEMORY): numbe
 }
 
 export interface SrOptions {
+  /** Weights variant; default DEFAULT_VARIANT (model.ts). */
+  variant?: ModelVariant;
+  /** Pixel range the network is fed and returns: 1 (0..1) or 255 (0..255); default 1. */
+  range?: 1 | 255;
   /** Memory bound per tile in bytes; default 96 MiB. */
   tileMemory?: number;
   /** Called after each tile with (done, total). */
@@ -60,7 +64,8 @@ async function resizeAlpha(src: Raster, width: number, height: number): Promise<
  * @throws InkprepError `processing_failed` when the model runtime is unavailable.
  */
 export async function upscaleModel(src: Raster, scale: ModelScale, opts: SrOptions = {}): Promise<Raster> {
-  const model = await getModel(scale);
+  const model = await getModel(scale, opts.variant);
+  const range = opts.range ?? 1;
   if (!model) throw new InkprepError('processing_failed', 'The super-resolution model is not available');
   const { width: w, height: h } = src;
   const W = w * scale, H = h * scale;
@@ -85,9 +90,9 @@ export async function upscaleModel(src: Raster, scale: ModelScale, opts: SrOptio
         for (let x = 0; x < tw; x++) {
           const s = (sy * w + reflect(px0 + x, w)) * 4;
           const d = y * tw + x;
-          input[d] = bled.data[s]! / 255;
-          input[plane + d] = bled.data[s + 1]! / 255;
-          input[2 * plane + d] = bled.data[s + 2]! / 255;
+          input[d] = (bled.data[s]! * range) / 255;
+          input[plane + d] = (bled.data[s + 1]! * range) / 255;
+          input[2 * plane + d] = (bled.data[s + 2]! * range) / 255;
         }
       }
       const res = await model.run(input, tw, th);
@@ -99,9 +104,9 @@ export async function upscaleModel(src: Raster, scale: ModelScale, opts: SrOptio
           const X = x0 * scale + x;
           const s = (oy + y) * TW + ox + x;
           const d = (Y * W + X) * 4;
-          out[d] = res[s]! * 255;
-          out[d + 1] = res[TP + s]! * 255;
-          out[d + 2] = res[2 * TP + s]! * 255;
+          out[d] = (res[s]! * 255) / range;
+          out[d + 1] = (res[TP + s]! * 255) / range;
+          out[d + 2] = (res[2 * TP + s]! * 255) / range;
           out[d + 3] = alpha[Y * W + X]!;
         }
       }

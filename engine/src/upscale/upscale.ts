@@ -1,6 +1,7 @@
 // Art-aware upscaling: pre-shrink to the budget (budget.ts), classify the art (classify.ts), then route:
 // flat art -> vector path (trace with our vectorizer, render the SVG at the target size: vector.ts),
-// painted/photographic art -> super-resolution model (sr.ts), anything else -> Lanczos-3 on colour bled
+// painted/photographic art -> super-resolution model (photo.ts picks ESRGAN medium or slim, and at 4x
+// averages it with resample; sr.ts runs it in tiles), anything else -> Lanczos-3 on colour bled
 // under transparency plus halo-free sharpening (resample.ts). When the chosen path is unavailable or fails,
 // resample is used and the result says why (`fallback`). The vector render is checked window by window
 // against the input (local round-trip guard, guard.ts): windows where it lost detail are taken from resample
@@ -11,7 +12,7 @@ import { planSize, type Budgets, type SizePlan } from './budget.js';
 import { classifyArt, type ArtStats } from './classify.js';
 import { modelUnavailableReason } from './model.js';
 import { upscaleResample } from './resample.js';
-import { upscaleModel } from './sr.js';
+import { upscalePhoto, type PhotoPlan } from './photo.js';
 import { checkRoundTrip, patchFailingWindows, WHOLE_FALLBACK_SHARE } from './guard.js';
 import { upscaleVector } from './vector.js';
 
@@ -36,6 +37,8 @@ export interface UpscaleOutcome {
   chosen: UpscaleRoute;
   /** Why the chosen path was not used, or null. */
   fallback: string | null;
+  /** Model route: the weights, pixel range and blend that ran (photo.ts), else null. */
+  model: PhotoPlan | null;
   /**
    * Vector route under the local round-trip guard: share (0..1) of the visible art inside windows where the
    * render lost detail and the resample route was blended in; 0 when nothing was patched or another route ran.
@@ -73,6 +76,7 @@ export async function upscaleRaster(src: Raster, p: UpscaleParams): Promise<Upsc
   t = performance.now();
   p.onProgress?.(0, chosen);
   let patched = 0;
+  let model: PhotoPlan | null = null;
   if (chosen === 'vector') {
     try {
       const vec = await upscaleVector(input, p.scale, { onProgress: (d, step) => p.onProgress?.(d, step) });
@@ -94,12 +98,12 @@ export async function upscaleRaster(src: Raster, p: UpscaleParams): Promise<Upsc
   } else if (chosen === 'model') {
     const why = await modelUnavailableReason();
     if (why) fallback = `model unavailable: ${why}`;
-    else raster = await upscaleModel(input, p.scale, { tileMemory: p.tileMemory, onProgress: (d, n) => p.onProgress?.(d / n, 'model') });
+    else ({ raster, plan: model } = await upscalePhoto(input, p.scale, { tileMemory: p.tileMemory, onProgress: (d, n) => p.onProgress?.(d / n, 'model') }));
   }
   if (!raster) {
     route = 'resample';
     raster = await upscaleResample(input, p.scale);
   }
   p.onProgress?.(1, route);
-  return { raster, route, chosen, fallback, patched, art, plan, ms: { shrink: shrinkMs, classify: classifyMs, upscale: performance.now() - t } };
+  return { raster, route, chosen, fallback, patched, model, art, plan, ms: { shrink: shrinkMs, classify: classifyMs, upscale: performance.now() - t } };
 }

@@ -5,6 +5,7 @@ import { modelUnavailableReason, roundTripError, upscaleModel, upscaleRaster, up
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { modelPath } from '../../../engine/src/upscale/model.js';
+import { MEDIUM_MAX_PIXELS_2X, photoPlan } from '../../../engine/src/upscale/photo.js';
 
 /** A red disc (anti-aliased) on transparency whose transparent pixels hold black RGB. */
 function redDisc(size: number): Raster {
@@ -82,14 +83,23 @@ describe('vector path', () => {
 });
 
 describe('shipped model files', () => {
-  it('the package carries ESRGAN-slim x2 and x4 as ONNX graphs (protobuf with every layer type), MIT licence beside them', () => {
-    for (const scale of [2, 4] as const) {
-      const bytes = readFileSync(modelPath(scale));
-      expect(bytes.byteLength).toBeGreaterThan(850_000); // ~220-233k float32 weights
-      const text = bytes.toString('latin1');
-      for (const op of ['Conv', 'Relu', 'Concat', 'Add', 'Resize']) expect(text).toContain(op);
+  it('the package carries ESRGAN-slim and -medium x2 and x4 as ONNX graphs (protobuf with every layer type), MIT licences beside them', () => {
+    for (const variant of ['slim', 'medium'] as const) {
+      for (const scale of [2, 4] as const) {
+        const bytes = readFileSync(modelPath(scale, variant));
+        // slim ~220-233k float32 weights, medium ~690k
+        expect(bytes.byteLength).toBeGreaterThan(variant === 'slim' ? 850_000 : 2_700_000);
+        const text = bytes.toString('latin1');
+        for (const op of ['Conv', 'Relu', 'Concat', 'Add', 'Resize']) expect(text).toContain(op);
+      }
+      expect(readFileSync(path.join(path.dirname(modelPath(4, variant)), `LICENSE-esrgan-${variant}`), 'utf8')).toMatch(/MIT License/);
     }
-    expect(readFileSync(path.join(path.dirname(modelPath(4)), 'LICENSE-esrgan-slim'), 'utf8')).toMatch(/MIT License/);
+  });
+
+  it('photos: ESRGAN-medium at 2x up to the size limit (slim above, for time), medium averaged with resample at 4x', () => {
+    expect(photoPlan(2, 500_000)).toEqual({ variant: 'medium', range: 255, blend: false });
+    expect(photoPlan(2, MEDIUM_MAX_PIXELS_2X + 1)).toEqual({ variant: 'slim', range: 255, blend: false });
+    expect(photoPlan(4, 700_000)).toEqual({ variant: 'medium', range: 1, blend: true });
   });
 });
 

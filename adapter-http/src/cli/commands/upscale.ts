@@ -8,12 +8,13 @@ const FIELDS = ['scale', 'budget', 'budget4x', 'route'];
 
 export const upscaleCommand: Command = {
   name: 'upscale',
-  summary: 'upscale artwork 2x or 4x (flat art via vector tracing, painted art via ESRGAN, else Lanczos) to a PNG',
+  summary: 'upscale artwork 2x or 4x (flat art via vector tracing, painted art and photos via ESRGAN, else Lanczos) to a PNG',
   usage: [
     'usage: inkprep upscale <file.png|file.jpg|-> -o <out.png|-> [--scale 2|4] [options]',
     '',
-    'Art-aware: flat art is traced and re-rendered as vectors, painted/photographic art goes through the',
-    'ESRGAN-slim model, anything else through Lanczos-3 plus halo-free sharpening. Input above the budget is',
+    'Art-aware: flat art is traced and re-rendered as vectors, painted/photographic art goes through ESRGAN',
+    '(medium, or slim for large 2x input; at 4x averaged with Lanczos-3 + sharpen), anything else through',
+    'Lanczos-3 plus halo-free sharpening. Input above the budget is',
     'shrunk to it first (up to 4x the budget in pixels); larger input fails with image_too_large.',
     '',
     'options (scale as in POST /api/v1/upscale; the rest are for operators and benchmarks):',
@@ -29,7 +30,7 @@ export const upscaleCommand: Command = {
       await write(out.png);
       report({
         output, width: out.width, height: out.height, scale: out.scale, route: out.route, chosen: out.chosen,
-        fallback: out.fallback, patched: out.patched, art: out.art, preShrunk: out.preShrunk, from: out.from, to: out.to, effectiveScale: out.effectiveScale,
+        fallback: out.fallback, patched: out.patched, model: out.model, art: out.art, preShrunk: out.preShrunk, from: out.from, to: out.to, effectiveScale: out.effectiveScale,
         ms: Math.round(performance.now() - started),
       });
     });
