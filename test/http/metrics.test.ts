@@ -257,6 +257,20 @@ describe('GET /readyz', () => {
     }
   });
 
+  it('503 shutting_down when the engine pool it was given is closed (not accepting work)', async () => {
+    const engine = createEngine({ threads: 1 });
+    const s = await startTestServer({ engine });
+    try {
+      expect((await get(s, '/readyz', null)).status).toBe(200);
+      await engine.close();
+      const r = await get(s, '/readyz', null);
+      expect(r.status).toBe(503);
+      expect(r.json).toMatchObject({ code: 'shutting_down', store: { ok: true }, engine: { ok: false } });
+    } finally {
+      await s.close();
+    }
+  });
+
   it('503 shutting_down while the server drains, on a connection opened before', async () => {
     const s = await startTestServer({ routes: [...ROUTES, slowRoute] });
     const held = rawConnection(s.server.port);
