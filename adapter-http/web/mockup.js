@@ -1,6 +1,7 @@
 // Mockup tab: garment search (GET /api/v1/garments), the chosen style's colours, sizes and placements
 // (GET /api/v1/garments/style), then POST /api/v1/mockup with response=json (2.9): the image with its
-// print-size numbers (width x height in inches, top, offset, effective DPI) and the warnings.
+// print-size numbers (width x height in inches, top, offset, effective DPI) and the warnings. The optional
+// preview_fix shows the transparency fix of POST /fix on the garment before anyone applies it.
 import { getJson, hasKey, postImage } from './api.js';
 import { baseName, blobUrl, busy, byId, downloadLink, el, errorBox, facts, need, show, state } from './dom.js';
 
@@ -78,6 +79,7 @@ export function initMockup(onLimitsChanged) {
         print_width_in: f.print_width_in.value,
         top_in: f.top_in.value,
         output_size: f.output_size.value,
+        preview_fix: f.preview_fix.value === 'none' ? '' : f.preview_fix.value,
         response: 'json',
       })).json();
       const bytes = Uint8Array.from(atob(r.image.base64), (c) => c.charCodeAt(0));
@@ -97,6 +99,7 @@ export function initMockup(onLimitsChanged) {
               ['Sideways offset', `${p.offset_x_in} in`],
               ['Artwork', p.artwork_px ? `${p.artwork_px.width} × ${p.artwork_px.height} px` : null],
               ['Effective DPI', String(p.effective_dpi)],
+              ['Previewed fix', p.preview_fix ?? null],
             ]),
             el('h3', {}, 'Warnings'),
             r.warnings.length

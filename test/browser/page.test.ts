@@ -284,12 +284,14 @@ describe.skipIf(!browser)('try-it page in chromium', { timeout: 150_000 }, () =>
     await page.selectOption('#mockup-form select[name=size]', { index: 2 });
     await page.fill('#mockup-form input[name=print_width_in]', '10');
     await page.selectOption('#mockup-form select[name=output_size]', '800');
+    await page.selectOption('#mockup-form select[name=preview_fix]', 'alpha_threshold');
     await page.click('#mockup-form button[type=submit]');
     await loaded(page, '[data-testid=mockup-image]');
     expect(await page.locator('[data-testid=print-size]').textContent()).toMatch(/^10 × 10 in$/);
     const text = await page.locator('#mockup-out').textContent();
     expect(text).toContain('Effective DPI');
     expect(text).toContain('low_dpi'); // 320 px over 10 in
+    expect(text).toMatch(/Previewed fix\s*alpha_threshold/);
     const shot = await page.locator('[data-testid=mockup-image]').screenshot();
     expect(await share(shot, ORANGE, 40)).toBeGreaterThan(0.01);
     await page.screenshot({ path: artifact('09-mockup.png'), fullPage: true });
