@@ -5,7 +5,7 @@ import { modelUnavailableReason, roundTripError, upscaleModel, upscaleRaster, up
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { modelPath } from '../../../engine/src/upscale/model.js';
-import { MEDIUM_MAX_PIXELS_2X, photoPlan } from '../../../engine/src/upscale/photo.js';
+import { MEDIUM_MAX_PIXELS_2X, MEDIUM_MAX_PIXELS_4X, photoPlan } from '../../../engine/src/upscale/photo.js';
 
 /** A red disc (anti-aliased) on transparency whose transparent pixels hold black RGB. */
 function redDisc(size: number): Raster {
@@ -96,10 +96,11 @@ describe('shipped model files', () => {
     }
   });
 
-  it('photos: ESRGAN-medium at 2x up to the size limit (slim above, for time), medium averaged with resample at 4x', () => {
+  it('photos: ESRGAN-medium up to a size limit per scale (slim above, for time); at 4x averaged with resample', () => {
     expect(photoPlan(2, 500_000)).toEqual({ variant: 'medium', range: 255, blend: false });
     expect(photoPlan(2, MEDIUM_MAX_PIXELS_2X + 1)).toEqual({ variant: 'slim', range: 255, blend: false });
-    expect(photoPlan(4, 700_000)).toEqual({ variant: 'medium', range: 1, blend: true });
+    expect(photoPlan(4, 300_000)).toEqual({ variant: 'medium', range: 1, blend: true });
+    expect(photoPlan(4, MEDIUM_MAX_PIXELS_4X + 1)).toEqual({ variant: 'slim', range: 1, blend: true });
   });
 });
 
