@@ -12,10 +12,15 @@
 // gradient/illustration model path SSIM >= resample (lanczos3 + sharpen); 4x of a 256 px image < 1.5 s median.
 // Full mode: 4x on all 40 artworks, 2x on two per category.
 // Short mode (CI): one lettering, logo and gradient artwork, 4x from 128 px only, and a short timing bench.
-import { readFileSync } from 'node:fs';
+// Art summary per scale: the router (`auto`) against sharp lanczos3 and against the best peer per piece
+// (the best of model, resample and lanczos3): median gain, pieces that lose to the best peer (by > 1 dB).
+// Photos (photoSuite below): real photographs shrunk and upscaled back, the photo route against Lanczos-3,
+// Lanczos-3 + sharpen and the ESRGAN networks alone, same run.
+// UPSCALE_BENCH_PART=art|photos runs one half (the two can run as parallel processes).
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { checkRoundTrip, classifyArt, DEFAULT_BUDGET, DEFAULT_BUDGET_4X, OPS, patchFailingWindows, routeFor, WHOLE_FALLBACK_SHARE, runUpscale, upscaleRaster, upscaleVector, type GuardReport, type Raster, type UpscaleRoute } from '@inkprep/engine';
+import { checkRoundTrip, classifyArt, DEFAULT_BUDGET, DEFAULT_BUDGET_4X, modelUnavailableReason, OPS, patchFailingWindows, routeFor, WHOLE_FALLBACK_SHARE, runUpscale, upscaleModel, upscaleRaster, upscaleResample, upscaleVector, type GuardReport, type Raster, type UpscaleRoute } from '@inkprep/engine';
 import { compareRasters, rasteriseSvg, rasterToPng } from '../../golden/lib/metrics.js';
 import { corpusDir } from '../../golden/lib/corpus.js';
 import type { BenchContext, Row } from '../lib/harness.js';
@@ -115,6 +120,12 @@ function mean(xs: number[]): number {
 }
 
 export default async function upscaleSuite(ctx: BenchContext): Promise<void> {
+  const part = process.env.UPSCALE_BENCH_PART;
+  if (part !== 'photos') await artSuite(ctx);
+  if (part !== 'art') await photoSuite(ctx);
+}
+
+async function artSuite(ctx: BenchContext): Promise<void> {
   const dir = corpusDir();
   if (!dir) throw new Error('corpus/open not found (set INKPREP_CORPUS)');
   const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { items: Item[] };
@@ -213,6 +224,36 @@ export default async function upscaleSuite(ctx: BenchContext): Promise<void> {
     ctx.table(`${c.scale}x from ${c.size} px (means per category; truth = resvg at ${c.scale}x size)`, rows);
   }
 
+  // The router against sharp lanczos3 and the best peer, per piece (the issue-20 view).
+  const summary: Row[] = [];
+  for (const c of cases) {
+    for (const flatOnly of [true, false]) {
+      const autos = results.filter((r) => r.scale === c.scale && r.method === 'auto' && (!flatOnly || FLAT.has(r.category)));
+      const gainL: number[] = [], gainPeer: number[] = [];
+      let lose = 0, lose1 = 0;
+      const losers: string[] = [];
+      for (const a of autos) {
+        const same = results.filter((r) => r.id === a.id && r.scale === c.scale);
+        const l = same.find((r) => r.method === 'lanczos3')!;
+        const peer = Math.max(...same.filter((r) => r.method === 'model' || r.method === 'resample' || r.method === 'lanczos3').map((r) => r.psnr));
+        gainL.push(a.psnr - l.psnr);
+        gainPeer.push(a.psnr - peer);
+        if (a.psnr < peer - 0.05) {
+          lose++;
+          losers.push(`${a.id} ${(a.psnr - peer).toFixed(2)}`);
+        }
+        if (a.psnr < peer - 1) lose1++;
+      }
+      summary.push({
+        scale: `${c.scale}x from ${c.size} px`, art: flatOnly ? 'flat (vector route)' : 'all', n: autos.length,
+        'median dB vs lanczos3': median(gainL), 'median dB vs best peer': median(gainPeer),
+        'lose to best peer': lose, 'by > 1 dB': lose1, 'edge auto/lanczos3': mean(autos.map((a) => a.edge)) / mean(results.filter((r) => r.scale === c.scale && r.method === 'lanczos3' && autos.some((a) => a.id === r.id)).map((r) => r.edge)),
+        losers: losers.join(', '),
+      });
+    }
+  }
+  ctx.table('router (auto) vs sharp lanczos3 and vs the best peer per piece (best of model, resample, lanczos3), PSNR', summary);
+
   // Targets.
   const target: Row[] = [];
   for (const c of cases) {
@@ -258,4 +299,86 @@ export default async function upscaleSuite(ctx: BenchContext): Promise<void> {
     }
     ctx.table('model path at the default budgets (end to end, PNG in/out, in-thread)', rows);
   }
+}
+
+const NATURE = '/usr/share/backgrounds/mate/nature';
+const SKIMAGE = '/usr/lib/python3/dist-packages/skimage/data';
+/** mate-backgrounds nature wallpapers and scikit-image's photographs of people, animals and objects. */
+const PHOTOS = ['Aqua', 'Blinds', 'Dune', 'FreshFlower', 'Garden', 'GreenMeadow', 'LadyBird', 'RainDrops', 'Storm', 'TwoWings', 'Wood', 'YellowFlower']
+  .map((n) => path.join(NATURE, `${n}.jpg`))
+  .concat(['astronaut.png', 'chelsea.png', 'coffee.png', 'rocket.jpg'].map((n) => path.join(SKIMAGE, n)));
+const SHORT_PHOTOS = ['Storm', 'Dune'].map((n) => path.join(NATURE, `${n}.jpg`));
+
+type PhotoMethod = 'lanczos3' | 'resample' | 'esrgan-slim 0..1 (old route)' | 'esrgan-slim' | 'esrgan-medium' | 'photo route (auto)';
+
+async function coverCrop(file: string, w: number, h: number): Promise<Raster> {
+  const { data } = await sharp(file).resize(w, h, { fit: 'cover' }).removeAlpha().ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { width: w, height: h, data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength) };
+}
+
+async function shrinkCubic(r: Raster, s: number): Promise<Raster> {
+  const b = await sharp(Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength), { raw: { width: r.width, height: r.height, channels: 4 } })
+    .resize(r.width / s, r.height / s, { kernel: 'cubic' }).raw().toBuffer();
+  return { width: r.width / s, height: r.height / s, data: new Uint8ClampedArray(b.buffer, b.byteOffset, b.byteLength) };
+}
+
+/**
+ * Photos: each a 512x384 cover crop (the truth), shrunk 2x / 4x with bicubic and upscaled back by every method in
+ * the same run; PSNR (RGB) and SSIM (luma) against the truth, wall ms. The networks alone run at the route's pixel
+ * range for their scale (0..255 at 2x, 0..1 at 4x; photo.ts), plus slim at 0..1 as the model route used to run.
+ * Short mode: Storm and Dune at 4x only, without the networks alone.
+ */
+async function photoSuite(ctx: BenchContext): Promise<void> {
+  const files = (ctx.short ? SHORT_PHOTOS : PHOTOS).filter((f) => existsSync(f));
+  if (!files.length) {
+    ctx.table('photos', [{ skipped: `no photographs (Debian packages mate-backgrounds, python3-skimage): ${NATURE}` }]);
+    return;
+  }
+  const why = await modelUnavailableReason();
+  if (why) {
+    ctx.table('photos', [{ skipped: `model route unavailable: ${why}` }]);
+    return;
+  }
+  const scales: Array<2 | 4> = ctx.short ? [4] : [2, 4];
+  const rows: Row[] = [];
+  for (const scale of scales) {
+    const range = scale === 2 ? 255 : 1;
+    const methods: Array<[PhotoMethod, (r: Raster) => Promise<Raster>]> = [
+      ['lanczos3', (r) => lanczos3(r, scale)],
+      ['resample', (r) => upscaleResample(r, scale)],
+    ];
+    if (!ctx.short) {
+      methods.push(['esrgan-slim 0..1 (old route)', (r) => upscaleModel(r, scale, { variant: 'slim', range: 1 })]);
+      if (range !== 1) methods.push(['esrgan-slim', (r) => upscaleModel(r, scale, { variant: 'slim', range })]);
+      methods.push(['esrgan-medium', (r) => upscaleModel(r, scale, { variant: 'medium', range })]);
+    }
+    methods.push(['photo route (auto)', async (r) => {
+      const out = await upscaleRaster(r, { scale, budget: 1e9, budget4x: 1e9, route: 'auto' });
+      if (out.route !== 'model') throw new Error(`a photo went to ${out.route} (${out.art.class})`);
+      return out.raster;
+    }]);
+    const per = new Map<PhotoMethod, { psnr: number[]; ssim: number[]; ms: number[] }>();
+    for (const file of files) {
+      const truth = await coverCrop(file, 512, 384);
+      const input = await shrinkCubic(truth, scale);
+      const truthRgb = greyComposite(truth);
+      for (const [name, run] of methods) {
+        const t = performance.now();
+        const out = await run(input);
+        const ms = performance.now() - t;
+        const m = per.get(name) ?? { psnr: [], ssim: [], ms: [] };
+        m.psnr.push(psnr(greyComposite(out), truthRgb));
+        m.ssim.push(compareRasters(out, truth).ssim);
+        m.ms.push(ms);
+        per.set(name, m);
+        if (process.env.UPSCALE_BENCH_DUMP) await sharp(await rasterToPng(out)).toFile(path.join(process.env.UPSCALE_BENCH_DUMP, `photo-${scale}x-${path.basename(file).replace(/\.\w+$/, '')}_${name.split(' ')[0]}.png`));
+      }
+    }
+    const base = per.get('resample')!;
+    for (const [name, m] of per) {
+      const winsP = m.psnr.filter((v, i) => v > base.psnr[i]!).length, winsS = m.ssim.filter((v, i) => v > base.ssim[i]!).length;
+      rows.push({ scale: `${scale}x`, method: name, n: m.psnr.length, 'PSNR dB': mean(m.psnr), SSIM: mean(m.ssim), 'PSNR wins vs resample': name === 'resample' ? '' : `${winsP}/${m.psnr.length}`, 'SSIM wins vs resample': name === 'resample' ? '' : `${winsS}/${m.ssim.length}`, 'median ms': median(m.ms) });
+    }
+  }
+  ctx.table('photos: 512x384 crops shrunk (bicubic) and upscaled back; means; resample = Lanczos-3 + halo-free sharpen', rows);
 }
