@@ -127,6 +127,23 @@ describe.skipIf(!browser)('try-it page in chromium', { timeout: 150_000 }, () =>
     await page.screenshot({ path: artifact('01-wrong-key.png') });
   });
 
+  it('keyboard: the tabs follow the arrow keys, and the file chooser is reachable', async () => {
+    await page.focus('#tab-scan');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getAttribute('#tab-vectorize', 'aria-selected')).toBe('true');
+    expect(await page.evaluate('document.activeElement.id')).toBe('tab-vectorize');
+    expect(await page.locator('#panel-vectorize').isVisible()).toBe(true);
+    expect(await page.locator('#panel-scan').isHidden()).toBe(true);
+    await page.keyboard.press('End');
+    expect(await page.getAttribute('#tab-mockup', 'aria-selected')).toBe('true');
+    await page.keyboard.press('Home');
+    expect(await page.getAttribute('#tab-scan', 'aria-selected')).toBe('true');
+    // The hidden-looking file input is a real, labelled, focusable control.
+    await page.focus('#file-input');
+    expect(await page.evaluate('document.activeElement.id')).toBe('file-input');
+    expect(await page.locator('label[for=file-input]').count()).toBe(1);
+  });
+
   it('with the key: limits, drop a corpus image, vectorize and see the SVG preview', async () => {
     await page.fill('#key-input', t.key);
     await page.click('#key-use');
