@@ -40,3 +40,22 @@ export function brightnessMaskModel(size: number): Uint8Array {
   const model = [...int(1, 7), ...str(2, 'inkprep-test'), ...bytes(7, graph), ...bytes(8, [...str(1, ''), ...int(2, 13)])];
   return new Uint8Array(model);
 }
+
+/**
+ * A model that ignores its input and answers a fixed mask (values 0-1, size x size, row-major): the image's
+ * channel mean times 0, plus the mask as a constant. Stands in for a trained model's answer in refinement tests.
+ */
+export function fixedMaskModel(size: number, mask: Float32Array): Uint8Array {
+  const scalar = (name: string, v: number): number[] => [...int(2, 1), ...str(8, name), ...bytes(9, new Uint8Array(new Float32Array([v]).buffer))];
+  const plane = [...int(1, 1), ...int(1, 1), ...int(1, size), ...int(1, size), ...int(2, 1), ...str(8, 'answer'), ...bytes(9, new Uint8Array(mask.buffer, mask.byteOffset, mask.byteLength))];
+  const reduce = [...str(1, 'image'), ...str(2, 'mean'), ...str(3, 'reduce'), ...str(4, 'ReduceMean'),
+    ...bytes(5, [...str(1, 'axes'), ...int(20, 7), ...int(8, 1)]),
+    ...bytes(5, [...str(1, 'keepdims'), ...int(20, 2), ...int(3, 1)])];
+  const mul = [...str(1, 'mean'), ...str(1, 'zero'), ...str(2, 'nothing'), ...str(3, 'ignore'), ...str(4, 'Mul')];
+  const add = [...str(1, 'nothing'), ...str(1, 'answer'), ...str(2, 'mask'), ...str(3, 'answer_it'), ...str(4, 'Add')];
+  const graph = [...bytes(1, reduce), ...bytes(1, mul), ...bytes(1, add), ...str(2, 'fixed_mask'),
+    ...bytes(5, scalar('zero', 0)), ...bytes(5, plane),
+    ...bytes(11, valueInfo('image', [1, 3, size, size])), ...bytes(12, valueInfo('mask', [1, 1, size, size]))];
+  const model = [...int(1, 7), ...str(2, 'inkprep-test'), ...bytes(7, graph), ...bytes(8, [...str(1, ''), ...int(2, 13)])];
+  return new Uint8Array(model);
+}
