@@ -6,6 +6,8 @@
 //   wallpapers: Storm, Garden, Wood, Dune);
 // - subject on photo: a cut-out subject with known alpha (python3-skimage's horse silhouette used as the
 //   alpha, filled with the fur of skimage's chelsea cat) over the same photographs;
+// - art on busy texture: corpus pieces over the busy texture of bench remove-bg (lettering with narrow gaps, a
+//   logo with a ring: where the model keeps background in gaps);
 // - art on white: corpus pieces on white (what auto must keep on the matte).
 // Unlabelled real photos (skimage astronaut, chelsea, coffee, motorcycle) are run too: method and time only;
 // REMOVE_BG_DUMP=<dir> writes every cut-out over magenta to look at.
@@ -20,6 +22,7 @@ import sharp from 'sharp';
 import { DEFAULT_MODEL, MODEL_CATALOG, catalogConfig, cachedModelState, matteArtwork, modelDir, removeBackground, runtimeAvailable, type ModelName, type Raster, type SegmentationModelConfig } from '@inkprep/engine';
 import type { BenchContext, Row } from '../lib/harness.js';
 import { measureMatte } from '../lib/matte-metrics.js';
+import { busyTexture } from '../lib/busy-texture.js';
 import { renderCorpusPiece } from '../../golden/lib/art-render.js';
 import { scene, SCENES } from '../../golden/lib/scenes.js';
 
@@ -27,9 +30,10 @@ const SKIMAGE = '/usr/lib/python3/dist-packages/skimage/data';
 const NATURE = '/usr/share/backgrounds/mate/nature';
 const PHOTO_BGS = ['Storm.jpg', 'Garden.jpg', 'Wood.jpg', 'Dune.jpg'].map((f) => path.join(NATURE, f));
 const ART = ['noto-1f981-lion.svg', 'si-docker.svg', 'lettering-brew-co.svg', 'gi-barn-owl.svg'];
+const BUSY_ART = ['lettering-brew-co.svg', 'gi-barn-owl.svg', 'si-openbsd.svg'];
 const UNLABELLED = ['astronaut.png', 'chelsea.png', 'coffee.png', 'motorcycle_left.png'].map((f) => path.join(SKIMAGE, f));
 
-type Kind = 'product shot / sky' | 'art on photo' | 'subject on photo' | 'art on white';
+type Kind = 'product shot / sky' | 'art on photo' | 'subject on photo' | 'art on busy texture' | 'art on white';
 interface Case { kind: Kind; name: string; input: Raster; truth: Raster }
 
 async function loadCover(file: string, size: number): Promise<Raster> {
@@ -115,6 +119,13 @@ export default async function removeBgPhotosBench(ctx: BenchContext): Promise<vo
       const horse = await furryHorse(size);
       cases.push({ kind: 'subject on photo', name: `furry horse on ${path.basename(bgs[b]!)}`, input: over(horse, bg), truth: horse });
     }
+  }
+  for (const file of BUSY_ART.slice(0, ctx.short ? 1 : BUSY_ART.length)) {
+    const art = await renderCorpusPiece(file, size);
+    const tex = busyTexture();
+    const bg = new Uint8ClampedArray(size * size * 4);
+    for (let i = 0; i < size * size; i++) { bg.set(tex(i % size, Math.floor(i / size)), i * 4); bg[i * 4 + 3] = 255; }
+    cases.push({ kind: 'art on busy texture', name: `${file.replace('.svg', '')} on busy texture`, input: over(art, { width: size, height: size, data: bg }), truth: art });
   }
   for (const file of ART.slice(0, ctx.short ? 1 : ART.length)) {
     const art = await renderCorpusPiece(file, size);

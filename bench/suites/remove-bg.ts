@@ -17,6 +17,7 @@ import sharp from 'sharp';
 import { createEngine, decodeImage, matteArtwork, type Raster } from '@inkprep/engine';
 import type { BenchContext, Row } from '../lib/harness.js';
 import { measureMatte as measure, type MatteMetrics as Metrics } from '../lib/matte-metrics.js';
+import { busyTexture } from '../lib/busy-texture.js';
 import { corpusDir } from '../../golden/lib/corpus.js';
 import { renderCorpusPiece } from '../../golden/lib/art-render.js';
 
@@ -42,14 +43,8 @@ function background(kind: BgKind, size: number): (x: number, y: number) => [numb
         const v = 1 - 0.12 * (dx * dx + dy * dy);
         return [(255 - 32 * t) * v, (255 - 22 * t) * v, (252 - 8 * t) * v];
       };
-    case 'busy': {
-      let seed = 99;
-      const rand = (): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-      return (x, y) => {
-        const a = Math.sin(x * 0.043 + Math.sin(y * 0.021) * 4), b = Math.sin(y * 0.057 + Math.cos(x * 0.017) * 3);
-        return [140 + 80 * a + rand() * 40, 120 + 70 * b + rand() * 40, 130 + 60 * a * b + rand() * 40];
-      };
-    }
+    case 'busy':
+      return busyTexture();
   }
 }
 
