@@ -192,6 +192,31 @@ for (const impl of impls) {
       await store.close();
     });
 
+    it('reserve: an admitted use says which meter binds, its count and when it next goes down (X-RateLimit-*)', async () => {
+      const store = await impl.open();
+      const { accountId, keyId } = await accountWithKey(store);
+      const daily = { accountId, keyId, endpoint: 'scan', fairUse: null, dailyLimit: 3, fairUseCap: null, monthly: null } as const;
+      expect(await store.reserve({ ...daily, now: T0 })).toMatchObject({ ok: true, meter: { limit: 'daily', max: 3, used: 1, resetMs: WINDOW_MS } });
+      // The reset counts from the oldest use in the window (now 1 s old), not from this one.
+      expect(await store.reserve({ ...daily, now: T0 + 1000 })).toMatchObject({ ok: true, meter: { limit: 'daily', max: 3, used: 2, resetMs: WINDOW_MS - 1000 } });
+      // The account's fair-use cap binds when fewer uses are left under it than under the key's limit.
+      const b = await accountWithKey(store);
+      const fair = { ...b, endpoint: 'upscale', fairUse: 'upscale', dailyLimit: 5, fairUseCap: 2, monthly: null } as const;
+      expect(await store.reserve({ ...fair, now: T0 })).toMatchObject({ ok: true, meter: { limit: 'fair_use', max: 2, used: 1, resetMs: WINDOW_MS } });
+      expect(await store.reserve({ ...fair, now: T0 + 60_000 })).toMatchObject({ ok: true, meter: { limit: 'fair_use', max: 2, used: 2, resetMs: WINDOW_MS - 60_000 } });
+      // A tie goes to the limit checked first (daily): the one the next call is refused by.
+      const c = await accountWithKey(store);
+      expect(await store.reserve({ ...c, endpoint: 'upscale', fairUse: 'upscale', dailyLimit: 2, fairUseCap: 2, monthly: null, now: T0 }))
+        .toMatchObject({ ok: true, meter: { limit: 'daily', max: 2, used: 1 } });
+      // The remove-bg monthly allowance resets at the next UTC month.
+      const d = await accountWithKey(store);
+      const month = monthBounds(T0);
+      const rb = { ...d, endpoint: 'remove-bg', fairUse: 'remove_bg', dailyLimit: 100, fairUseCap: 10, monthly: { limit: 2, ...month } } as const;
+      expect(await store.reserve({ ...rb, now: T0 })).toMatchObject({ ok: true, meter: { limit: 'monthly', max: 2, used: 1, resetMs: month.nextMonthStart - T0 } });
+      expect(await store.reserve({ ...rb, fairUseCap: 1, now: T0 + 5 })).toMatchObject({ ok: false, limit: 'fair_use', max: 1, used: 1 });
+      await store.close();
+    });
+
     it('reserve: 50 concurrent requests for the last 3 units admit exactly 3', async () => {
       const store = await impl.open();
       const { accountId, keyId } = await accountWithKey(store);
@@ -218,7 +243,15 @@ for (const impl of impls) {
           const fair = rnd() < 0.5 ? 'remove_bg' : rnd() < 0.5 ? 'upscale' : null;
           const r = await store.reserve({ accountId: a.accountId, keyId, endpoint: 'e', fairUse: fair, now, dailyLimit: 1e9, fairUseCap: 1e9, monthly: null });
           expect(r.ok).toBe(true);
-          if (r.ok) live.push({ id: r.eventId, keyId, fair, at: now, endpoint: 'e' });
+          if (r.ok) {
+            live.push({ id: r.eventId, keyId, fair, at: now, endpoint: 'e' });
+            // The binding meter from the model: fewest left (equal limits: the larger count), ties to daily.
+            const inWindow = (e: { at: number }): boolean => e.at > now - WINDOW_MS;
+            const keyUses = live.filter((e) => e.keyId === keyId && inWindow(e));
+            const fairUses = fair ? live.filter((e) => e.fair === fair && inWindow(e)) : [];
+            const [limit, uses] = fairUses.length > keyUses.length ? ['fair_use', fairUses] as const : ['daily', keyUses] as const;
+            expect(r.meter, `step ${step}`).toEqual({ limit, max: 1e9, used: uses.length, resetMs: Math.min(...uses.map((e) => e.at)) + WINDOW_MS - now });
+          }
         } else if (x < 0.6 && live.length) {
           const e = live[Math.floor(rnd() * live.length)]!;
           await store.confirm({ eventId: e.id, accountId: a.accountId, keyId: e.keyId, endpoint: e.endpoint, fairUse: e.fair, at: e.at });

@@ -1,9 +1,11 @@
 // The one error map: any thrown value -> an HTTP reply `{ error, code?, ...extras }` (spec section 7).
-// InkprepError details are spread into the body; 429 limits add a `Retry-After` header.
+// InkprepError details are spread into the body; 429 limits add a `Retry-After` header, and the daily,
+// fair-use and monthly 429s the X-RateLimit-* headers built from the same body fields.
 // Unknown errors become 500 `internal_error` with a readable message; their details go to the log only.
 // Log levels: a 5xx that is the service working as designed (draining, shedding load) is not an error
 // line; a dependency that is down is a warning; anything else at 5xx is a bug or a failure: error.
 import { InkprepError, type ErrorCode } from '@inkprep/engine';
+import { limitErrorHeaders } from '../limits/meter.js';
 import type { Logger } from '../log.js';
 import { json, type Reply } from './reply.js';
 
@@ -25,6 +27,7 @@ export function errorReply(err: unknown, log: Logger, requestId: string): { repl
     const headers: Record<string, string> = {};
     const retry = err.details.retry_after_seconds;
     if (typeof retry === 'number' && err.status === 429) headers['Retry-After'] = String(retry);
+    Object.assign(headers, limitErrorHeaders(err));
     if (err.status >= 500) {
       const expected = EXPECTED_5XX[err.code];
       if (expected === undefined) log.error('request failed', { code: err.code, err: err.message, cause: causeText(err) });

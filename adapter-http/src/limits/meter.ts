@@ -8,7 +8,7 @@
 // GET status reads are unmetered.
 import { InkprepError } from '@inkprep/engine';
 import type { Caller } from '../auth/authenticate.js';
-import { WINDOW_MS, monthBounds, type Account, type FairUseName, type Store } from '../store/types.js';
+import { WINDOW_MS, monthBounds, type Account, type FairUseName, type MeterState, type Store } from '../store/types.js';
 
 /** What a route counts against: just the key's daily limit, or also an account fair-use cap. */
 export type Meter = 'daily' | { fairUse: FairUseName } | 'none';
@@ -17,9 +17,43 @@ export type Meter = 'daily' | { fairUse: FairUseName } | 'none';
 export interface Reservation {
   release(): Promise<void>;
   keep(): Promise<void>;
+  /** X-RateLimit-* headers of the binding meter, for the 2xx reply (null when unmetered). */
+  readonly headers: Readonly<Record<string, string>> | null;
 }
 
-const NOOP: Reservation = { release: async () => {}, keep: async () => {} };
+const NOOP: Reservation = { release: async () => {}, keep: async () => {}, headers: null };
+
+/**
+ * The rate-limit headers (docs/artwork-api-v1.md 8.1): `X-RateLimit-Limit` the binding limit,
+ * `X-RateLimit-Remaining` uses left after this one, `X-RateLimit-Reset` seconds (rounded up, at least 1)
+ * until Remaining next grows, `X-RateLimit-Policy` which limit binds: `daily` (this key, rolling 24 h),
+ * `fair_use` (the account's remove-bg/upscale cap, rolling 24 h) or `monthly` (the remove-bg allowance,
+ * UTC calendar month).
+ */
+export function rateLimitHeaders(m: MeterState): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(m.max),
+    'X-RateLimit-Remaining': String(Math.max(0, m.max - m.used)),
+    'X-RateLimit-Reset': String(retrySeconds(m.resetMs)),
+    'X-RateLimit-Policy': m.limit,
+  };
+}
+
+/**
+ * The same headers on a limit's 429 (from its body fields, so the two always agree): Limit = `limit`,
+ * Remaining 0, Reset = `retry_after_seconds` (= Retry-After). Null for any other error.
+ */
+export function limitErrorHeaders(err: InkprepError): Record<string, string> | null {
+  if (err.code !== 'daily_limit_exceeded' && err.code !== 'fair_use_exceeded') return null;
+  const { limit, retry_after_seconds: retry, period } = err.details;
+  if (typeof limit !== 'number' || typeof retry !== 'number') return null;
+  return {
+    'X-RateLimit-Limit': String(limit),
+    'X-RateLimit-Remaining': '0',
+    'X-RateLimit-Reset': String(retry),
+    'X-RateLimit-Policy': err.code === 'daily_limit_exceeded' ? 'daily' : period === 'month' ? 'monthly' : 'fair_use',
+  };
+}
 
 /** The fair-use cap of an account for an endpoint: null = uncapped (always for administrator accounts). */
 export function fairUseCap(account: Account, name: FairUseName): number | null {
@@ -63,6 +97,7 @@ export async function reserveUse(store: Store, caller: Caller, endpoint: string,
   let done = false;
   const use = { eventId: r.eventId, accountId: account.id, keyId: caller.key.id, endpoint, fairUse, at: now };
   return {
+    headers: r.meter ? rateLimitHeaders(r.meter) : null,
     async release() {
       if (done) return;
       done = true;

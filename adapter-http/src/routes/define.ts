@@ -67,6 +67,12 @@ function authenticateExchangeSync(ex: Exchange, app: AppServices): Caller | unde
   return caller;
 }
 
+/** The reply with the reservation's X-RateLimit-* headers added (2xx replies of metered routes). */
+function withRateLimit(reply: Reply, reservation: Reservation | null): Reply {
+  const h = reservation?.headers;
+  return h ? { ...reply, headers: { ...reply.headers, ...h } } : reply;
+}
+
 /**
  * Confirm the reservation of a successful reply before sending it, so every 2xx a client receives is
  * counted even if this process dies right after. A store error here is logged, not turned into an error
@@ -178,8 +184,12 @@ export function getRoute<P = undefined>(spec: {
         if (caller && meter !== 'none') reservation = await reserveUse(app.store, caller, endpoint, meter, app.clock());
         const reply = await spec.handle(call);
         if (ex.aborted) return;
-        if (reply.status >= 200 && reply.status < 300) await keepReservation(reservation, ex);
-        ex.send(reply);
+        if (reply.status >= 200 && reply.status < 300) {
+          await keepReservation(reservation, ex);
+          ex.send(withRateLimit(reply, reservation));
+        } else {
+          ex.send(reply);
+        }
       };
       run()
         .catch((err) => ex.fail(err))
@@ -320,8 +330,12 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
         }
         turn?.release();
         if (ex.aborted) return;
-        if (reply.status >= 200 && reply.status < 300) await keepReservation(reservation, ex);
-        ex.send(reply);
+        if (reply.status >= 200 && reply.status < 300) {
+          await keepReservation(reservation, ex);
+          ex.send(withRateLimit(reply, reservation));
+        } else {
+          ex.send(reply);
+        }
       };
       run()
         .catch((err) => ex.fail(err)) // an unread rest of the body is drained by the Exchange

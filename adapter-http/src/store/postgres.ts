@@ -179,25 +179,33 @@ CREATE OR REPLACE FUNCTION inkprep_reserve(
   p_daily INTEGER, p_cap INTEGER, p_month_limit INTEGER, p_month_start BIGINT, p_next_month BIGINT, p_instance BIGINT)
 RETURNS TABLE (ok BOOLEAN, event_id BIGINT, lim TEXT, max_n INTEGER, used_n BIGINT, retry_ms BIGINT)
 LANGUAGE plpgsql AS $$
+-- Refused: the limit, its count and the ms until a unit frees up. Admitted: the event and the binding meter
+-- (fewest uses left after this one, ties in check order daily, fair_use, monthly), its count with this use
+-- and the ms until that count next goes down (the X-RateLimit-* headers; types.ts MeterState).
 DECLARE
   since BIGINT := p_now - p_window;
-  used BIGINT;
+  key_used BIGINT;
+  fair_used BIGINT;
   month_used BIGINT;
   oldest BIGINT;
   eid BIGINT;
+  b_lim TEXT := 'daily';
+  b_max INTEGER := p_daily;
+  b_used BIGINT;
+  b_reset BIGINT;
 BEGIN
-  used := inkprep_key_counts(p_key, since);
-  IF used >= p_daily THEN
+  key_used := inkprep_key_counts(p_key, since);
+  IF key_used >= p_daily THEN
     -- Retry when enough of the oldest uses have left the window (an index probe: used - p_daily is 0 at the limit).
-    SELECT at INTO oldest FROM usage_events WHERE key_id = p_key AND at > since ORDER BY at LIMIT 1 OFFSET (used - p_daily);
-    RETURN QUERY SELECT false, NULL::BIGINT, 'daily'::TEXT, p_daily, used, COALESCE(oldest, p_now) + p_window - p_now;
+    SELECT at INTO oldest FROM usage_events WHERE key_id = p_key AND at > since ORDER BY at LIMIT 1 OFFSET (key_used - p_daily);
+    RETURN QUERY SELECT false, NULL::BIGINT, 'daily'::TEXT, p_daily, key_used, COALESCE(oldest, p_now) + p_window - p_now;
     RETURN;
   END IF;
   IF p_fair IS NOT NULL THEN
-    SELECT c.used, c.month_used INTO used, month_used FROM inkprep_fair_counts(p_account, p_fair, since, p_month_start) c;
-    IF p_cap IS NOT NULL AND used >= p_cap THEN
-      SELECT at INTO oldest FROM usage_events WHERE account_id = p_account AND fair_use = p_fair AND at > since ORDER BY at LIMIT 1 OFFSET (used - p_cap);
-      RETURN QUERY SELECT false, NULL::BIGINT, 'fair_use'::TEXT, p_cap, used, COALESCE(oldest, p_now) + p_window - p_now;
+    SELECT c.used, c.month_used INTO fair_used, month_used FROM inkprep_fair_counts(p_account, p_fair, since, p_month_start) c;
+    IF p_cap IS NOT NULL AND fair_used >= p_cap THEN
+      SELECT at INTO oldest FROM usage_events WHERE account_id = p_account AND fair_use = p_fair AND at > since ORDER BY at LIMIT 1 OFFSET (fair_used - p_cap);
+      RETURN QUERY SELECT false, NULL::BIGINT, 'fair_use'::TEXT, p_cap, fair_used, COALESCE(oldest, p_now) + p_window - p_now;
       RETURN;
     END IF;
     IF p_month_limit IS NOT NULL AND month_used >= p_month_limit THEN
@@ -207,7 +215,25 @@ BEGIN
   END IF;
   INSERT INTO usage_events (account_id, key_id, endpoint, fair_use, at, instance_id) VALUES (p_account, p_key, p_endpoint, p_fair, p_now, p_instance) RETURNING id INTO eid;
   PERFORM inkprep_count_event(p_key, p_account, p_fair, p_now, 1);
-  RETURN QUERY SELECT true, eid, NULL::TEXT, NULL::INTEGER, NULL::BIGINT, NULL::BIGINT;
+  b_used := key_used + 1;
+  IF p_fair IS NOT NULL THEN
+    IF p_cap IS NOT NULL AND p_cap - (fair_used + 1) < b_max - b_used THEN
+      b_lim := 'fair_use'; b_max := p_cap; b_used := fair_used + 1;
+    END IF;
+    IF p_month_limit IS NOT NULL AND p_month_limit - (month_used + 1) < b_max - b_used THEN
+      b_lim := 'monthly'; b_max := p_month_limit; b_used := month_used + 1;
+    END IF;
+  END IF;
+  IF b_lim = 'daily' THEN
+    SELECT at INTO oldest FROM usage_events WHERE key_id = p_key AND at > since ORDER BY at LIMIT 1;
+    b_reset := COALESCE(oldest, p_now) + p_window - p_now;
+  ELSIF b_lim = 'fair_use' THEN
+    SELECT at INTO oldest FROM usage_events WHERE account_id = p_account AND fair_use = p_fair AND at > since ORDER BY at LIMIT 1;
+    b_reset := COALESCE(oldest, p_now) + p_window - p_now;
+  ELSE
+    b_reset := p_next_month - p_now;
+  END IF;
+  RETURN QUERY SELECT true, eid, b_lim, b_max, b_used, b_reset;
 END $$;
 
 CREATE OR REPLACE FUNCTION inkprep_release(p_event BIGINT, p_pending_only BOOLEAN) RETURNS BOOLEAN LANGUAGE plpgsql AS $$
@@ -560,7 +586,8 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
           r.fairUse && r.monthly ? r.monthly.limit : null, month.monthStart, month.nextMonthStart, instance],
       );
       const x = rows[0]!;
-      if (x.ok) return { ok: true, eventId: Number(x.event_id) };
+      // lim is null on success only from a function an older release created (mixed versions during a rollout).
+      if (x.ok) return { ok: true, eventId: Number(x.event_id), meter: x.lim ? { limit: x.lim, max: x.max_n!, used: Number(x.used_n), resetMs: Number(x.retry_ms) } : null };
       return { ok: false, limit: x.lim!, max: x.max_n!, used: Number(x.used_n), retryAfterMs: Number(x.retry_ms) };
     },
     confirm(use) {

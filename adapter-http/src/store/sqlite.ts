@@ -12,7 +12,7 @@ import { InkprepError } from '@inkprep/engine';
 import { endedHere, leaseTiming, thisInstance } from './instance.js';
 import {
   ACCOUNT_PATCH_COLUMNS, DEFAULT_DAILY_LIMIT, FAIR_USE_NAMES, WINDOW_MS, monthBounds,
-  type Account, type AccountPatch, type ApiKey, type FairUseName, type Plan, type ReserveRequest, type ReserveResult, type ReservedUse, type Store, type UsageSummary,
+  type Account, type AccountPatch, type ApiKey, type FairUseName, type MeterState, type Plan, type ReserveRequest, type ReserveResult, type ReservedUse, type Store, type UsageSummary,
 } from './types.js';
 
 /** Ordered schema migrations; index + 1 is the schema version. Append only. */
@@ -215,6 +215,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
       const oldest = q.nthKey.get(r.keyId, since, usedKey - r.dailyLimit)?.at ?? r.now; // limit 0 with no uses: a full window
       return { ok: false, limit: 'daily', max: r.dailyLimit, used: usedKey, retryAfterMs: oldest + WINDOW_MS - r.now };
     }
+    let fair: { used: number; monthUsed: number } | null = null;
     if (r.fairUse) {
       const { used, monthUsed } = fairUsedSince(r.accountId, r.fairUse, since, (r.monthly ?? monthBounds(r.now)).monthStart);
       if (r.fairUseCap !== null && used >= r.fairUseCap) {
@@ -223,8 +224,19 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
         return { ok: false, limit: 'fair_use', max: r.fairUseCap, used, retryAfterMs: oldest + WINDOW_MS - r.now };
       }
       if (r.monthly && monthUsed >= r.monthly.limit) return { ok: false, limit: 'monthly', max: r.monthly.limit, used: monthUsed, retryAfterMs: r.monthly.nextMonthStart - r.now };
+      fair = { used, monthUsed };
     }
-    return { ok: true, eventId: recordEvent(r.accountId, r.keyId, r.endpoint, r.fairUse, r.now, instanceId()) };
+    const eventId = recordEvent(r.accountId, r.keyId, r.endpoint, r.fairUse, r.now, instanceId());
+    // The binding meter (types.ts MeterState): fewest left after this use; ties keep the one checked first.
+    let meter: MeterState = { limit: 'daily', max: r.dailyLimit, used: usedKey + 1, resetMs: 0 };
+    if (r.fairUse && fair) {
+      if (r.fairUseCap !== null && r.fairUseCap - (fair.used + 1) < meter.max - meter.used) meter = { limit: 'fair_use', max: r.fairUseCap, used: fair.used + 1, resetMs: 0 };
+      if (r.monthly && r.monthly.limit - (fair.monthUsed + 1) < meter.max - meter.used) meter = { limit: 'monthly', max: r.monthly.limit, used: fair.monthUsed + 1, resetMs: 0 };
+    }
+    // One index probe: the oldest use in the window (this one at least, so there always is one).
+    meter.resetMs = meter.limit === 'monthly' ? r.monthly!.nextMonthStart - r.now
+      : (meter.limit === 'daily' ? q.nthKey.get(r.keyId, since, 0) : q.nthFair.get(r.accountId, r.fairUse!, since, 0))!.at + WINDOW_MS - r.now;
+    return { ok: true, eventId, meter };
   });
 
   /** Insert a usage event and count it in its key's (and fair-use meter's) running counts (their rows exist). */

@@ -84,8 +84,25 @@ export interface ReserveRequest {
  * limit. If the process dies, its pending uses are released by the sweep after the lease.
  */
 export type ReserveResult =
-  | { ok: true; eventId: number }
+  | { ok: true; eventId: number; meter: MeterState | null }
   | { ok: false; limit: 'daily' | 'fair_use' | 'monthly'; max: number; used: number; retryAfterMs: number };
+
+/**
+ * The limit that binds an admitted use, for the X-RateLimit-* headers: of the meters the call counts against
+ * (the key's daily limit; for remove-bg/upscale also the account's fair-use cap when set and the remove-bg
+ * monthly allowance when set), the one with the fewest uses left after this one; on a tie the one checked
+ * first (daily, fair_use, monthly), which is the one the next call would be refused by. Computed inside
+ * the reservation from the counts it already holds plus one index probe for the oldest use. Null only when
+ * a store cannot tell (a PostgreSQL function created by an older release of this code).
+ */
+export interface MeterState {
+  limit: 'daily' | 'fair_use' | 'monthly';
+  max: number;
+  /** Uses counted in its window, this one included. */
+  used: number;
+  /** Milliseconds until `used` next goes down: the oldest counted use leaves the rolling 24 h window, or the UTC month ends. */
+  resetMs: number;
+}
 
 /** An admitted use, as `confirm` needs it: the event, and what to record again if a sweep released it meanwhile. */
 export interface ReservedUse {
