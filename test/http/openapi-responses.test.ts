@@ -62,7 +62,10 @@ describe('responses off the OpenAPI document fail the fetch', () => {
 
 describe('checkResponse', () => {
   it('a required header missing, a bad header value, an unknown path, a wrong method', () => {
-    const h = new Headers({ 'content-type': 'image/svg+xml; charset=utf-8', 'x-request-id': 'r1', 'x-paths': '12', 'x-colors-used': '3', 'x-trace-ms': '40' });
+    const h = new Headers({
+      'content-type': 'image/svg+xml; charset=utf-8', 'x-request-id': 'r1', 'x-paths': '12', 'x-colors-used': '3', 'x-trace-ms': '40',
+      'x-ratelimit-limit': '999999', 'x-ratelimit-remaining': '999998', 'x-ratelimit-reset': '86400', 'x-ratelimit-policy': 'daily',
+    });
     expect(checkResponse('POST', '/api/v1/vectorize', 200, h, null).errors).toEqual(['required header x-queue-ms missing']);
     h.set('x-queue-ms', 'soon');
     expect(checkResponse('POST', '/api/v1/vectorize', 200, h, null).errors.join()).toMatch(/header x-queue-ms: "soon" .*must match pattern/);

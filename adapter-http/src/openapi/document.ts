@@ -69,6 +69,21 @@ export function errorCodesFor(meta: RouteMeta, doc: OperationDoc, hasFields: boo
 
 const REQUEST_ID: HeaderDoc = { schema: { type: 'string' }, description: 'id of this request in the server log' };
 
+const SECONDS: HeaderDoc['schema'] = { type: 'string', pattern: '^[0-9]+$' };
+/** The rate-limit headers of metered replies (docs/artwork-api-v1.md 8.1; limits/meter.ts rateLimitHeaders). */
+function rateLimitHeaders(required: boolean): Record<string, HeaderDoc> {
+  return {
+    'X-RateLimit-Limit': { schema: SECONDS, description: 'the binding limit: uses allowed in its window (the policy below)', required },
+    'X-RateLimit-Remaining': { schema: SECONDS, description: 'uses left in that window after this call (0 on its 429)', required },
+    'X-RateLimit-Reset': { schema: SECONDS, description: 'seconds until Remaining next grows: the oldest counted use leaves the rolling 24 h window, or the UTC month ends (on a 429: = Retry-After)', required },
+    'X-RateLimit-Policy': {
+      schema: { type: 'string', enum: ['daily', 'fair_use', 'monthly'] },
+      description: 'which limit binds: daily (this key, rolling 24 h), fair_use (the account cap of remove-bg/upscale, rolling 24 h), monthly (the remove-bg allowance, UTC calendar month)',
+      required,
+    },
+  };
+}
+
 function headersObject(headers: Record<string, HeaderDoc>): Record<string, unknown> {
   const out: Record<string, unknown> = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
   for (const [name, h] of Object.entries(headers)) out[name] = { description: h.description, required: h.required ?? true, schema: h.schema };
@@ -82,6 +97,8 @@ function errorResponse(status: number, codes: readonly ErrorCode[]): Record<stri
   const headers: Record<string, HeaderDoc> = {};
   if (codes.includes('daily_limit_exceeded') || codes.includes('fair_use_exceeded')) {
     headers['Retry-After'] = { schema: { type: 'string', pattern: '^[0-9]+$' }, description: 'seconds until a call may succeed (daily_limit_exceeded, fair_use_exceeded)', required: false };
+    // Present on those two codes (not on queue_full, which shares the status), equal to the body's fields.
+    Object.assign(headers, rateLimitHeaders(false));
   }
   const desc = status === 499 ? 'the client closed the connection (logged; never delivered)' : codes.join(', ');
   return { description: desc, headers: headersObject(headers), content: { 'application/json': { schema } } };
@@ -124,7 +141,8 @@ function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: str
     const content: Record<string, unknown> = {};
     if (r.json) content['application/json'] = { schema: r.json };
     for (const m of r.media ?? []) content[m] = {};
-    responses[String(r.status)] = { description: r.description, headers: headersObject(r.headers ?? {}), content };
+    const metered = meta.meter !== 'none' && r.status >= 200 && r.status < 300;
+    responses[String(r.status)] = { description: r.description, headers: headersObject({ ...r.headers, ...(metered ? rateLimitHeaders(true) : {}) }), content };
   }
   for (const [status, codes] of errorCodesFor(meta, doc, fields.length > 0)) {
     const k = String(status);
