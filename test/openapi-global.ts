@@ -1,12 +1,8 @@
 // Global setup/teardown of the OpenAPI response check (test/openapi-setup.ts): clears the records, and at
 // the end prints how many responses were checked, which (operation, status) pairs the suite saw against
-// those the document declares, and fails the run on any mismatch (node:http ones only surface here).
+// those the document declares, and fails the run on any mismatch.
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-
-const DIR = fileURLToPath(new URL('./.openapi-seen/', import.meta.url));
-
-interface Entry { expected?: boolean; via?: string; op?: string; status: number; errors?: string[]; skipped?: string; path: string; project: string }
+import { SEEN_DIR as DIR, type SeenEntry } from './openapi-record.js';
 
 // Both vitest projects run this global setup in the one main process: clear and report once.
 const g = globalThis as typeof globalThis & { inkprepOpenApiSetup?: boolean; inkprepOpenApiReported?: boolean };
@@ -20,9 +16,9 @@ export function setup(): void {
 export async function teardown(): Promise<void> {
   if (g.inkprepOpenApiReported || !existsSync(DIR)) return;
   g.inkprepOpenApiReported = true;
-  const entries: Entry[] = [];
+  const entries: SeenEntry[] = [];
   for (const f of readdirSync(DIR)) {
-    for (const line of readFileSync(DIR + f, 'utf8').split('\n')) if (line) entries.push(JSON.parse(line) as Entry);
+    for (const line of readFileSync(DIR + f, 'utf8').split('\n')) if (line) entries.push(JSON.parse(line) as SeenEntry);
   }
   const checked = entries.filter((e) => e.op && !e.expected);
   if (checked.length === 0) return;
@@ -31,15 +27,21 @@ export async function teardown(): Promise<void> {
   const { declaredPairs } = await import('./http/openapi-check.js');
   const declared = declaredPairs();
   const seen = new Set(checked.filter((e) => !e.op!.includes('(')).map((e) => `${e.op} ${e.status}`));
-  const byVia = (v: string) => checked.filter((e) => e.via === v).length;
+  const server = checked.filter((e) => e.via === 'server');
+  const serverIds = new Set(server.map((e) => e.id));
+  const clientOnly = checked.filter((e) => e.via !== 'server' && !serverIds.has(e.id));
+  const byVia = (v: string) => clientOnly.filter((e) => e.via === v).length;
   const lines = [
-    `OpenAPI response check: ${checked.length} responses of the service checked against the document (fetch with body: ${byVia('fetch')}, node:http status+headers: ${byVia('node:http')}), ${failed.length} mismatches; ${skipped.length} responses of test-only routes not checked`,
+    `OpenAPI response check: ${server.length + clientOnly.length} responses of the API checked against the document, ${failed.length} mismatches:`,
+    `  ${server.length} replies of in-process test servers, checked as sent (any client: fetch, node:http, raw sockets, browser), ${checked.length - server.length - clientOnly.length} of them also by the client that received them;`,
+    `  ${clientOnly.length} responses of servers in child processes, checked by the client (fetch with body: ${byVia('fetch')}, node:http status and headers: ${byVia('node:http')});`,
+    `  ${skipped.length} replies of test-only routes (/test/...) not checked.`,
     `  (operation, status) pairs seen: ${seen.size} of ${declared.length} declared; 404/405 outside the operations: ${checked.filter((e) => e.op!.includes('(')).length}`,
     `  declared, not seen: ${unseen(declared.filter((p) => !seen.has(p)))}`,
   ];
   console.log(lines.join('\n'));
   if (failed.length) {
-    throw new Error(`OpenAPI: ${failed.length} responses do not match the document:\n${failed.slice(0, 20).map((e) => `  ${e.op} ${e.status} ${e.path}: ${e.errors!.join('; ')}`).join('\n')}`);
+    throw new Error(`OpenAPI: ${failed.length} responses do not match the document:\n${failed.slice(0, 20).map((e) => `  ${e.via} ${e.op} ${e.status} ${e.path}: ${e.errors!.join('; ')}`).join('\n')}`);
   }
 }
 

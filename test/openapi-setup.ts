@@ -4,15 +4,10 @@
 // checked on status and headers (their bodies belong to the test's stream) and a mismatch fails the run in
 // the global teardown (test/openapi-global.ts), which also prints the coverage. Responses of test-only
 // routes (`/test/...`), of stub servers and of the metrics listener (no X-Request-Id) are not the API's.
-import { appendFileSync, mkdirSync } from 'node:fs';
 import http from 'node:http';
-import { fileURLToPath } from 'node:url';
+import { recordSeen as record } from './openapi-record.js';
 
-const DIR = fileURLToPath(new URL('./.openapi-seen/', import.meta.url));
-const FILE = `${DIR}${process.pid}.jsonl`;
 const WRAPPED = Symbol.for('inkprep.openapi.wrapped');
-/** Set by test/http/openapi-responses.test.ts while it provokes mismatches on purpose (still thrown, not counted). */
-export const EXPECT_MISMATCH = Symbol.for('inkprep.openapi.expectMismatch');
 
 type Check = typeof import('./http/openapi-check.js');
 let checker: Promise<Check> | null = null;
@@ -27,12 +22,7 @@ function kind(pathname: string, headers: Headers): 'service' | 'test-only' | 'ot
   return 'other';
 }
 
-function record(entry: Record<string, unknown>): void {
-  mkdirSync(DIR, { recursive: true });
-  appendFileSync(FILE, JSON.stringify({ project: process.env.INKPREP_HTTP ?? '', ...entry }) + '\n');
-}
-
-const g = globalThis as typeof globalThis & { [WRAPPED]?: true; [EXPECT_MISMATCH]?: boolean };
+const g = globalThis as typeof globalThis & { [WRAPPED]?: true };
 if (!g[WRAPPED]) {
   g[WRAPPED] = true;
   const realFetch = globalThis.fetch;
@@ -40,14 +30,13 @@ if (!g[WRAPPED]) {
     const res = await realFetch(input, init);
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
     const k = kind(url.pathname, res.headers);
-    if (k === 'test-only') record({ skipped: 'test-only route', path: url.pathname, status: res.status });
     if (k !== 'service') return res;
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     const json = (res.headers.get('content-type') ?? '').startsWith('application/json');
     const body = json && method !== 'HEAD' ? await res.clone().text() : null;
     const { checkResponse } = await loadChecker();
     const r = checkResponse(method, url.pathname, res.status, res.headers, body);
-    record({ via: 'fetch', op: r.op, status: r.status, errors: r.errors, path: url.pathname, ...(g[EXPECT_MISMATCH] ? { expected: true } : {}) });
+    record({ via: 'fetch', op: r.op, status: r.status, errors: r.errors, path: url.pathname, id: res.headers.get('x-request-id') ?? '' });
     if (r.errors.length) throw new Error(`OpenAPI: ${method} ${url.pathname} -> ${res.status} does not match the document: ${r.errors.join('; ')}`);
     return res;
   }) as typeof fetch;
@@ -60,11 +49,10 @@ if (!g[WRAPPED]) {
       const headers = new Headers();
       for (const [n, v] of Object.entries(res.headers)) if (v !== undefined) headers.set(n, Array.isArray(v) ? v.join(', ') : v);
       const k = kind(url.pathname, headers);
-      if (k === 'test-only') record({ skipped: 'test-only route', path: url.pathname, status: res.statusCode });
       if (k !== 'service') return;
       void loadChecker().then(({ checkResponse }) => {
         const r = checkResponse(req.method, url.pathname, res.statusCode ?? 0, headers, null);
-        record({ via: 'node:http', op: r.op, status: r.status, errors: r.errors, path: url.pathname });
+        record({ via: 'node:http', op: r.op, status: r.status, errors: r.errors, path: url.pathname, id: headers.get('x-request-id') ?? '' });
       });
     });
     return req;

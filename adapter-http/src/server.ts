@@ -9,7 +9,7 @@ import { parseTrustedProxies } from './http/client-address.js';
 import { Exchange, type ExchangeHooks } from './http/exchange.js';
 import { selectTransport } from './transport/select.js';
 import type { TransportKind, Wire } from './transport/types.js';
-import { json } from './http/reply.js';
+import { json, type Reply } from './http/reply.js';
 import { Router } from './http/router.js';
 import { createLogger, type Logger } from './log.js';
 import { instrumentEngine, instrumentLine, instrumentStore, Metrics, serveMetrics, type MetricsListener } from './metrics.js';
@@ -42,6 +42,12 @@ export interface ServerOptions {
   sharePort?: boolean;
   /** The vectorize line (owned and closed by the server); default an in-process line (queue/open-line.ts picks PostgreSQL's). */
   vectorizeLine?: VectorizeLine;
+  /**
+   * Observe every reply as it is sent (the test harness checks each against the OpenAPI document, whatever
+   * client made the request). Must be cheap; a throw is logged and ignored. The transport adds
+   * `X-Request-Id` (= requestId) and Content-Type (= reply.contentType).
+   */
+  onReply?: (seen: { method: string; path: string; requestId: string; reply: Reply }) => void;
 }
 
 export interface InkprepServer {
@@ -90,6 +96,7 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
     logRequests: true,
     proxies: parseTrustedProxies((config.trustedProxy ?? []).join(',')),
     quietRoutes: QUIET_ROUTES,
+    ...(opts.onReply ? { onReply: (ex: Exchange, reply: Reply) => opts.onReply!({ method: ex.method, path: ex.path, requestId: ex.id, reply }) } : {}),
     onStart: (ex) => {
       active.add(ex);
       metrics.inFlight = active.size;

@@ -7,6 +7,8 @@ import {
   ROUTES, createApiKey, defaultConfig, openStore, parseTransportChoice, startServer,
   type Account, type InkprepServer, type LogLevel, type RouteDef, type ServerConfig, type Store,
 } from '@inkprep/http';
+import { expectingMismatch, recordSeen } from '../openapi-record.js';
+import { checkResponse } from './openapi-check.js';
 
 /** A settable clock (ms since the epoch). */
 export class FakeClock {
@@ -32,7 +34,29 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/**
+ * The server side of the OpenAPI check: every reply of a test server, whatever client asked (fetch, node:http,
+ * raw sockets, a browser), is checked against the document as it is sent; `close()` fails on a mismatch.
+ */
+function openApiObserver(mismatches: string[]): NonNullable<Parameters<typeof startServer>[0]['onReply']> {
+  return ({ method, path, requestId, reply }) => {
+    if (path.startsWith('/test/')) {
+      recordSeen({ via: 'server', skipped: 'test-only route', path, status: reply.status });
+      return;
+    }
+    const headers = new Headers(reply.headers);
+    headers.set('content-type', reply.contentType);
+    headers.set('x-request-id', requestId);
+    const isJson = reply.contentType.startsWith('application/json') && method !== 'head';
+    const body = isJson ? (typeof reply.body === 'string' ? reply.body : Buffer.from(reply.body).toString('utf8')) : null;
+    const r = checkResponse(method, path, reply.status, headers, body);
+    recordSeen({ via: 'server', op: r.op, status: r.status, errors: r.errors, path, id: requestId });
+    if (r.errors.length && !expectingMismatch()) mismatches.push(`${method.toUpperCase()} ${path} -> ${reply.status}: ${r.errors.join('; ')}`);
+  };
+}
+
 export async function startTestServer(opts: { routes?: readonly RouteDef[]; config?: Partial<ServerConfig>; engine?: Engine; logLevel?: LogLevel } = {}): Promise<TestServer> {
+  const mismatches: string[] = [];
   const clock = new FakeClock();
   const store = openStore({ dataDir: ':memory:' });
   const engine = opts.engine ?? createEngine({ threads: 1 });
@@ -41,7 +65,7 @@ export async function startTestServer(opts: { routes?: readonly RouteDef[]; conf
   const log = createLogger(opts.logLevel ?? 'info', (line) => logs.push(JSON.parse(line) as Record<string, unknown>));
   const server = await startServer({
     config: defaultConfig({ dataDir: ':memory:', threads: 1, http: parseTransportChoice(process.env.INKPREP_HTTP), ...opts.config }),
-    store, engine, clock: clock.now, log, routes: opts.routes ?? ROUTES,
+    store, engine, clock: clock.now, log, routes: opts.routes ?? ROUTES, onReply: openApiObserver(mismatches),
   });
   const newAccount = async (name = 'test'): Promise<{ account: Account; key: string }> => {
     const account = await store.createAccount({ name, plan: 'business', now: clock.now() });
@@ -54,6 +78,7 @@ export async function startTestServer(opts: { routes?: readonly RouteDef[]; conf
     async close() {
       await server.close(5_000);
       if (!opts.engine) await engine.close();
+      if (mismatches.length) throw new Error(`OpenAPI: ${mismatches.length} replies of this server do not match the document:\n${mismatches.slice(0, 10).join('\n')}`);
     },
   };
 }

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InkprepError } from '@inkprep/engine';
 import { ROUTES, binary, getRoute, json, type RouteDef } from '@inkprep/http';
+import { EXPECT_MISMATCH } from '../openapi-record.js';
 import { checkResponse } from './openapi-check.js';
 import { startTestServer, type TestServer } from './harness.js';
 
@@ -21,7 +22,6 @@ const offDocument: RouteDef[] = [
   getRoute({ path: '/api/v1/garments', handle: () => binary('x', 'text/html') }),
 ];
 
-const EXPECT_MISMATCH = Symbol.for('inkprep.openapi.expectMismatch');
 const g = globalThis as typeof globalThis & { [EXPECT_MISMATCH]?: boolean };
 
 let t: TestServer;

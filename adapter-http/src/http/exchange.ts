@@ -24,6 +24,8 @@ export interface ExchangeHooks {
   onStart(ex: Exchange): void;
   /** Called once when the exchange is over (replied or aborted) and its work has settled. */
   onEnd(ex: Exchange): void;
+  /** Sees each reply as it is handed to the transport (ServerOptions.onReply). */
+  onReply?(ex: Exchange, reply: Reply): void;
 }
 
 /**
@@ -202,6 +204,13 @@ export class Exchange {
     if (this.replied || this.abortedFlag) return;
     this.replied = true;
     this.status = reply.status;
+    if (this.hooks.onReply) {
+      try {
+        this.hooks.onReply(this, reply);
+      } catch (err) {
+        this.log.error('onReply hook failed', { err: String(err) });
+      }
+    }
     let close = closeConnection;
     if (!this.bodyDone) {
       const left = this.contentLength === null ? 0 : this.contentLength - this.bodySeen;
