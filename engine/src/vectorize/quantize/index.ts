@@ -198,26 +198,44 @@ function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: BlendMa
   const votes = new Int32Array(k);
   const inkPx = new Float64Array(k);
   const px = new Uint32Array(prep.rgba.buffer, prep.rgba.byteOffset, n);
+  // The counters of the label being walked live in locals until the label changes: labels come in long
+  // runs, and a memory increment per pixel would chain every pixel to the previous one's store.
+  let cur = -1, cCount = 0, cInk = 0, cCand = 0, cVotes = 0;
+  const flush = (): void => {
+    if (cur < 0) return;
+    counts[cur]! += cCount; inkPx[cur]! += cInk; cand[cur] = cCand; votes[cur] = cVotes;
+  };
   for (let i = 0; i < n; i++) {
     const l = labels[i]!;
     if (l === TRANSPARENT) continue;
-    counts[l]! += 1;
+    if (l !== cur) {
+      flush();
+      cur = l; cCount = 0; cInk = 0; cCand = cand[l]!; cVotes = votes[l]!;
+    }
+    cCount++;
     if (blends[i] !== NOT_BLEND) continue;
-    inkPx[l]! += 1;
+    cInk++;
     const v = px[i]!;
-    if (votes[l] === 0) { cand[l] = v; votes[l] = 1; } else if (cand[l] === v) votes[l]!++; else votes[l]!--;
+    if (cVotes === 0) { cCand = v; cVotes = 1; } else if (cCand === v) cVotes++; else cVotes--;
   }
+  flush();
   const order = Array.from({ length: k }, (_, j) => j).filter((j) => counts[j]! > 0).sort((a, b) => counts[b]! - counts[a]! || a - b);
   const remap = new Uint16Array(k).fill(TRANSPARENT);
   order.forEach((j, m) => { remap[j] = m; });
   // One pass: relabel in palette order and count each cluster's majority candidate.
   const candCount = new Float64Array(k);
+  let from = -1, to = 0, want = 0, hits = 0;
   for (let i = 0; i < n; i++) {
     const l = labels[i]!;
     if (l === TRANSPARENT) continue;
-    labels[i] = remap[l]!;
-    if (blends[i] === NOT_BLEND && px[i] === cand[l]) candCount[l]! += 1;
+    if (l !== from) {
+      if (from >= 0) candCount[from]! += hits;
+      from = l; to = remap[l]!; want = cand[l]!; hits = 0;
+    }
+    labels[i] = to;
+    if (blends[i] === NOT_BLEND && px[i] === want) hits++;
   }
+  if (from >= 0) candCount[from]! += hits;
   const palette = new Uint8Array(order.length * 3);
   const rgb: [number, number, number] = [0, 0, 0];
   let sampleLabels: Int32Array | null = null;

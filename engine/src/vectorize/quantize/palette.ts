@@ -36,13 +36,16 @@ export function buildSamples(img: LabImage, mask: Uint8Array, blends: BlendMap |
   // Unsmoothed colours repeat in runs: a pixel equal to the previous one used lands in the same bucket.
   const px = rgba ? new Uint32Array(rgba.buffer, rgba.byteOffset, n) : null;
   let prevPx = -1, prevK = -1, prevL = NaN, prevA = NaN, prevB = NaN;
+  // The sums of the last bucket used live in locals (same additions in the same order) until another bucket
+  // is hit: a run of pixels in one bucket would otherwise chain each add to the previous one's store.
+  let oW = 0, oL = 0, oA = 0, oB = 0;
   for (let i = 0; i < n; i++) {
     if (!mask[i] || (blends && blends[i] !== NOT_BLEND)) continue;
     const e = ix[i]! * 3;
     const L = lab[e]!, a = lab[e + 1]!, b = lab[e + 2]!;
     // Same source colour (or, on smoothed art, same Lab) as the previous pixel used: same bucket.
     if (px ? px[i] === prevPx : L === prevL && a === prevA && b === prevB) {
-      sums[prevK] += 1; sums[prevK + 1] += L; sums[prevK + 2] += a; sums[prevK + 3] += b;
+      oW += 1; oL += L; oA += a; oB += b;
       continue;
     }
     let li = (L * (LB / 100.5)) | 0;
@@ -52,11 +55,16 @@ export function buildSamples(img: LabImage, mask: Uint8Array, blends: BlendMap |
     if (ai < 0) ai = 0; else if (ai >= AB) ai = AB - 1;
     if (bi < 0) bi = 0; else if (bi >= AB) bi = AB - 1;
     const k = ((li * AB + ai) * AB + bi) * 4;
-    if (sums[k] === 0) touched.push(k);
-    sums[k] += 1; sums[k + 1] += L; sums[k + 2] += a; sums[k + 3] += b;
+    if (k !== prevK) {
+      if (prevK >= 0) { sums[prevK] = oW; sums[prevK + 1] = oL; sums[prevK + 2] = oA; sums[prevK + 3] = oB; }
+      oW = sums[k]!; oL = sums[k + 1]!; oA = sums[k + 2]!; oB = sums[k + 3]!;
+      if (oW === 0) touched.push(k);
+    }
+    oW += 1; oL += L; oA += a; oB += b;
     prevK = k;
     if (px) prevPx = px[i]!; else { prevL = L; prevA = a; prevB = b; }
   }
+  if (prevK >= 0) { sums[prevK] = oW; sums[prevK + 1] = oL; sums[prevK + 2] = oA; sums[prevK + 3] = oB; }
   // Bucket order (not discovery order) keeps the result independent of pixel order.
   touched.sort((p, q) => p - q);
   const count = touched.length;

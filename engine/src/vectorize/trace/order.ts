@@ -192,16 +192,31 @@ export function orderLayers(map: LabelMap, optimise = true): LayerOrder {
     // adjacency lengths between colours; colour n = transparent (including the image border)
     const idx = new Int32Array(0x10000).fill(n);
     for (let r = 0; r < n; r++) idx[present[r]!] = r;
+    // Edge lengths per colour pair, listed in first-seen order (the order the pair arrays keep). A dense
+    // count matrix for palettes up to 1023 colours (every quantized map): one array increment per edge pixel.
+    const dim = n + 1;
+    const dense = dim * dim <= 1 << 20 ? new Int32Array(dim * dim) : null;
+    const seen: number[] = [];
     const pairs = new Map<number, number>();
     const add = (a: number, b: number): void => {
-      const key = a < b ? a * (n + 1) + b : b * (n + 1) + a;
-      pairs.set(key, (pairs.get(key) ?? 0) + 1);
+      const key = a < b ? a * dim + b : b * dim + a;
+      if (dense) {
+        if (dense[key]++ === 0) seen.push(key);
+      } else {
+        pairs.set(key, (pairs.get(key) ?? 0) + 1);
+      }
     };
     for (let y = 0; y < h; y++) {
       const row = y * w;
       let prev = n;
+      // Labels map to colours one to one, so a pixel with the label of its left and upper neighbours adds
+      // no edge: inside a region the loop only compares labels.
+      let prevLabel = -1;
       for (let x = 0; x < w; x++) {
-        const c = idx[labels[row + x]!]!;
+        const l = labels[row + x]!;
+        if (l === prevLabel && y > 0 && labels[row - w + x] === l) continue;
+        prevLabel = l;
+        const c = idx[l]!;
         if (c !== prev) add(c, prev);
         const up = y > 0 ? idx[labels[row - w + x]!]! : n;
         if (up !== c) add(c, up);
@@ -215,17 +230,19 @@ export function orderLayers(map: LabelMap, optimise = true): LayerOrder {
         if (c !== n) add(c, n);
       }
     }
-    const np = pairs.size;
+    const np = dense ? seen.length : pairs.size;
     const pa = new Int32Array(np);
     const pb = new Int32Array(np);
     const pw = new Float64Array(np);
     let e = 0;
-    for (const [key, len] of pairs) {
-      pa[e] = Math.floor(key / (n + 1));
-      pb[e] = key % (n + 1);
+    const list = (key: number, len: number): void => {
+      pa[e] = Math.floor(key / dim);
+      pb[e] = key % dim;
       pw[e] = len;
       e++;
-    }
+    };
+    if (dense) for (const key of seen) list(key, dense[key]!);
+    else for (const [key, len] of pairs) list(key, len);
     let order = present.map((_, r) => r);
     if (n > 2 && n <= MAX_SEARCH) {
       const adj = new Float64Array((n + 1) * (n + 1));
