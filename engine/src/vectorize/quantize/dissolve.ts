@@ -19,21 +19,29 @@ export function dissolveEdgeClusters(labels: Uint16Array, img: LabImage, w: numb
   const interior = new Float64Array(k);
   const adj = new Float64Array(k * k);
   let total = 0;
+  // Counters of the label being walked stay in locals until the label changes (labels come in runs; a
+  // memory increment per pixel chains each pixel to the previous one's store).
+  let cur = -1, cCount = 0, cInside = 0;
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const i = y * w + x;
       const l = labels[i]!;
       if (l === TRANSPARENT) continue;
       total++;
-      count[l]! += 1;
+      if (l !== cur) {
+        if (cur >= 0) { count[cur]! += cCount; interior[cur]! += cInside; }
+        cur = l; cCount = 0; cInside = 0;
+      }
+      cCount++;
       let inside = true;
       if (x > 0) { const v = labels[i - 1]!; if (v !== l) { inside = false; if (v !== TRANSPARENT) adj[l * k + v]! += 1; } } else inside = false;
       if (x < w - 1) { const v = labels[i + 1]!; if (v !== l) { inside = false; if (v !== TRANSPARENT) adj[l * k + v]! += 1; } } else inside = false;
       if (y > 0) { const v = labels[i - w]!; if (v !== l) { inside = false; if (v !== TRANSPARENT) adj[l * k + v]! += 1; } } else inside = false;
       if (y < h - 1) { const v = labels[i + w]!; if (v !== l) { inside = false; if (v !== TRANSPARENT) adj[l * k + v]! += 1; } } else inside = false;
-      if (inside) interior[l]! += 1;
+      if (inside) cInside++;
     }
   }
+  if (cur >= 0) { count[cur]! += cCount; interior[cur]! += cInside; }
   const c = cl.centroids;
   const dissolve = new Uint8Array(k);
   let nd = 0;
