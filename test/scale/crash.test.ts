@@ -91,7 +91,10 @@ for (const c of cases) {
       const dataDir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-crash-'));
       dirs.push(dataDir);
       const env = { INKPREP_DATA_DIR: dataDir, ...c.env() };
-      const first = await serve(env);
+      // Both live processes use the same 3 s lease: a sweeper judges every instance's heartbeat by its own lease,
+      // so a first process on the default 30 s lease (heartbeat every 5 s) would look dead to a 3 s sweeper and
+      // lose its pending reservations while alive (seen under load: 1 of 5 still pending).
+      const first = await serve({ ...env, INKPREP_RESERVATION_LEASE_MS: '3000' });
       const other = await serve({ ...env, INKPREP_RESERVATION_LEASE_MS: '3000' });
       const acct = admin(env, ['account', 'create', '--name', `Crash ${c.name}`, '--plan', 'business']);
       const id = acct.id as string;
@@ -110,7 +113,8 @@ for (const c of cases) {
         () => statuses.push('failed'),
       ));
       // All five reserved (pending) before the first finishes.
-      for (let i = 0; i < 100 && (await fairUse(first.base, key)).fairUseUsed < 5; i++) await new Promise((r) => setTimeout(r, 20));
+      // Uploads of 2600 px PNGs can take seconds on a loaded machine: poll up to 30 s.
+      for (let i = 0; i < 600 && (await fairUse(first.base, key)).fairUseUsed < 5; i++) await new Promise((r) => setTimeout(r, 50));
       expect((await fairUse(first.base, key)).fairUseUsed).toBe(5);
       await gotFirstOk;
       first.child.kill('SIGKILL');
