@@ -84,6 +84,8 @@ async function dump(dir: string, name: string, r: Raster): Promise<void> {
   await sharp(Buffer.from(c.buffer), { raw: { width: r.width, height: r.height, channels: 4 } }).png().toFile(path.join(dir, `${name}.png`));
 }
 
+/** CPU ms of this process since `since` (the model's inference threads included). */
+const cpuMs = (since: NodeJS.CpuUsage): number => { const d = process.cpuUsage(since); return (d.user + d.system) / 1000; };
 const mean = (xs: number[]): number => xs.reduce((s, v) => s + v, 0) / Math.max(1, xs.length);
 
 export default async function removeBgPhotosBench(ctx: BenchContext): Promise<void> {
@@ -134,56 +136,57 @@ export default async function removeBgPhotosBench(ctx: BenchContext): Promise<vo
   }
   ctx.log(`remove-bg-photos: ${cases.length} composites at ${size}x${size}; models: ${models.map((m) => m.label).join(', ') || 'none'}`);
 
-  type Acc = { m: Metrics[]; ms: number[]; refused: number; routed: Record<string, number> };
+  type Acc = { m: Metrics[]; ms: number[]; cpu: number[]; refused: number; routed: Record<string, number> };
   const acc = new Map<string, Acc>();
-  const add = (kind: Kind, method: string, r: { m?: Metrics; ms: number; refused?: boolean; routed?: string }): void => {
+  const add = (kind: Kind, method: string, r: { m?: Metrics; ms: number; cpu: number; refused?: boolean; routed?: string }): void => {
     const key = `${kind}\u0000${method}`;
-    const a = acc.get(key) ?? { m: [], ms: [], refused: 0, routed: {} };
+    const a = acc.get(key) ?? { m: [], ms: [], cpu: [], refused: 0, routed: {} };
     if (r.m) a.m.push(r.m);
     a.ms.push(r.ms);
+    a.cpu.push(r.cpu);
     if (r.refused) a.refused++;
     if (r.routed) a.routed[r.routed] = (a.routed[r.routed] ?? 0) + 1;
     acc.set(key, a);
   };
   const perImage: Row[] = [];
   for (const c of cases) {
-    let t = performance.now();
+    let t = performance.now(), cpu = process.cpuUsage();
     const matte = matteArtwork(c.input);
-    const matteMs = performance.now() - t;
-    add(c.kind, 'matte', { m: measure(matte.data, c.truth), ms: matteMs });
+    const matteMs = performance.now() - t, matteCpu = cpuMs(cpu);
+    add(c.kind, 'matte', { m: measure(matte.data, c.truth), ms: matteMs, cpu: matteCpu });
     const row: Row = { kind: c.kind, image: c.name, separable: matte.separability.separable, 'matte IoU': measure(matte.data, c.truth).iou };
     if (dumpDir) await dump(dumpDir, `${c.name}-matte`, { width: size, height: size, data: matte.data });
-    const modelOut = new Map<string, { r: Raster; ms: number }>();
+    const modelOut = new Map<string, { r: Raster; ms: number; cpu: number }>();
     for (const m of models) {
-      t = performance.now();
+      t = performance.now(); cpu = process.cpuUsage();
       const r = await removeBackground(c.input, { backend: 'model', model: m.cfg, jpeg: false });
-      const ms = performance.now() - t;
-      modelOut.set(m.label, { r, ms });
+      const ms = performance.now() - t, mcpu = cpuMs(cpu);
+      modelOut.set(m.label, { r, ms, cpu: mcpu });
       const mm = measure(r.data, c.truth);
-      add(c.kind, `model ${m.label}`, { m: mm, ms });
+      add(c.kind, `model ${m.label}`, { m: mm, ms, cpu: mcpu });
       row[`${m.label} IoU`] = mm.iou;
       if (dumpDir) await dump(dumpDir, `${c.name}-${m.label}`, r);
     }
     // auto: the API's path. When it routes to the model, its output is the forced model run above (same code
     // path): reused, timed as the matte's decision + that run, instead of running ISNet a second time.
     const autoName = auto ? 'auto' : 'auto (no model)';
-    t = performance.now();
+    t = performance.now(); cpu = process.cpuUsage();
     if (!matte.separability.separable && auto) {
       const m = modelOut.get(auto.label)!;
       const mm = measure(m.r.data, c.truth);
-      add(c.kind, autoName, { m: mm, ms: m.ms + matteMs, routed: 'model' });
+      add(c.kind, autoName, { m: mm, ms: m.ms + matteMs, cpu: m.cpu + matteCpu, routed: 'model' });
       row['auto IoU'] = mm.iou;
       row['auto method'] = 'model';
     } else {
       try {
         const r = await removeBackground(c.input, { backend: 'auto', model: auto?.cfg ?? null, jpeg: false });
         const mm = measure(r.data, c.truth);
-        add(c.kind, autoName, { m: mm, ms: performance.now() - t, routed: r.method });
+        add(c.kind, autoName, { m: mm, ms: performance.now() - t, cpu: cpuMs(cpu), routed: r.method });
         row['auto IoU'] = mm.iou;
         row['auto method'] = r.method;
         if (dumpDir) await dump(dumpDir, `${c.name}-auto`, r);
       } catch (err) {
-        add(c.kind, autoName, { ms: performance.now() - t, refused: true, routed: `422 ${(err as { code?: string }).code ?? 'error'}` });
+        add(c.kind, autoName, { ms: performance.now() - t, cpu: cpuMs(cpu), refused: true, routed: `422 ${(err as { code?: string }).code ?? 'error'}` });
         row['auto method'] = `422 ${(err as { code?: string }).code ?? ''}`;
       }
     }
@@ -200,6 +203,7 @@ export default async function removeBgPhotosBench(ctx: BenchContext): Promise<vo
       'SAD (k, 1024px)': a.m.length ? mean(a.m.map((m) => m.sad)) : '',
       'halo dE': a.m.length ? mean(a.m.map((m) => m.halo)) : '',
       'ms / image': mean(a.ms),
+      'cpu ms / image': mean(a.cpu),
       'routed / refused': Object.entries(a.routed).map(([k, v]) => `${k} ${v}`).join(', '),
     });
   }

@@ -51,6 +51,9 @@ describe('model configuration', () => {
     expect(() => resolveModelConfig({ path: 'x', std: '1,0,1' })).toThrow(/model\.std/);
     expect(() => resolveModelConfig({ path: 'x', input_size: 'big' })).toThrow(InkprepError);
     expect(() => segmentationModelFromEnv({ INKPREP_SEGMENTATION_MODEL: 'x', INKPREP_SEGMENTATION_SIZE: '3' })).toThrow(/INKPREP_SEGMENTATION_SIZE/);
+    // Inference threads: an integer 1-16 (default 2 on a multi-core machine), checked when the env is read.
+    for (const bad of ['0', '17', 'two', '1.5']) expect(() => segmentationModelFromEnv({ INKPREP_SEGMENTATION_THREADS: bad })).toThrow(/INKPREP_SEGMENTATION_THREADS/);
+    expect(segmentationModelFromEnv({ INKPREP_SEGMENTATION_THREADS: '4' })).toBeNull();
   });
 });
 
