@@ -57,4 +57,5 @@ export { fitGradientFills, solidFills } from './vectorize/gradients/fit.js';
 export { traceLabelMap, fitPath, reverseSegments, orderLayers } from './vectorize/trace/index.js';
 export { writeSvg, encodePath, hexColour, type SvgOptions, type SvgResult } from './vectorize/svg/index.js';
 export { writeDocument, writePdf, writeEps, writeDxf, nearestAci, layerName, VECTOR_FORMATS, DXF_UNITS, CONTENT_TYPES, DEFAULT_PX_PER_INCH, type VectorFormat, type DxfUnits, type DxfOptions, type DocumentOptions, type PdfResult, type EpsResult, type DxfResult } from './vectorize/formats/index.js';
-export { TRANSPARENT, type LabelMap, type Fill, type GradientStop, type TraceParams, type TracedShape, type PathSegments, type TraceResult } from './vectorize/types.js';
+export { recognisePrimitives, fitPrimitive, primitiveSegments, primitiveTolerance, type PrimitiveStats } from './vectorize/primitives/index.js';
+export { TRANSPARENT, type Primitive, type LabelMap, type Fill, type GradientStop, type TraceParams, type TracedShape, type PathSegments, type TraceResult } from './vectorize/types.js';

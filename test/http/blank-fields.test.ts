@@ -48,6 +48,7 @@ const POST_ROWS: Row[] = [
   { path: '/api/v1/vectorize', field: 'print_width_inches', valid: '12' },
   { path: '/api/v1/vectorize', field: 'output_format', valid: 'svg' },
   { path: '/api/v1/vectorize', field: 'dxf_units', valid: 'in' },
+  { path: '/api/v1/vectorize', field: 'primitives', valid: 'true' },
   { path: '/api/v1/mockup', field: 'style', valid: 'own:classic-tee' },
   { path: '/api/v1/mockup', field: 'color', valid: 'black', with: TRUE_TO_SIZE },
   { path: '/api/v1/mockup', field: 'placement', valid: 'full-front', with: TRUE_TO_SIZE },

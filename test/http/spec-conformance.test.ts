@@ -234,7 +234,7 @@ describe('4.7/4.8 vectorize', () => {
     expect(def.status).toBe(200);
     expect(def.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     for (const h of ['x-paths', 'x-colors-used', 'x-trace-ms', 'x-queue-ms']) expect(def.headers.get(h), h).toMatch(/^\d+(\.\d+)?$/);
-    const explicit = await post(t, '/api/v1/vectorize', form(png, { colors: 'auto', detail: 'balanced', shape_style: 'stacked', speck_size: '4', edge_cleanup: 'true', smooth_bands: 'true', gradients: 'false' }));
+    const explicit = await post(t, '/api/v1/vectorize', form(png, { colors: 'auto', detail: 'balanced', shape_style: 'stacked', speck_size: '4', edge_cleanup: 'true', smooth_bands: 'true', gradients: 'false', output_format: 'svg', dxf_units: 'in', primitives: 'true' }));
     expect(Buffer.from(explicit.bytes).toString()).toBe(Buffer.from(def.bytes).toString());
     expect(explicit.headers.get('x-colors-used')).toBe(def.headers.get('x-colors-used'));
   });
@@ -258,7 +258,10 @@ describe('4.7/4.8 vectorize', () => {
       return [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16)) as [number, number, number];
     };
     const svg = Buffer.from((await post(t, '/api/v1/vectorize', form(png))).bytes).toString();
-    expect(svg).not.toMatch(/<rect/);
+    // no background box: the transparent margin stays unpainted (the ink may itself be a <rect>: a recognised square)
+    const { data, info } = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    for (const [x, y] of [[1, 1], [info.width - 2, 1], [1, info.height - 2], [info.width - 2, info.height - 2]]) expect(data[(y! * info.width + x!) * 4 + 3], `${x},${y}`).toBe(0);
+    expect(data[(16 * info.width + 16) * 4 + 3]).toBe(255);
     const inks = fills(svg);
     expect(inks.length).toBeGreaterThan(0);
     for (const c of inks) expect(hex(c)[0] - hex(c)[2], c).toBeGreaterThan(100);

@@ -43,7 +43,8 @@ describe('POST /api/v1/vectorize', () => {
     expect(r.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     const svg = Buffer.from(r.bytes).toString('utf8');
     expect(svg).toMatch(/^(<\?xml[^>]*>\s*)?<svg[\s>]/);
-    const paths = (svg.match(/<path\b/g) ?? []).length;
+    // one outline per moveto of each <path>, one per recognised <circle>/<ellipse>/<rect>
+    const paths = [...svg.matchAll(/<(path|circle|ellipse|rect)\b[^>]*?(?: d="([^"]*)")?\/>/g)].reduce((n, m) => n + (m[1] === 'path' ? (m[2]!.match(/[Mm]/g) ?? []).length : 1), 0);
     expect(Number(r.headers.get('x-paths'))).toBe(paths);
     expect(paths).toBeGreaterThan(0);
     expect(Number(r.headers.get('x-colors-used'))).toBeGreaterThanOrEqual(1);

@@ -12,6 +12,7 @@ import { DEFAULT_SPECK_SIZE, mergeSpecks } from '../vectorize/clean/specks.js';
 import { fitGradientFills, solidFills } from '../vectorize/gradients/fit.js';
 import { mergeShadedBands } from '../vectorize/gradients/merge.js';
 import { traceLabelMap } from '../vectorize/trace/index.js';
+import { recognisePrimitives } from '../vectorize/primitives/index.js';
 import { writeSvg } from '../vectorize/svg/index.js';
 import { CONTENT_TYPES, DXF_UNITS, VECTOR_FORMATS, writeDocument, type DxfUnits, type VectorFormat } from '../vectorize/formats/index.js';
 import type { Fill, TraceParams } from '../vectorize/types.js';
@@ -40,6 +41,8 @@ export interface VectorizeOptions {
   output_format?: VectorFormat;
   /** DXF drawing units: `in` (default) | `mm`; other formats ignore it. */
   dxf_units?: DxfUnits;
+  /** Default true: outlines that are circles, ellipses or (rounded) rectangles are written as those exact shapes. */
+  primitives?: boolean;
 }
 
 export type Detail = 'smoother' | 'balanced' | 'precise';
@@ -56,6 +59,7 @@ export interface ResolvedVectorize {
   printWidthInches: number | null;
   outputFormat: VectorFormat;
   dxfUnits: DxfUnits;
+  primitives: boolean;
   trace: TraceParams;
 }
 
@@ -112,13 +116,14 @@ export function resolveVectorize(raw: VectorizeOptions | TextOptions | undefined
   const printWidthInches = parseNumber(o, 'print_width_inches', undefined, 0.1, 500) ?? null;
   const outputFormat = parseEnum(o, 'output_format', 'svg', VECTOR_FORMATS);
   const dxfUnits = parseEnum(o, 'dxf_units', 'in', DXF_UNITS);
+  const primitives = parseBool(o, 'primitives', true);
   const trace: TraceParams = Object.freeze({
     ...DETAIL_PARAMS[detail],
     turdSize: 0,
     shapeStyle,
     smooth: colors === 'unlimited' ? smoothBands : true,
   });
-  return Object.freeze({ colors, detail, shapeStyle, speckSize, edgeCleanup, smoothBands, gradients, printWidthInches, outputFormat, dxfUnits, trace });
+  return Object.freeze({ colors, detail, shapeStyle, speckSize, edgeCleanup, smoothBands, gradients, printWidthInches, outputFormat, dxfUnits, primitives, trace });
 }
 
 /** Stages of `vectorize` and their shares of a typical run (2000 px flat art: quantize ~50%, trace ~40%). */
@@ -143,7 +148,8 @@ export function vectorizeRaster(raster: Raster, opts: Readonly<ResolvedVectorize
   progress('specks');
   mergeSpecks(map, opts.speckSize);
   progress('trace');
-  const traced = traceLabelMap(map, opts.trace, (done) => progress('trace', done));
+  const outlines = traceLabelMap(map, opts.trace, (done) => progress('trace', done));
+  const traced = opts.primitives ? recognisePrimitives(outlines).result : outlines;
   progress('fills');
   const fills: Fill[] = opts.gradients ? fitGradientFills(map, prep.rgba) : solidFills(map);
   progress('svg');

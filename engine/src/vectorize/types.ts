@@ -53,7 +53,18 @@ export interface PathSegments {
   start: [number, number];
   /** Each segment is a line (`L` x y) or a cubic Bézier (`C` x1 y1 x2 y2 x y). */
   segs: Array<{ kind: 'L'; x: number; y: number } | { kind: 'C'; x1: number; y1: number; x2: number; y2: number; x: number; y: number }>;
+  /** Set when the outline was recognised as an exact shape (primitives/); `segs` then draw that shape. */
+  primitive?: Primitive;
 }
+
+/**
+ * An exactly parameterised outline, in source pixels. `angle` in radians, from the x axis towards the y axis
+ * (clockwise on screen); a rect's `r` is its corner radius (0 = sharp corners).
+ */
+export type Primitive =
+  | { kind: 'circle'; cx: number; cy: number; r: number }
+  | { kind: 'ellipse'; cx: number; cy: number; rx: number; ry: number; angle: number }
+  | { kind: 'rect'; cx: number; cy: number; w: number; h: number; angle: number; r: number };
 
 /** Result of tracing a label map: shapes in paint order (first painted first, i.e. back to front). */
 export interface TraceResult {

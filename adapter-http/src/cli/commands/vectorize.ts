@@ -18,6 +18,7 @@ Options (same names and values as POST /api/v1/vectorize):
                                    coordinates, which otherwise use 72 px per inch)
   --output-format svg|pdf|eps|dxf  default: from the -o extension (.pdf, .eps, .dxf), else svg
   --dxf-units in|mm                DXF drawing units (default in)
+  --primitives true|false          write circles, ellipses, (rounded) rectangles as exact shapes (default true)
   --json                           print { paths, colorsUsed, traceMs, width, height } on stdout
                                    (on stderr with -o -, which writes the SVG to stdout)
   --quiet                          no summary line and no progress line on stderr

@@ -1,5 +1,6 @@
 // DXF writer for cutters (vinyl, heat-transfer, laser): AutoCAD R12 (AC1009) ASCII, the format every cutter
-// and CAD program reads. Each closed outline is one closed POLYLINE (flag 1) on the layer of its colour, named
+// and CAD program reads. Each closed outline is one closed POLYLINE (flag 1), or a CIRCLE when it was
+// recognised as one (primitives/), on the layer of its colour, named
 // by its hex value (`E63946`: R12 layer names allow only A-Z 0-9 $ - _), with the nearest AutoCAD colour index
 // as the layer colour. Béziers are flattened to within 0.1 px and 0.002 in (0.05 mm) of the curve.
 // Coordinates are physical (inches or millimetres, $INSUNITS 1 or 4; print width, else 72 px per inch), Y up
@@ -105,6 +106,13 @@ export function writeDxf(result: TraceResult, layerRgb: readonly (readonly [numb
     const layer = layerName(rgb);
     if (!layers.has(layer)) layers.set(layer, nearestAci(rgb));
     for (const sp of shape.subpaths) {
+      if (sp.primitive?.kind === 'circle') {
+        const { cx, cy, r } = sp.primitive;
+        const x = cx * k, y = (opts.height - cy) * k, rr = r * k;
+        minX = Math.min(minX, x - rr); maxX = Math.max(maxX, x + rr); minY = Math.min(minY, y - rr); maxY = Math.max(maxY, y + rr);
+        entities.push(`  0\nCIRCLE\n  8\n${layer}\n 10\n${f(x)}\n 20\n${f(y)}\n 30\n0\n 40\n${f(rr)}\n`);
+        continue;
+      }
       const pts = flatten(sp, tolPx);
       const verts: string[] = [];
       let last = '';

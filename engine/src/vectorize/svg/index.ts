@@ -1,9 +1,10 @@
 // SVG writer for traced shapes: viewBox in source pixels, physical width/height in inches when a print width
-// is given, one compound <path> per traced shape (nonzero fill: the tracer orients holes opposite to their
+// is given, one compound <path> per traced shape (a shape that is one recognised circle, ellipse or rectangle:
+// <circle>, <ellipse>, <rect>) (nonzero fill: the tracer orients holes opposite to their
 // outlines), solid fills as hex colours and gradient fills as userSpaceOnUse defs. No metadata; the output
 // is a pure function of its input (deterministic).
 
-import type { Fill, TraceResult } from '../types.js';
+import type { Fill, Primitive, TraceResult } from '../types.js';
 import { encodePath } from './pathdata.js';
 
 export { encodePath } from './pathdata.js';
@@ -46,6 +47,16 @@ function stops(list: { offset: number; rgb: [number, number, number] }[]): strin
   return list.map((s) => `<stop offset="${fmt(s.offset, 3)}" stop-color="${hexColour(s.rgb)}"/>`).join('');
 }
 
+/** A recognised outline as an SVG shape element (a shape made of that one outline). */
+function primitiveElement(p: Primitive, paint: string): string {
+  if (p.kind === 'circle') return `<circle fill="${paint}" cx="${fmt(p.cx)}" cy="${fmt(p.cy)}" r="${fmt(p.r)}"/>`;
+  const deg = (p.angle * 180) / Math.PI;
+  const rot = Math.abs(deg) < 0.005 ? '' : ` transform="rotate(${fmt(deg)} ${fmt(p.cx)} ${fmt(p.cy)})"`;
+  if (p.kind === 'ellipse') return `<ellipse fill="${paint}" cx="${fmt(p.cx)}" cy="${fmt(p.cy)}" rx="${fmt(p.rx)}" ry="${fmt(p.ry)}"${rot}/>`;
+  const corner = p.r > 0 ? ` rx="${fmt(p.r)}"` : '';
+  return `<rect fill="${paint}" x="${fmt(p.cx - p.w / 2)}" y="${fmt(p.cy - p.h / 2)}" width="${fmt(p.w)}" height="${fmt(p.h)}"${corner}${rot}/>`;
+}
+
 /**
  * Writes the SVG document for `result`, painting shape `s` with `fills[s.label]`.
  * @example writeSvg(trace, fills, { width: 1024, height: 768, printWidthInches: 10 })
@@ -66,7 +77,9 @@ export function writeSvg(result: TraceResult, fills: Fill[], opts: SvgOptions): 
   let paths = 0;
   const used = new Set<number>();
   for (const shape of result.shapes) {
-    const { d, moves } = encodePath(shape.subpaths);
+    const drawn = shape.subpaths.filter((sp) => sp.segs.length > 0);
+    const only = drawn.length === 1 ? drawn[0]!.primitive : undefined;
+    const { d, moves } = only ? { d: '', moves: 1 } : encodePath(shape.subpaths);
     if (moves === 0) continue;
     const fill = fills[shape.label] ?? { kind: 'solid', rgb: [0, 0, 0] };
     let paint: string;
@@ -85,7 +98,7 @@ export function writeSvg(result: TraceResult, fills: Fill[], opts: SvgOptions): 
       }
       paint = `url(#${id})`;
     }
-    body += `<path fill="${paint}" d="${d}"/>`;
+    body += only ? primitiveElement(only, paint) : `<path fill="${paint}" d="${d}"/>`;
     paths += moves;
     used.add(shape.label);
   }

@@ -9,7 +9,7 @@ import { resolveVectorize, vectorizeRaster, type VectorizeOptions } from '../../
 import { renderCorpusPiece } from '../../../../golden/lib/art-render.js';
 import { brokenLimits } from '../../../../golden/lib/golden.js';
 import { compareRasters, rasteriseSvg } from '../../../../golden/lib/metrics.js';
-import { parseDxf, type DxfDrawing } from './readers.js';
+import { parseDxf, svgOutlinesByColour, type DxfDrawing } from './readers.js';
 
 const ASCII = [
   'AAAAAAAAAAAA..DDDDDDDDDDDD',
@@ -35,18 +35,6 @@ function asciiRaster(rows: string[], cell = 8): Raster {
     }
   }
   return { width: w, height: h, data };
-}
-
-/** Subpaths per fill colour in an SVG of solid fills, keyed by upper-case RRGGBB. */
-function svgOutlinesByColour(svg: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const m of svg.matchAll(/<path fill="#([0-9a-f]{3,6})" d="([^"]*)"/g)) {
-    let hex = m[1]!;
-    if (hex.length === 3) hex = [...hex].map((c) => c + c).join('');
-    hex = hex.toUpperCase();
-    out.set(hex, (out.get(hex) ?? 0) + (m[2]!.match(/[Mm]/g) ?? []).length);
-  }
-  return out;
 }
 
 function countByLayer(d: DxfDrawing): Map<string, number> {

@@ -86,7 +86,8 @@ export function pdfContent(pdf: Uint8Array): string {
 export interface DxfDrawing {
   header: Record<string, unknown>;
   layers: string[];
-  polylines: { layer: string; closed: boolean; points: { x: number; y: number }[] }[];
+  /** Closed outlines: POLYLINE entities, and CIRCLE entities as 256-gons (`circle: true`). */
+  polylines: { layer: string; closed: boolean; circle: boolean; points: { x: number; y: number }[] }[];
 }
 
 // dxf-parser is CommonJS with an ESM build: Node's loader exposes the class as a named export, Vite's as default.
@@ -99,9 +100,37 @@ export function parseDxf(text: string): DxfDrawing {
   if (!d) throw new Error('dxf-parser returned nothing');
   const layers = Object.keys((d.tables as { layer?: { layers?: Record<string, unknown> } }).layer?.layers ?? {});
   const polylines = d.entities.map((e) => {
-    const p = e as unknown as { type: string; layer: string; shape?: boolean; vertices?: { x: number; y: number }[] };
+    const p = e as unknown as { type: string; layer: string; shape?: boolean; vertices?: { x: number; y: number }[]; center?: { x: number; y: number }; radius?: number };
+    if (p.type === 'CIRCLE' && p.center && p.radius !== undefined) {
+      // a circle as a closed 256-gon (for counts, bounds and drawing back)
+      const { center: c, radius: r } = p;
+      return { layer: p.layer, closed: true, circle: true, points: Array.from({ length: 256 }, (_, i) => ({ x: c.x + r * Math.cos((i * Math.PI) / 128), y: c.y + r * Math.sin((i * Math.PI) / 128) })) };
+    }
     if (p.type !== 'POLYLINE' && p.type !== 'LWPOLYLINE') throw new Error(`unexpected DXF entity ${p.type}`);
-    return { layer: p.layer, closed: p.shape === true, points: (p.vertices ?? []).map((v) => ({ x: v.x, y: v.y })) };
+    return { layer: p.layer, closed: p.shape === true, circle: false, points: (p.vertices ?? []).map((v) => ({ x: v.x, y: v.y })) };
   });
   return { header: d.header as Record<string, unknown>, layers, polylines };
+}
+
+/**
+ * Closed outlines per solid fill in one of our SVGs, keyed by upper-case RRGGBB: movetos of each <path>, and one
+ * per <circle>, <ellipse> or <rect> (recognised primitives).
+ */
+export function svgOutlinesByColour(svg: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of svg.matchAll(/<(path|circle|ellipse|rect) fill="#([0-9a-f]{3,6})"(?: d="([^"]*)")?/g)) {
+    let hex = m[2]!;
+    if (hex.length === 3) hex = [...hex].map((c) => c + c).join('');
+    hex = hex.toUpperCase();
+    const n = m[1] === 'path' ? (m[3]!.match(/[Mm]/g) ?? []).length : 1;
+    out.set(hex, (out.get(hex) ?? 0) + n);
+  }
+  return out;
+}
+
+/** All closed outlines of one of our SVGs (see svgOutlinesByColour; gradient fills included). */
+export function svgOutlineCount(svg: string): number {
+  let n = 0;
+  for (const m of svg.matchAll(/<(path|circle|ellipse|rect) fill="[^"]*"(?: d="([^"]*)")?/g)) n += m[1] === 'path' ? (m[2]!.match(/[Mm]/g) ?? []).length : 1;
+  return n;
 }

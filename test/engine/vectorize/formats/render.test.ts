@@ -9,9 +9,10 @@ import { describe, expect, it } from 'vitest';
 import type { Raster } from '@inkprep/engine';
 import { resolveVectorize, vectorizeRaster, type VectorizeOptions } from '../../../../engine/src/ops/vectorize.js';
 import { renderCorpusPiece } from '../../../../golden/lib/art-render.js';
+import { GEOMETRIC_ART } from '../../../../golden/lib/geometric-art.js';
 import { brokenLimits } from '../../../../golden/lib/golden.js';
 import { compareRasters, rasteriseSvg, type RasterMetrics } from '../../../../golden/lib/metrics.js';
-import { READERS, pdfContent, pdfInfo, renderEps, renderPdf } from './readers.js';
+import { READERS, pdfContent, pdfInfo, renderEps, renderPdf, svgOutlineCount } from './readers.js';
 
 const DPI = 144;
 const K = DPI / 72;
@@ -116,6 +117,22 @@ describe.skipIf(!READERS.poppler || !READERS.gs)(`PDF and EPS render like the SV
     }
   });
 
+  it('recognised shapes: the SVG <circle>/<ellipse>/<rect> elements and the PDF/EPS curves render alike', async () => {
+    let elements = 0;
+    for (const name of ['badge', 'buttons', 'tilted-cards', 'ellipse-logo']) {
+      const r = await rasteriseSvg(GEOMETRIC_ART.find((p) => p.name === name)!.svg, 256);
+      for (const shape_style of ['stacked', 'cutout'] as const) {
+        const { pdfRes, svg: svgPdf, pdf, eps, svgEps } = await renders(r, { shape_style });
+        elements += (pdfRes.svg.match(/<(circle|ellipse|rect) /g) ?? []).length;
+        for (const [fmtName, out, svg] of [['pdf', pdf, svgPdf], ['eps', eps, svgEps]] as const) {
+          const m = compareRasters(out, svg);
+          expect(brokenLimits(m), `${name} ${shape_style} ${fmtName}: ${fmt(m)}`).toEqual([]);
+        }
+      }
+    }
+    expect(elements).toBeGreaterThan(4);
+  });
+
   it('gradient fills become PDF/PostScript shadings that render like the SVG gradients', async () => {
     const size = 160;
     const r = await rasteriseSvg(`<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}"><defs><radialGradient id="g" cx="80" cy="80" r="70" gradientUnits="userSpaceOnUse"><stop offset="0" stop-color="#ffe066"/><stop offset="1" stop-color="#c1121f"/></radialGradient><linearGradient id="l" x1="0" y1="0" x2="160" y2="0" gradientUnits="userSpaceOnUse"><stop offset="0" stop-color="#1d3557"/><stop offset="1" stop-color="#a8dadc"/></linearGradient></defs><circle cx="80" cy="80" r="70" fill="url(#g)"/></svg>`, size);
@@ -160,7 +177,7 @@ describe('PDF and EPS structure (no external tools)', () => {
     for (const shape_style of ['stacked', 'cutout'] as const) {
       const pdf = vectorizeRaster(r, resolveVectorize({ shape_style, output_format: 'pdf' }));
       const eps = vectorizeRaster(r, resolveVectorize({ shape_style, output_format: 'eps' }));
-      const svgMoves = [...pdf.svg.matchAll(/ d="([^"]*)"/g)].reduce((n, d) => n + (d[1]!.match(/[Mm]/g) ?? []).length, 0);
+      const svgMoves = svgOutlineCount(pdf.svg);
       expect(pdf.paths).toBe(svgMoves);
       expect(eps.paths).toBe(svgMoves);
       expect((pdfContent(pdf.data).match(/ m\n/g) ?? []).length).toBe(svgMoves);
