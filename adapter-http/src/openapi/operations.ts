@@ -170,6 +170,7 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
       print_width_inches: 'writes the SVG at a physical width',
       output_format: 'the document returned: SVG, PDF, EPS, or DXF (cutters); the same shapes, with its own Content-Type',
       dxf_units: 'units of the DXF drawing (output_format=dxf)',
+      primitives: 'outlines that are circles, ellipses, rectangles or rounded rectangles are written as those exact shapes; `false` keeps every outline as traced',
     },
   },
   'POST /api/v1/upscale': {
