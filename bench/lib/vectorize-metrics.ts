@@ -18,18 +18,21 @@ export interface SvgCounts {
   bytes: number;
 }
 
-/** Shapes, fills and bytes of an SVG. Paths with opacity="0" or fill="none" are not counted. */
+/**
+ * Shapes, fills and bytes of an SVG. Paths with opacity="0" or fill="none" are not counted; a <circle>,
+ * <ellipse> or <rect> (inkprep's recognised primitives) counts as one closed outline.
+ */
 export function countSvg(svg: string): SvgCounts {
   let shapes = 0;
   const fills = new Set<string>();
-  const re = /<path\b([^>]*)>/g;
+  const re = /<(path|circle|ellipse|rect)\b([^>]*)>/g;
   for (let m = re.exec(svg); m; m = re.exec(svg)) {
-    const attrs = m[1]!;
+    const attrs = m[2]!;
     if (/\bopacity="0"/.test(attrs)) continue;
     const fill = /\bfill="([^"]*)"/.exec(attrs)?.[1] ?? 'black';
     if (fill === 'none') continue;
     const d = /\bd="([^"]*)"/.exec(attrs)?.[1] ?? '';
-    const moves = d.match(/[Mm]/g)?.length ?? 0;
+    const moves = m[1] === 'path' ? (d.match(/[Mm]/g)?.length ?? 0) : 1;
     if (!moves) continue;
     shapes += moves;
     fills.add(fill.toLowerCase());
