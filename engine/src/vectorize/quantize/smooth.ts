@@ -73,6 +73,9 @@ export function bilateralLab(lab: Float32Array, mask: Uint8Array, w: number, h: 
   const range = new Float32Array(TABLE);
   for (let i = 0; i < TABLE; i++) range[i] = Math.exp(-(i / scale) / (2 * sigmaR * sigmaR));
   const sw = Float64Array.of(Math.exp(-1), Math.exp(-0.5), Math.exp(-1), Math.exp(-0.5), 1, Math.exp(-0.5), Math.exp(-1), Math.exp(-0.5), Math.exp(-1));
+  // Spatial times range weight per neighbour k and table slot, each product computed once (the same double).
+  const kw = new Float64Array(9 * TABLE);
+  for (let k = 0; k < 9; k++) for (let t = 0; t < TABLE; t++) kw[k * TABLE + t] = sw[k]! * range[t]!;
   const offs = Int32Array.of(-w - 1, -w, -w + 1, -1, 0, 1, w - 1, w, w + 1);
   // Pixels that took the flat path in the previous pass (1) and in this one. A pixel that was flat and whose
   // four neighbours were flat too kept its value and still equals them, so it is flat again: five byte reads
@@ -104,6 +107,8 @@ export function bilateralLab(lab: Float32Array, mask: Uint8Array, w: number, h: 
             continue;
           }
           for (let k = 0; k < 9; k++) {
+            // The centre: ΔE 0, weight exactly 1 * 1.
+            if (k === 4) { sL += L; sA += A; sB += B; sWt += 1; continue; }
             const j = i + offs[k]!;
             if (!mask[j]) continue;
             const q = j * 3;
@@ -111,7 +116,7 @@ export function bilateralLab(lab: Float32Array, mask: Uint8Array, w: number, h: 
             const dL = qL - L, dA = qA - A, dB = qB - B;
             const d2 = dL * dL + dA * dA + dB * dB;
             if (d2 >= maxD2) continue;
-            const wt = sw[k]! * range[(d2 * scale) | 0]!;
+            const wt = kw[k * TABLE + ((d2 * scale) | 0)]!;
             sL += wt * qL; sA += wt * qA; sB += wt * qB; sWt += wt;
           }
         } else {

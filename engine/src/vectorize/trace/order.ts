@@ -180,7 +180,16 @@ function refineBySwaps(n: number, pa: Int32Array, pb: Int32Array, pw: Float64Arr
 export function orderLayers(map: LabelMap, optimise = true): LayerOrder {
   const { width: w, height: h, labels } = map;
   const count = new Int32Array(0x10000);
-  for (let i = 0; i < labels.length; i++) count[labels[i]!]++;
+  // Labels come in runs: count a run in a local, not with a memory increment per pixel (each would wait
+  // for the previous one's store).
+  let runLabel = -1, runLen = 0;
+  for (let i = 0; i < labels.length; i++) {
+    const l = labels[i]!;
+    if (l === runLabel) { runLen++; continue; }
+    if (runLabel >= 0) count[runLabel]! += runLen;
+    runLabel = l; runLen = 1;
+  }
+  if (runLabel >= 0) count[runLabel]! += runLen;
   count[TRANSPARENT] = 0;
   const present: number[] = [];
   for (let l = 0; l < TRANSPARENT; l++) if (count[l]! > 0) present.push(l);
