@@ -371,7 +371,7 @@ async function photoSuite(ctx: BenchContext): Promise<void> {
         m.ssim.push(compareRasters(out, truth).ssim);
         m.ms.push(ms);
         per.set(name, m);
-        if (process.env.UPSCALE_BENCH_DUMP) await sharp(await rasterToPng(out)).toFile(path.join(process.env.UPSCALE_BENCH_DUMP, `photo-${scale}x-${path.basename(file).replace(/\.\w+$/, '')}_${name.split(' ')[0]}.png`));
+        if (process.env.UPSCALE_BENCH_DUMP) await sharp(await rasterToPng(out)).toFile(path.join(process.env.UPSCALE_BENCH_DUMP, `photo-${scale}x-${path.basename(file).replace(/\.\w+$/, '')}_${name.replace(/[^a-z0-9]+/gi, '-').replace(/-+$/, '')}.png`));
       }
     }
     const base = per.get('resample')!;
