@@ -34,7 +34,7 @@ export async function teardown(): Promise<void> {
   const lines = [
     `OpenAPI response check: ${server.length + clientOnly.length} responses of the API checked against the document, ${failed.length} mismatches:`,
     `  ${server.length} replies of in-process test servers, checked as sent (any client: fetch, node:http, raw sockets, browser), ${checked.length - server.length - clientOnly.length} of them also by the client that received them;`,
-    `  ${clientOnly.length} responses of servers in child processes, checked by the client (fetch with body: ${byVia('fetch')}, node:http status and headers: ${byVia('node:http')});`,
+    `  ${clientOnly.length} responses of servers in child processes, checked by the client (fetch: ${byVia('fetch')}, node:http: ${byVia('node:http')}, of which ${clientOnly.filter((e) => e.via === 'node:http' && !e.body).length} on status and headers only, the test not reading a JSON body);`,
     `  ${skipped.length} replies of test-only routes (/test/...) not checked.`,
     `  (operation, status) pairs seen: ${seen.size} of ${declared.length} declared; 404/405 outside the operations: ${checked.filter((e) => e.op!.includes('(')).length}`,
     `  declared, not seen: ${unseen(declared.filter((p) => !seen.has(p)))}`,

@@ -24,6 +24,8 @@ export interface SeenEntry {
   id?: string;
   expected?: boolean;
   project?: string;
+  /** node:http: the JSON body was read whole and checked too. */
+  body?: boolean;
 }
 
 export function recordSeen(entry: SeenEntry): void {

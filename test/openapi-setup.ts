@@ -41,7 +41,9 @@ if (!g[WRAPPED]) {
     return res;
   }) as typeof fetch;
 
-  // node:http: status and headers only (reading the body here would take it from the test).
+  // node:http: the body is read only by listening in on the chunks the test itself consumes (res.emit is
+  // tapped; no listener is added, so the stream's flow is the test's); a JSON body read whole is checked,
+  // otherwise status and headers.
   const wrap = <F extends typeof http.request>(orig: F): F => (function (this: unknown, ...args: unknown[]) {
     const req = (orig as (...a: unknown[]) => http.ClientRequest).apply(this, args);
     req.prependListener('response', (res: http.IncomingMessage) => {
@@ -50,10 +52,30 @@ if (!g[WRAPPED]) {
       for (const [n, v] of Object.entries(res.headers)) if (v !== undefined) headers.set(n, Array.isArray(v) ? v.join(', ') : v);
       const k = kind(url.pathname, headers);
       if (k !== 'service') return;
-      void loadChecker().then(({ checkResponse }) => {
-        const r = checkResponse(req.method, url.pathname, res.statusCode ?? 0, headers, null);
-        record({ via: 'node:http', op: r.op, status: r.status, errors: r.errors, path: url.pathname, id: headers.get('x-request-id') ?? '' });
-      });
+      const isJson = (headers.get('content-type') ?? '').startsWith('application/json') && req.method !== 'HEAD';
+      const chunks: Buffer[] = [];
+      let ended = false;
+      let done = false;
+      const emit = res.emit;
+      const check = (): void => {
+        if (done) return;
+        done = true;
+        const text = Buffer.concat(chunks).toString('utf8');
+        const length = Number(headers.get('content-length') ?? NaN);
+        const whole = isJson && ended && (Number.isNaN(length) || Buffer.byteLength(text) === length);
+        void loadChecker().then(({ checkResponse }) => {
+          const r = checkResponse(req.method, url.pathname, res.statusCode ?? 0, headers, whole ? text : null);
+          record({ via: 'node:http', op: r.op, status: r.status, errors: r.errors, path: url.pathname, id: headers.get('x-request-id') ?? '', ...(whole ? { body: true } : {}) });
+        });
+      };
+      res.emit = function (this: http.IncomingMessage, event: string | symbol, ...a: unknown[]): boolean {
+        if (isJson && event === 'data') chunks.push(typeof a[0] === 'string' ? Buffer.from(a[0]) : (a[0] as Buffer));
+        else if (event === 'end') ended = true;
+        else if (event === 'close') check();
+        const out = emit.call(this, event, ...a);
+        if (event === 'end') check();
+        return out;
+      } as typeof res.emit;
     });
     return req;
   }) as F;
