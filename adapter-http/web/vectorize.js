@@ -30,6 +30,7 @@ export function initVectorize(onLimitsChanged, onQueue) {
       edge_cleanup: String(f.edge_cleanup.checked),
       smooth_bands: String(f.smooth_bands.checked),
       gradients: String(f.gradients.checked),
+      primitives: String(f.primitives.checked),
       print_width_inches: f.print_width_inches.value,
       output_format: f.output_format.value,
       dxf_units: f.output_format.value === 'dxf' ? f.dxf_units.value : '',

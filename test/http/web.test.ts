@@ -67,4 +67,22 @@ describe('GET / and the page assets', () => {
       expect(src, f).not.toMatch(/\beval\(|new Function|innerHTML|insertAdjacentHTML|document\.write/);
     }
   });
+
+  it('the vectorize form has a control for every field of POST /api/v1/vectorize in the OpenAPI document', () => {
+    const doc = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8')) as {
+      paths: Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } } }>;
+    };
+    const fields = Object.keys(doc.paths['/api/v1/vectorize']!.post.requestBody.content['multipart/form-data']!.schema.properties);
+    const html = readFileSync(new URL('index.html', WEB_DIR), 'utf8');
+    const form = html.slice(html.indexOf('<form id="vectorize-form"'), html.indexOf('</form>', html.indexOf('<form id="vectorize-form"')));
+    const script = readFileSync(new URL('vectorize.js', WEB_DIR), 'utf8');
+    expect(fields.length).toBeGreaterThan(10);
+    for (const field of fields) {
+      if (field === 'image') continue; // the dropped file
+      // `colors` is two controls (auto/unlimited/count, and the count).
+      const names = field === 'colors' ? ['colors_mode', 'colors_count'] : [field];
+      for (const name of names) expect(form, `control ${name}`).toContain(`name="${name}"`);
+      expect(script, `field ${field} sent`).toMatch(new RegExp(`\\b${field}:`));
+    }
+  });
 });
