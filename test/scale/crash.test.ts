@@ -91,10 +91,10 @@ for (const c of cases) {
       const dataDir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-crash-'));
       dirs.push(dataDir);
       const env = { INKPREP_DATA_DIR: dataDir, ...c.env() };
-      // Both live processes use the same 3 s lease: a sweeper judges every instance's heartbeat by its own lease,
-      // so a first process on the default 30 s lease (heartbeat every 5 s) would look dead to a 3 s sweeper and
-      // lose its pending reservations while alive (seen under load: 1 of 5 still pending).
-      const first = await serve({ ...env, INKPREP_RESERVATION_LEASE_MS: '3000' });
+      // The first process keeps the default 30 s lease (a heartbeat every 5 s) while the other sweeps on 3 s:
+      // each instance is judged by the lease it stated, so the live first keeps its pending reservations
+      // (before store migration v5 the 3 s sweeper released them under load: 1 of 5 still pending).
+      const first = await serve(env);
       const other = await serve({ ...env, INKPREP_RESERVATION_LEASE_MS: '3000' });
       const acct = admin(env, ['account', 'create', '--name', `Crash ${c.name}`, '--plan', 'business']);
       const id = acct.id as string;

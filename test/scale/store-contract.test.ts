@@ -365,6 +365,24 @@ for (const impl of impls) {
       await store.close();
     });
 
+    it('lease: each instance is judged by the lease it stated, not by the sweeper\'s', async () => {
+      const where = await impl.fresh();
+      // The sweeper runs a 1 s lease; the reserving process a 30 s one (a heartbeat every 5 s). Judged by the
+      // sweeper's lease, the live process would look dead 1 s after its last beat and lose its pending uses.
+      const store = await impl.openAt(where, 1000);
+      const ids = await accountWithKey(store);
+      const r = await startReserver(where, ids, 2, 1, 30_000);
+      await new Promise((res) => setTimeout(res, 2500));
+      expect(await store.sweepReservations()).toBe(0);
+      expect((await probe(store, ids, T0)).key).toBe(3);
+      // Killed on this host: released at once, whatever its lease.
+      r.child.kill('SIGKILL');
+      await exited(r.child);
+      expect(await store.sweepReservations()).toBe(2);
+      expect((await probe(store, ids, T0)).key).toBe(1);
+      await store.close();
+    });
+
     it('settings: JSON values, overwrite, delete with null, list', async () => {
       const store = await impl.open();
       expect(await store.getSetting('upscale.budget')).toBeNull();

@@ -103,6 +103,10 @@ export const PG_MIGRATIONS: readonly string[] = [
    INSERT INTO fair_usage (account_id, fair_use, total, expired, cursor_at, month_start, month_n)
      SELECT account_id, fair_use, count(*), 0, 0, 0, count(*) FROM usage_events WHERE fair_use IS NOT NULL GROUP BY account_id, fair_use ON CONFLICT DO NOTHING;
    DROP FUNCTION IF EXISTS inkprep_reserve(TEXT, TEXT, TEXT, TEXT, BIGINT, BIGINT, INTEGER, INTEGER, INTEGER, BIGINT, BIGINT);`,
+  // v5: each instance states its own lease, and sweepers judge its heartbeat by it (not by their own): a
+  // process on a long lease (slow heartbeat) never looks dead to one on a short lease. NULL (rows of older
+  // processes): the sweeper's lease, as before.
+  `ALTER TABLE usage_instances ADD COLUMN IF NOT EXISTS lease_ms BIGINT;`,
 ];
 
 /**
@@ -422,8 +426,8 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
   let heartbeatTimer: NodeJS.Timeout | null = null;
   const register = async (): Promise<number> => {
     const { rows } = await pool.query<{ id: string }>(
-      `INSERT INTO usage_instances (host_key, host, pid, started_at, heartbeat_at) VALUES ($1, $2, $3, ${DB_NOW}, ${DB_NOW}) RETURNING id`,
-      [me.hostKey, me.host, me.pid],
+      `INSERT INTO usage_instances (host_key, host, pid, started_at, heartbeat_at, lease_ms) VALUES ($1, $2, $3, ${DB_NOW}, ${DB_NOW}, $4) RETURNING id`,
+      [me.hostKey, me.host, me.pid, timing.leaseMs],
     );
     const id = Number(rows[0]!.id);
     heartbeatTimer = setInterval(() => void beat(id).catch(() => undefined), timing.heartbeatMs);
@@ -441,7 +445,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
     const r = await pool.query(`UPDATE usage_instances SET heartbeat_at = ${DB_NOW} WHERE id = $1`, [id]);
     // Re-register under the same id if another process swept this one (e.g. after a long stall).
     if (r.rowCount === 0) {
-      await pool.query(`INSERT INTO usage_instances (id, host_key, host, pid, started_at, heartbeat_at) VALUES ($1, $2, $3, $4, ${DB_NOW}, ${DB_NOW}) ON CONFLICT DO NOTHING`, [id, me.hostKey, me.host, me.pid]);
+      await pool.query(`INSERT INTO usage_instances (id, host_key, host, pid, started_at, heartbeat_at, lease_ms) VALUES ($1, $2, $3, $4, ${DB_NOW}, ${DB_NOW}, $5) ON CONFLICT DO NOTHING`, [id, me.hostKey, me.host, me.pid, timing.leaseMs]);
     }
   };
   let sweeping: Promise<number> | null = null;
@@ -449,7 +453,8 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
     const mine = myId ? await myId.catch(() => 0) : 0;
     if (mine) await beat(mine);
     const { rows } = await pool.query<{ id: string; host_key: string | null; pid: number; stale: boolean }>(
-      `SELECT id, host_key, pid, heartbeat_at < ${DB_NOW} - $1 AS stale FROM usage_instances WHERE id <> $2`, [timing.leaseMs, mine]);
+      // Each instance is judged by the lease it stated (its heartbeat runs at a sixth of it).
+      `SELECT id, host_key, pid, heartbeat_at < ${DB_NOW} - COALESCE(lease_ms, $1) AS stale FROM usage_instances WHERE id <> $2`, [timing.leaseMs, mine]);
     const gone = rows.filter((r) => r.stale || endedHere(r)).map((r) => r.id);
     if (gone.length) await pool.query('DELETE FROM usage_instances WHERE id = ANY($1::bigint[])', [gone]);
     const orphans = await pool.query<{ id: string }>(

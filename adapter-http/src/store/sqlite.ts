@@ -51,6 +51,10 @@ export const MIGRATIONS: readonly string[] = [
      month_start INTEGER NOT NULL, month_n INTEGER NOT NULL, PRIMARY KEY (account_id, fair_use));
    INSERT INTO fair_usage (account_id, fair_use, total, expired, cursor_at, month_start, month_n)
      SELECT account_id, fair_use, count(*), 0, 0, 0, count(*) FROM usage_events WHERE fair_use IS NOT NULL GROUP BY account_id, fair_use;`,
+  // v5: each instance states its own lease, and sweepers judge its heartbeat by it (not by their own): a
+  // process on a long lease (slow heartbeat) never looks dead to one on a short lease. NULL (rows of older
+  // processes): the sweeper's lease, as before.
+  `ALTER TABLE usage_instances ADD COLUMN lease_ms INTEGER;`,
 ];
 
 interface AccountRow {
@@ -145,10 +149,10 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     isPending: db.prepare<[number], { p: number }>('SELECT 1 AS p FROM usage_events WHERE id = ? AND instance_id IS NOT NULL'),
     confirm: db.prepare('UPDATE usage_events SET instance_id = NULL WHERE id = ? AND instance_id IS NOT NULL'),
     eventExists: db.prepare<[number], { p: number }>('SELECT 1 AS p FROM usage_events WHERE id = ?'),
-    insertInstance: db.prepare('INSERT INTO usage_instances (id, host_key, host, pid, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?)'),
+    insertInstance: db.prepare('INSERT INTO usage_instances (id, host_key, host, pid, started_at, heartbeat_at, lease_ms) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     heartbeat: db.prepare('UPDATE usage_instances SET heartbeat_at = ? WHERE id = ?'),
     deleteInstance: db.prepare('DELETE FROM usage_instances WHERE id = ?'),
-    instances: db.prepare<[], { id: number; host_key: string | null; pid: number; heartbeat_at: number }>('SELECT id, host_key, pid, heartbeat_at FROM usage_instances'),
+    instances: db.prepare<[], { id: number; host_key: string | null; pid: number; heartbeat_at: number; lease_ms: number | null }>('SELECT id, host_key, pid, heartbeat_at, lease_ms FROM usage_instances'),
     orphans: db.prepare<[number], { id: number }>(
       'SELECT e.id AS id FROM usage_events e WHERE e.instance_id IS NOT NULL AND e.instance_id <> ? AND NOT EXISTS (SELECT 1 FROM usage_instances i WHERE i.id = e.instance_id)'),
     perKey: db.prepare<[string, number], { key_id: string; n: number }>('SELECT key_id, count(*) AS n FROM usage_events WHERE account_id = ? AND at > ? GROUP BY key_id'),
@@ -277,12 +281,12 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     if (myId === 0) return;
     const t = Date.now();
     // Re-register under the same id if another process swept this one (e.g. after a long stall).
-    if (q.heartbeat.run(t, myId).changes === 0) q.insertInstance.run(myId, me.hostKey, me.host, me.pid, t, t);
+    if (q.heartbeat.run(t, myId).changes === 0) q.insertInstance.run(myId, me.hostKey, me.host, me.pid, t, t, timing.leaseMs);
   };
   const instanceId = (): number => {
     if (myId !== 0) return myId;
     const t = Date.now();
-    myId = Number(q.insertInstance.run(null, me.hostKey, me.host, me.pid, t, t).lastInsertRowid);
+    myId = Number(q.insertInstance.run(null, me.hostKey, me.host, me.pid, t, t, timing.leaseMs).lastInsertRowid);
     heartbeatTimer = setInterval(() => {
       try {
         beat();
@@ -295,8 +299,9 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
   };
 
   const gone = (): number[] => {
-    const stale = Date.now() - timing.leaseMs;
-    return q.instances.all().filter((i) => i.id !== myId && (i.heartbeat_at < stale || endedHere(i))).map((i) => i.id);
+    const now = Date.now();
+    // Each instance is judged by the lease it stated (its heartbeat runs at a sixth of it).
+    return q.instances.all().filter((i) => i.id !== myId && (i.heartbeat_at < now - (i.lease_ms ?? timing.leaseMs) || endedHere(i))).map((i) => i.id);
   };
   const sweepTx = db.transaction((): number => {
     for (const id of gone()) q.deleteInstance.run(id);
