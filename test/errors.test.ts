@@ -1,19 +1,105 @@
-// Keeps the README's error-code table and the registry in step.
-import { readFileSync } from 'node:fs';
+// One error registry (engine/src/errors.ts): every code emitted anywhere in src is in it, and the README's
+// error-code table lists every registry code with its HTTP status and CLI exit code.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '@inkprep/engine';
+import { ERROR_CODES, ERROR_REGISTRY, EXIT, exitCodeFor, type AnyErrorCode } from '@inkprep/engine';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SRC_DIRS = ['engine/src', 'adapter-http/src'];
+
+// Files whose `code` literals are warning or scan-issue vocabularies (a 200 reply's `warnings`/`issues`), not
+// error codes. Error constructors in them are still checked.
+const WARNING_VOCABULARIES = new Set(['engine/src/mockup/warnings.ts', 'engine/src/scan/report.ts', 'engine/src/halftone/screen.ts']);
+
+/**
+ * Error codes a source text emits, by the patterns the code base uses: the error constructors and printers
+ * (`new InkprepError('x'`, `printError('x'`, `errorJson('x'`) and, outside the warning vocabularies, any
+ * `code` given a literal (`{ error, code: 'x' }` bodies, `{ code: 'x', message, details }` wire errors,
+ * `readonly code = 'x'` on an error class, `this.code = 'x'`). `err.code ? ... : 'x'` is not a code.
+ */
+function emittedCodes(text: string, warningVocabulary: boolean): string[] {
+  const found: string[] = [];
+  const q = `['"\`]([a-z][a-z0-9_]*)['"\`]`;
+  for (const m of text.matchAll(new RegExp(`\\b(?:InkprepError|printError|errorJson)\\(\\s*${q}`, 'g'))) found.push(m[1]!);
+  if (!warningVocabulary) {
+    for (const m of text.matchAll(new RegExp(`(?<![\\w.])(?:this\\.)?code\\s*(?::\\s*[A-Za-z]+\\s*)?[:=]\\s*${q}`, 'g'))) found.push(m[1]!);
+  }
+  return found;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => path.relative(ROOT, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+}
+
+/** code -> the files that emit it. */
+function codesInSrc(): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const file of SRC_DIRS.flatMap(sourceFiles)) {
+    for (const code of emittedCodes(readFileSync(path.join(ROOT, file), 'utf8'), WARNING_VOCABULARIES.has(file))) {
+      out.set(code, [...(out.get(code) ?? []), file]);
+    }
+  }
+  return out;
+}
 
 describe('error registry', () => {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const block = readme.split('<!-- error-codes:start -->')[1]?.split('<!-- error-codes:end -->')[0] ?? '';
-  const rows = [...block.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1], Number(m[2])] as const);
+  it('the scanner sees each pattern the code base uses, and not warnings or a ternary', () => {
+    const sample = [
+      "throw new InkprepError('made_up_a', 'x');",
+      "return printError('made_up_b', err.message);",
+      "ex.send(errorJson('made_up_c', 'x'));",
+      "ex.send(json({ error: 'x', code: 'made_up_d' }, 404));",
+      "return { code: 'made_up_e', message: 'x', details: {} };",
+      "  readonly code: CliErrorCode = 'made_up_f';",
+      "      this.code = 'made_up_g';",
+      "return err instanceof InkprepError ? err.code : 'error';",
+    ].join('\n');
+    expect(emittedCodes(sample, false).sort()).toEqual(['made_up_a', 'made_up_b', 'made_up_c', 'made_up_d', 'made_up_e', 'made_up_f', 'made_up_g']);
+    expect(emittedCodes("return { code: 'low_dpi', message: 'x' };\nthrow new InkprepError('made_up_h');", true)).toEqual(['made_up_h']);
+  });
 
-  it('README lists every code with its status', () => {
-    for (const [code, def] of Object.entries(ERROR_CODES)) {
-      expect(rows.find((r) => r[0] === code), `README row for ${code}`).toEqual([code, def.status]);
+  it('every code emitted in engine/src and adapter-http/src is in the registry', () => {
+    const codes = codesInSrc();
+    // The scan reaches the CLI, the adapter's own bodies and the engine (else it would pass vacuously).
+    for (const c of ['usage', 'output_unwritable', 'port_in_use', 'not_found', 'method_not_allowed', 'internal_error', 'image_too_large', 'not_separable', 'aborted']) {
+      expect(codes.has(c), `scan finds ${c}`).toBe(true);
+    }
+    const missing = [...codes].filter(([c]) => !Object.hasOwn(ERROR_REGISTRY, c)).map(([c, files]) => `${c} (${[...new Set(files)].join(', ')})`);
+    expect(missing, 'codes emitted in src but missing from engine/src/errors.ts').toEqual([]);
+  });
+
+  it('CLI-only codes have no HTTP status and stay out of the HTTP registry (the spec codes)', () => {
+    for (const c of ['usage', 'output_unwritable', 'port_in_use'] as const) {
+      expect(ERROR_REGISTRY[c].status).toBeNull();
+      expect(Object.hasOwn(ERROR_CODES, c)).toBe(false);
+    }
+    for (const [c, d] of Object.entries(ERROR_REGISTRY)) expect(Object.hasOwn(ERROR_CODES, c), c).toBe(d.status !== null);
+  });
+
+  it('exit codes by cause', () => {
+    const exit = (c: AnyErrorCode): number => exitCodeFor(c);
+    expect([exit('usage'), exit('invalid_option')]).toEqual([EXIT.usage, EXIT.usage]);
+    expect(['missing_image', 'image_unreadable', 'unsupported_format', 'image_too_large', 'body_too_large'].map((c) => exit(c as AnyErrorCode))).toEqual(Array(5).fill(EXIT.input));
+    expect(exit('output_unwritable')).toBe(EXIT.output);
+    expect([exit('port_in_use'), exit('processing_failed'), exit('internal_error'), exit('supplier_unavailable')]).toEqual(Array(4).fill(EXIT.failed));
+  });
+
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const block = readme.split('<!-- error-codes:start -->')[1]?.split('<!-- error-codes:end -->')[0] ?? '';
+  // | `code` | HTTP (or — for CLI-only) | CLI exit | meaning |
+  const rows = [...block.matchAll(/^\| `([a-z_]+)` \| (\d{3}|—) \| (\d) \|/gm)].map((m) => [m[1], m[2] === '—' ? null : Number(m[2]), Number(m[3])] as const);
+
+  it('README lists every registry code with its status and exit code', () => {
+    expect(rows.length).toBeGreaterThan(0);
+    for (const [code, def] of Object.entries(ERROR_REGISTRY)) {
+      expect(rows.find((r) => r[0] === code), `README row for ${code}`).toEqual([code, def.status, def.exit]);
     }
   });
   it('README lists no code the registry lacks', () => {
-    for (const [code] of rows) expect(Object.keys(ERROR_CODES)).toContain(code);
+    for (const [code] of rows) expect(Object.keys(ERROR_REGISTRY)).toContain(code);
   });
 });

@@ -4,7 +4,7 @@
 // servers in one process); the process-wide defaults live in one shared registry rendered beside it.
 // Served on INKPREP_METRICS_PORT (serveMetrics below) and, with INKPREP_METRICS_TOKEN, on the API port.
 import http from 'node:http';
-import { InkprepError, OPS, type Engine, type OpName } from '@inkprep/engine';
+import { ERROR_CODES, InkprepError, OPS, type Engine, type ErrorCode, type OpName } from '@inkprep/engine';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { HotCounter, HotHistogram } from './metrics-hot.js';
 import type { VectorizeLine } from './queue/vectorize-queue.js';
@@ -252,7 +252,7 @@ export async function serveMetrics(metrics: Metrics, at: { host: string; port: n
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `No route ${path} on the metrics port; use GET /metrics`, code: 'not_found' }));
+      res.writeHead(ERROR_CODES.not_found.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `No route ${path} on the metrics port; use GET /metrics`, code: 'not_found' satisfies ErrorCode }));
       return;
     }
     metrics.render().then(

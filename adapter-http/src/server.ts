@@ -9,7 +9,7 @@ import { parseTrustedProxies } from './http/client-address.js';
 import { Exchange, type ExchangeHooks } from './http/exchange.js';
 import { selectTransport } from './transport/select.js';
 import type { TransportKind, Wire } from './transport/types.js';
-import { json, type Reply } from './http/reply.js';
+import { errorJson, json, type Reply } from './http/reply.js';
 import { Router } from './http/router.js';
 import { createLogger, type Logger } from './log.js';
 import { instrumentEngine, instrumentLine, instrumentStore, Metrics, serveMetrics, type MetricsListener } from './metrics.js';
@@ -116,7 +116,7 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
   const metricsRoute = (ex: Exchange): void => {
     const given = Buffer.from(ex.authorizationHeader);
     if (!metricsToken || given.length !== metricsToken.length || !timingSafeEqual(given, metricsToken)) {
-      ex.send(json({ error: 'GET /metrics on the API port needs Authorization: Bearer <INKPREP_METRICS_TOKEN>', code: 'unauthorized' }, 401));
+      ex.send(errorJson('unauthorized', 'GET /metrics on the API port needs Authorization: Bearer <INKPREP_METRICS_TOKEN>'));
       ex.settle();
       return;
     }
@@ -147,8 +147,8 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
       return;
     }
     const ex = new Exchange(wire, 'unmatched', hooks);
-    if (m) ex.send(json({ error: `Method ${ex.method.toUpperCase()} is not allowed on ${ex.path}; use ${m.allowed.join(' or ')}`, code: 'method_not_allowed' }, 405, { Allow: m.allowed.join(', ') }));
-    else ex.send(json({ error: `No route ${ex.path}`, code: 'not_found' }, 404));
+    if (m) ex.send(errorJson('method_not_allowed', `Method ${ex.method.toUpperCase()} is not allowed on ${ex.path}; use ${m.allowed.join(' or ')}`, { Allow: m.allowed.join(', ') }));
+    else ex.send(errorJson('not_found', `No route ${ex.path}`));
     ex.settle();
   };
 

@@ -5,7 +5,7 @@ export { textOptions, TextOptions } from './options/validate.js';
 export { OPS, isOpName, type OpName, type OptionsOf, type ResolvedOf, type ResultOf } from './ops/registry.js';
 export type { OpDef, OpInput, OpContext } from './ops/types.js';
 export { stageProgress, type ProgressEvent, type ProgressSink, type StageReporter } from './progress.js';
-export { ERROR_CODES, InkprepError, fromWire, invalidOption, isErrorCode, type ErrorCode, type ErrorDetails, type WireError } from './errors.js';
+export { ERROR_CODES, ERROR_REGISTRY, EXIT, InkprepError, exitCodeFor, fromWire, invalidOption, isErrorCode, type AnyErrorCode, type CliErrorCode, type ErrorCode, type ErrorDetails, type WireError } from './errors.js';
 export { decodeImage, probeImage, DEFAULT_MAX_PIXELS, type DecodeOptions } from './raster/decode.js';
 export { encodeImage, encodePng, type EncodeOptions, type OutputFormat } from './raster/encode.js';
 export { sniffFormat } from './raster/sniff.js';

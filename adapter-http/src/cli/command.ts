@@ -1,6 +1,6 @@
 // The shape of one CLI verb, the exit codes by cause, and the one error format: a single JSON line on stderr,
 // `{ error, code, ...details }`, the same body the HTTP API sends.
-import { InkprepError, type ErrorDetails } from '@inkprep/engine';
+import { EXIT, InkprepError, exitCodeFor, type AnyErrorCode, type CliErrorCode, type ErrorDetails } from '@inkprep/engine';
 import { clearProgress } from './progress.js';
 
 export interface Command {
@@ -13,18 +13,13 @@ export interface Command {
   run(argv: string[]): Promise<number>;
 }
 
-/** Exit codes: 0 ok, 1 processing failed, 2 usage or option value, 3 input problem, 4 output path problem. */
-export const EXIT = { ok: 0, failed: 1, usage: 2, input: 3, output: 4 } as const;
-
-/**
- * Codes only the CLI reports, besides the engine registry's (README "CLI"): `usage` (a bad command line: unknown
- * command or option, missing argument), `output_unwritable` (the -o path's folder is missing or not writable) and
- * `port_in_use` (`serve` on a PORT another process holds; exit 1).
- */
-export type CliErrorCode = 'usage' | 'output_unwritable' | 'port_in_use';
+// Exit codes and the CLI-only codes (`usage`, `output_unwritable`, `port_in_use`) live in the engine's error
+// registry with every other code, so the CLI has no code or exit mapping of its own.
+export { EXIT, exitCodeFor };
 
 /** A bad command line; `usage` is the verb's synopsis, shown in the error line. */
 export class UsageError extends Error {
+  readonly code: CliErrorCode = 'usage';
   constructor(message: string, readonly usage?: string) {
     super(message);
   }
@@ -32,24 +27,14 @@ export class UsageError extends Error {
 
 /** The output path cannot be written (missing folder, not writable, a directory, stdout closed). */
 export class OutputError extends Error {
+  readonly code: CliErrorCode = 'output_unwritable';
   constructor(message: string, readonly path: string, options?: { cause?: unknown }) {
     super(message, options);
   }
 }
 
-/** Engine codes that mean the input file is at fault (exit 3). */
-const INPUT_CODES: ReadonlySet<string> = new Set(['missing_image', 'image_unreadable', 'unsupported_format', 'image_too_large', 'body_too_large']);
-
-/** The exit code for an error code. */
-export function exitCodeFor(code: string): number {
-  if (code === 'usage' || code === 'invalid_option') return EXIT.usage;
-  if (INPUT_CODES.has(code)) return EXIT.input;
-  if (code === 'output_unwritable') return EXIT.output;
-  return EXIT.failed;
-}
-
 /** Print one error line on stderr and return its exit code. */
-export function printError(code: CliErrorCode | InkprepError['code'], message: string, details: ErrorDetails = {}): number {
+export function printError(code: AnyErrorCode, message: string, details: ErrorDetails = {}): number {
   clearProgress();
   process.stderr.write(JSON.stringify({ error: message, code, ...details }) + '\n');
   return exitCodeFor(code);
@@ -62,8 +47,8 @@ export function synopsis(usage: string): string {
 
 /** Print any error the way every verb does and return its exit code. */
 export function reportError(err: unknown): number {
-  if (err instanceof UsageError) return printError('usage', err.message, err.usage ? { usage: err.usage } : {});
-  if (err instanceof OutputError) return printError('output_unwritable', err.message, { path: err.path });
+  if (err instanceof UsageError) return printError(err.code, err.message, err.usage ? { usage: err.usage } : {});
+  if (err instanceof OutputError) return printError(err.code, err.message, { path: err.path });
   if (err instanceof InkprepError) return printError(err.code, err.message, err.details);
   const message = err instanceof Error ? err.message : String(err);
   return printError('internal_error', message, process.env.INKPREP_DEBUG && err instanceof Error && err.stack ? { stack: err.stack } : {});

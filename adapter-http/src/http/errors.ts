@@ -7,7 +7,7 @@
 import { InkprepError, type ErrorCode } from '@inkprep/engine';
 import { limitErrorHeaders } from '../limits/meter.js';
 import type { Logger } from '../log.js';
-import { json, type Reply } from './reply.js';
+import { errorJson, json, type Reply } from './reply.js';
 
 /**
  * How a 5xx code is logged: `info` for expected answers (shutdown drain, engine queue full), `warn` for a
@@ -37,7 +37,7 @@ export function errorReply(err: unknown, log: Logger, requestId: string): { repl
     return { reply: json({ error: err.message, code: err.code, ...extras }, err.status, headers), code: err.code };
   }
   log.error('unexpected error', { err: err instanceof Error ? err.stack ?? err.message : String(err) });
-  return { reply: json({ error: `Internal server error (request ${requestId}); the operators have the details in the log`, code: 'internal_error' }, 500), code: 'internal_error' };
+  return { reply: errorJson('internal_error', `Internal server error (request ${requestId}); the operators have the details in the log`), code: 'internal_error' };
 }
 
 function causeText(err: Error): string | undefined {

@@ -1,5 +1,6 @@
 // Reply values: what a route returns. The Exchange writes them to uWS (corked, with backpressure).
 import { STATUS_CODES } from 'node:http';
+import { ERROR_CODES, type ErrorCode } from '@inkprep/engine';
 
 /** A complete response: status, content type, extra headers and the body. */
 export interface Reply {
@@ -15,6 +16,11 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 /** A JSON reply. */
 export function json(body: unknown, status = 200, headers?: Record<string, string>): Reply {
   return { status, contentType: JSON_TYPE, body: JSON.stringify(body), ...(headers ? { headers } : {}) };
+}
+
+/** An error reply `{ error, code }` with the code's status from the error registry. */
+export function errorJson(code: ErrorCode, message: string, headers?: Record<string, string>): Reply {
+  return json({ error: message, code }, ERROR_CODES[code].status, headers);
 }
 
 /** A binary (or text) reply with the given content type, e.g. `image/png`. */

@@ -5,7 +5,7 @@
 // in the in-process holder for DEFAULT_HOLD_MS (15 min) instead (`output_hosted_by: provider`,
 // `output_url_expires: true`, plus `output_url_expires_at`).
 import { validate } from '@inkprep/engine';
-import { binary, json } from '../http/reply.js';
+import { binary, errorJson, json } from '../http/reply.js';
 import { getUpscaleLimits } from '../settings.js';
 import { hostingFor } from '../storage/index.js';
 import { getRoute, postImageRoute, type RouteDef } from './define.js';
@@ -74,7 +74,7 @@ export const upscaleRoute: RouteDef = postImageRoute<UpscaleFields>({
 });
 
 function notFound(): ReturnType<typeof json> {
-  return json({ error: 'No such result (unknown key, or a short-lived link that expired)', code: 'not_found' }, 404);
+  return errorJson('not_found', 'No such result (unknown key, or a short-lived link that expired)');
 }
 
 /** GET /api/v1/upscale/results/<key>: a hosted result. No API key needed: the key is the secret. */

@@ -1,6 +1,7 @@
 // The contract between the request pipeline and an HTTP transport (uWebSockets.js or node:http).
 // The pipeline (Exchange, multipart, routes, errors, auth, limits) sees only these types; a transport is a
 // small adapter that turns its own request/response objects into a Wire and runs one handler per request.
+import type { CliErrorCode } from '@inkprep/engine';
 import type { Reply } from '../http/reply.js';
 
 /** Which HTTP implementation serves the route table. */
@@ -74,7 +75,7 @@ export interface Transport {
 
 /** Thrown when the port is taken (the CLI prints it and exits non-zero). */
 export class PortInUseError extends Error {
-  readonly code = 'port_in_use';
+  readonly code: CliErrorCode = 'port_in_use';
   constructor(readonly host: string, readonly port: number) {
     super(`Port ${port} on ${host} is already in use (another inkprep serve, or another program). Stop it or choose another PORT; only \`inkprep cluster\` shares a port, on purpose.`);
     this.name = 'PortInUseError';

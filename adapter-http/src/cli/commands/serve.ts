@@ -75,7 +75,7 @@ export const serveCommand: Command = {
     } catch (err) {
       await line.close();
       await store.close();
-      if (err instanceof PortInUseError) return printError('port_in_use', err.message, { host: err.host, port: err.port });
+      if (err instanceof PortInUseError) return printError(err.code, err.message, { host: err.host, port: err.port });
       return printError('internal_error', `cannot start the HTTP service: ${(err as Error).message}`);
     }
     // Not awaited: the model lands in the background; remove-bg picks it up on the next call.
