@@ -3,9 +3,14 @@
 // a small emblem merged into a blob) is caught even when the whole-image mean error stays small. Windows
 // that fail are taken from the raster route instead (Lanczos-3 + halo-free sharpen) through a feathered
 // mask; when failing windows cover most of the visible art, the whole image falls back.
-// Error per input pixel: |luma(input) - luma(back)| on the mid-grey composites (0..255). Luma, not the max over
-// RGB as in roundTripError (vector.ts): a JPEG's 4:2:0 chroma smears every colour edge by a pixel, which the
-// clean vector render rightly does not reproduce, while lost lines and shapes show in luma. A window fails on any of:
+// Error per input pixel: |luma(input) - luma(back)| on the mid-grey composites (0..255), or ALPHA_WEIGHT x the
+// alpha difference (0..1) where that is larger. Luma, not the max over RGB as in roundTripError (vector.ts): a
+// JPEG's 4:2:0 chroma smears every colour edge by a pixel, which the clean vector render rightly does not
+// reproduce, while lost lines and shapes show in luma. The alpha term: over mid-grey, ink of luma L that
+// vanishes shows only as |L - 128| x its coverage, nothing for mid-luma ink (the teal hairline lettering of
+// lettering-mountain-club, luma 131, erased by the trace at 2x and 4x while the luma error stayed <= 2); counted
+// as black or white ink would be (128 per unit of alpha), lost coverage shows whatever the ink's brightness.
+// Black or white ink on transparency and opaque images get the same number as from luma alone. A window fails on any of:
 //  - lost thin structure: >= LOST_PIXELS pixels off by more than LOST_ERROR (a vanished 1 px line differs
 //    by about half its contrast on every pixel it crossed; a traced edge displaced by a fraction of a pixel
 //    stays far below it),
@@ -26,6 +31,8 @@ export const LOST_PIXELS = 6;
 export const SMEAR_ERROR = 32;
 export const SMEAR_PIXELS = 24;
 export const WINDOW_MEAN = 12;
+/** Error per unit of alpha lost or gained: what black or white ink over the mid-grey composite shows. */
+export const ALPHA_WEIGHT = 128;
 /** Above this share of the visible input area in failing windows, the whole image falls back. */
 export const WHOLE_FALLBACK_SHARE = 0.5;
 /** Feather of the patch mask, in input pixels on each side of a failing window's border. */
@@ -64,7 +71,7 @@ export async function roundTripMap(src: Raster, big: Raster): Promise<Float32Arr
     if (a[i + 3] === 0 && back[i + 3] === 0) continue;
     let d = 0;
     for (let c = 0; c < 3; c++) d += LUMA[c]! * (composite(a, i, c) - composite(back, i, c));
-    err[p] = Math.abs(d);
+    err[p] = Math.max(Math.abs(d), (ALPHA_WEIGHT * Math.abs(a[i + 3]! - back[i + 3]!)) / 255);
   }
   return err;
 }

@@ -117,3 +117,73 @@ describe('vector route: local round-trip guard', () => {
     expect(whiskerPoints().filter(([x, y]) => darkestNear(out.raster, 4, x, y) > 150).length).toBeGreaterThan(0);
   });
 });
+
+// Ink whose luma equals the mid-grey the guard composites over (teal, luma ~128) on transparency: thin
+// "small-script" hairline strokes next to bold bars, as in lettering-mountain-club's HIKING CLUB line, which the
+// trace erased while the luma-only guard saw an error of at most 2 (over grey, vanished teal looks like grey).
+describe('vector route: guard on mid-luma ink over transparency', () => {
+  const TEAL: Rgb = [30, 160, 150]; // luma 0.2126*30 + 0.7152*160 + 0.0722*150 = 131
+  const W = 128, H = 64;
+  /** Hairline letters: vertical, horizontal and slanted strokes 0.4 px wide in the lower half, like a thin sans at a small size. */
+  const hairlines = (): Seg[] => {
+    const out: Seg[] = [];
+    for (let k = 0; k < 6; k++) {
+      const x = 10.5 + k * 19;
+      out.push([x, 30.5, x, 56.5], [x + 9, 30.5, x + 9, 56.5], [x, 43.5, x + 9, 43.5], [x + 13, 30.5, x + 17, 56.5]);
+    }
+    return out;
+  };
+  /** Bold teal bars (a heading) and, optionally, the hairline letters; alpha = coverage (8x8 supersampled). */
+  function art(withHairlines: boolean): Raster {
+    const S = 8, data = new Uint8ClampedArray(W * H * 4), segs = withHairlines ? hairlines() : [];
+    for (let y = 0; y < H; y++) {
+      for (let x = 0; x < W; x++) {
+        let cover = 0;
+        for (let j = 0; j < S; j++) {
+          for (let i = 0; i < S; i++) {
+            const px = x + (i + 0.5) / S, py = y + (j + 0.5) / S;
+            const bar = py > 6.3 && py < 13.7 && px > 8.2 && px < 119.6 && !(px > 30.4 && px < 36.5);
+            if (bar || segs.some((s) => distToSeg(px, py, s) < 0.2)) cover++;
+          }
+        }
+        if (cover) data.set([...TEAL, Math.round((255 * cover) / (S * S))], (y * W + x) * 4);
+      }
+    }
+    return { width: W, height: H, data };
+  }
+  /** Points along every hairline stroke (input px). */
+  const points = (): Array<[number, number]> => hairlines().flatMap(([x0, y0, x1, y1]) => [0.2, 0.5, 0.8].map((t): [number, number] => [x0 + t * (x1 - x0), y0 + t * (y1 - y0)]));
+  /** Largest alpha within 1 output px of (sx, sy) given in input pixels. */
+  const alphaNear = (r: Raster, scale: number, sx: number, sy: number): number => {
+    let m = 0;
+    const X = Math.round(sx * scale), Y = Math.round(sy * scale);
+    for (let y = Y - 1; y <= Y + 1; y++) for (let x = X - 1; x <= X + 1; x++) m = Math.max(m, r.data[(y * r.width + x) * 4 + 3]!);
+    return m;
+  };
+
+  for (const scale of [2, 4] as const) {
+    it(`${scale}x: the trace loses the hairlines, the guard sees it, and auto brings them back`, async () => {
+      const src = art(true);
+      const vec = await upscaleVector(src, scale);
+      // The trace erases most of the hairline ink (alpha ~128 on the input: 0.4 px of teal).
+      expect(points().filter(([x, y]) => alphaNear(vec, scale, x, y) < 40).length).toBeGreaterThan(points().length / 2);
+      const g = await checkRoundTrip(src, vec);
+      expect(g.failed).toBeGreaterThan(0);
+      const out = await upscaleRaster(src, { scale, budget: 1e6, budget4x: 1e6, route: 'auto' });
+      expect(out.route).toBe('vector');
+      expect(out.patched).toBeGreaterThan(0);
+      for (const [x, y] of points()) expect(alphaNear(out.raster, scale, x, y), `hairline at ${x.toFixed(1)},${y.toFixed(1)}`).toBeGreaterThan(40);
+      // The bars, away from the hairlines, stay the vector render: full ink inside, an edge at most one ramp pixel.
+      const o = ((10 * scale) * out.raster.width + 60 * scale) * 4;
+      expect(Array.from(out.raster.data.subarray(o, o + 4))).toEqual([...TEAL, 255]);
+    });
+  }
+
+  it('mid-luma ink without hairlines is not patched (the alpha term does not flag clean edges)', async () => {
+    for (const scale of [2, 4] as const) {
+      const out = await upscaleRaster(art(false), { scale, budget: 1e6, budget4x: 1e6, route: 'auto' });
+      expect(out.route).toBe('vector');
+      expect(out.patched).toBe(0);
+    }
+  });
+});
