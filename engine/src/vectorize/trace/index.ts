@@ -15,6 +15,7 @@ import { orderLayers } from './order.js';
 import { traceCutout } from './cutout.js';
 import { keepPaths, regionSeeds } from './islands.js';
 import type { LatticePath } from './path.js';
+import type { LabelRuns } from './runs.js';
 
 export { orderLayers } from './order.js';
 export { fitPath } from './fit.js';
@@ -27,20 +28,25 @@ const STACK_WORK_MIN = 2_000_000;
 
 /**
  * Vertical boundary edges (index y * (w + 1) + x, between pixels (x-1, y) and (x, y)) grouped by the higher
- * rank of the two sides: edge e bounds stacked layer k iff lo(e) < k <= hi(e).
+ * rank of the two sides: edge e bounds stacked layer k iff lo(e) < k <= hi(e). They are the run starts (and
+ * the row ends): read from the runs, not a pass over the grid.
  */
-function boundaryEdges(rank: Int16Array, w: number, h: number, layers: number): { start: Int32Array; edge: Int32Array; lo: Int32Array } {
+function boundaryEdges(runs: LabelRuns, rank: Int16Array, layers: number): { start: Int32Array; edge: Int32Array; lo: Int32Array } {
+  const { width: w, height: h, rowStart, x0 } = runs;
   const pw = w + 2;
-  // one pass: collect (edge, lo, hi) for every vertical edge whose two sides differ
+  // one pass: collect (edge, lo, hi) for every vertical edge whose two sides differ, in scan order
   let cap = 1 << 14;
   let raw = new Int32Array(cap * 3);
   let n = 0;
   const perHi = new Int32Array(layers + 1);
   for (let y = 0; y < h; y++) {
-    const row = (y + 1) * pw;
-    let a = rank[row]!;
-    for (let x = 0; x <= w; x++) {
-      const b = rank[row + x + 1]!;
+    const row = (y + 1) * pw + 1;
+    const end = rowStart[y + 1]!;
+    let a = -1;
+    for (let i = rowStart[y]!; i <= end; i++) {
+      // i === end: the right border (rank -1) after the last run
+      const x = i < end ? x0[i]! : w;
+      const b = i < end ? rank[row + x]! : -1;
       if (a !== b) {
         if (n === cap) {
           cap *= 2;
@@ -113,10 +119,10 @@ export function traceLabelMap(map: LabelMap, params: TraceParams, onProgress?: (
   // colours), use the seam-free planar pieces instead (each edge fitted once)
   if (order.stackedCost > STACK_WORK_RATIO * order.boundary && order.stackedCost > STACK_WORK_MIN) return traceCutout(map, params);
   const { rank } = order;
-  const edges = boundaryEdges(rank, w, h, layers);
+  const edges = boundaryEdges(order.runs, rank, layers);
   const visited = new Uint16Array((w + 1) * h);
   const buf = new WalkBuffer();
-  const seeds = regionSeeds(rank, w, h, layers);
+  const seeds = regionSeeds(order.runs, rank, layers);
   const shapes: TracedShape[] = [];
   const raw: LatticePath[] = [];
   const layerCost = onProgress ? edgesPerLayer(edges, layers) : null;

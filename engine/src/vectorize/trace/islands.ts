@@ -7,6 +7,7 @@
 // with few paths and colours with few regions; otherwise every path is kept.
 
 import type { LatticePath } from './path.js';
+import type { LabelRuns } from './runs.js';
 
 /** At most this many regions per colour are tracked (more: the colour is not pruned). */
 export const MAX_REGIONS = 64;
@@ -15,10 +16,11 @@ const MAX_PATHS = 512;
 
 /**
  * One pixel index per 4-connected region of each rank (first in scan order); null for ranks with more
- * than MAX_REGIONS regions. Works on runs (union-find over same-rank runs that overlap the row above), so a
- * flat 100 MP image costs a few thousand runs, not a flood over every pixel and a visited grid.
+ * than MAX_REGIONS regions. Works on the label map's runs (union-find over same-rank runs that overlap the
+ * row above), so a flat 100 MP image costs a few thousand runs, not a flood over every pixel and a visited grid.
  */
-export function regionSeeds(rank: Int16Array, w: number, h: number, layers: number): (Int32Array | null)[] {
+export function regionSeeds(runs: LabelRuns, rank: Int16Array, layers: number): (Int32Array | null)[] {
+  const { width: w, height: h, rowStart, x0: runX } = runs;
   const pw = w + 2;
   let cap = 1024;
   // Per run (ids in scan order): union-find parent and the index of its first pixel. The root of a component
@@ -41,11 +43,11 @@ export function regionSeeds(rank: Int16Array, w: number, h: number, layers: numb
     const row = (y + 1) * pw + 1;
     let nCur = 0;
     let j = 0;
-    let x = 0;
-    while (x < w) {
+    const end = rowStart[y + 1]!;
+    for (let i = rowStart[y]!; i < end; i++) {
+      const x = runX[i]!;
+      const x1 = i + 1 < end ? runX[i + 1]! : w;
       const r = rank[row + x]!;
-      let x1 = x + 1;
-      while (x1 < w && rank[row + x1] === r) x1++;
       if (r >= 0) {
         if (count === cap) {
           cap *= 2;
@@ -66,7 +68,6 @@ export function regionSeeds(rank: Int16Array, w: number, h: number, layers: numb
         cur[nCur * 3] = x; cur[nCur * 3 + 1] = x1; cur[nCur * 3 + 2] = id;
         nCur++;
       }
-      x = x1;
     }
     const t = prev; prev = cur; cur = t;
     nPrev = nCur;

@@ -8,6 +8,7 @@
 // Also builds the padded rank grid every trace stage reads: -1 for transparent pixels and the border.
 
 import { TRANSPARENT, type LabelMap } from '../types.js';
+import { labelRuns, type LabelRuns } from './runs.js';
 
 export interface LayerOrder {
   /**
@@ -23,6 +24,8 @@ export interface LayerOrder {
   rank: Int16Array;
   /** Pixel count per rank. */
   counts: Int32Array;
+  /** The label map's run-length rows (the scan everything above came from; later stages reuse it). */
+  runs: LabelRuns;
 }
 
 const MAX_SEARCH = 40;
@@ -178,19 +181,9 @@ function refineBySwaps(n: number, pa: Int32Array, pb: Int32Array, pw: Float64Arr
 }
 
 export function orderLayers(map: LabelMap, optimise = true): LayerOrder {
-  const { width: w, height: h, labels } = map;
-  const count = new Int32Array(0x10000);
-  // Labels come in runs: count a run in a local, not with a memory increment per pixel (each would wait
-  // for the previous one's store).
-  let runLabel = -1, runLen = 0;
-  for (let i = 0; i < labels.length; i++) {
-    const l = labels[i]!;
-    if (l === runLabel) { runLen++; continue; }
-    if (runLabel >= 0) count[runLabel]! += runLen;
-    runLabel = l; runLen = 1;
-  }
-  if (runLabel >= 0) count[runLabel]! += runLen;
-  count[TRANSPARENT] = 0;
+  const { width: w, height: h } = map;
+  const runs = labelRuns(map);
+  const { rowStart, x0: runX, label: runLabel, count } = runs;
   const present: number[] = [];
   for (let l = 0; l < TRANSPARENT; l++) if (count[l]! > 0) present.push(l);
   present.sort((a, b) => count[b]! - count[a]! || a - b);
@@ -201,42 +194,61 @@ export function orderLayers(map: LabelMap, optimise = true): LayerOrder {
     // adjacency lengths between colours; colour n = transparent (including the image border)
     const idx = new Int32Array(0x10000).fill(n);
     for (let r = 0; r < n; r++) idx[present[r]!] = r;
-    // Edge lengths per colour pair, listed in first-seen order (the order the pair arrays keep). A dense
-    // count matrix for palettes up to 1023 colours (every quantized map): one array increment per edge pixel.
+    // Edge lengths per colour pair, listed in first-seen order of a pixel scan (row by row; per pixel the
+    // left edge, then the upper one), the order the pair arrays keep. A dense count matrix for palettes up to
+    // 1023 colours (every quantized map).
     const dim = n + 1;
     const dense = dim * dim <= 1 << 20 ? new Int32Array(dim * dim) : null;
     const seen: number[] = [];
     const pairs = new Map<number, number>();
-    const add = (a: number, b: number): void => {
+    const add = (a: number, b: number, len: number): void => {
       const key = a < b ? a * dim + b : b * dim + a;
       if (dense) {
-        if (dense[key]++ === 0) seen.push(key);
+        if (dense[key] === 0) seen.push(key);
+        dense[key]! += len;
       } else {
-        pairs.set(key, (pairs.get(key) ?? 0) + 1);
+        pairs.set(key, (pairs.get(key) ?? 0) + len);
       }
     };
+    // Walks each row's runs against the runs of the row above (none above row 0: all transparent): every
+    // stretch where both stay the same adds its length at once. Runs are maximal and labels map to colours
+    // one to one, so neighbouring runs always differ.
     for (let y = 0; y < h; y++) {
-      const row = y * w;
-      let prev = n;
-      // Labels map to colours one to one, so a pixel with the label of its left and upper neighbours adds
-      // no edge: inside a region the loop only compares labels.
-      let prevLabel = -1;
-      for (let x = 0; x < w; x++) {
-        const l = labels[row + x]!;
-        if (l === prevLabel && y > 0 && labels[row - w + x] === l) continue;
-        prevLabel = l;
-        const c = idx[l]!;
-        if (c !== prev) add(c, prev);
-        const up = y > 0 ? idx[labels[row - w + x]!]! : n;
-        if (up !== c) add(c, up);
-        prev = c;
+      const iEnd = rowStart[y + 1]!;
+      const jEnd = y > 0 ? rowStart[y]! : 0;
+      let i = rowStart[y]!;
+      let j = y > 0 ? rowStart[y - 1]! : 0;
+      let c = idx[runLabel[i]!]!;
+      let ci = i + 1 < iEnd ? runX[i + 1]! : w;
+      let u = y > 0 ? idx[runLabel[j]!]! : n;
+      let uj = y > 0 && j + 1 < jEnd ? runX[j + 1]! : w;
+      if (c !== n) add(c, n, 1);
+      let x = 0;
+      while (x < w) {
+        const e = ci < uj ? ci : uj;
+        if (c !== u) add(c, u, e - x);
+        x = e;
+        if (x >= w) break;
+        if (uj === x) {
+          j++;
+          u = idx[runLabel[j]!]!;
+          uj = j + 1 < jEnd ? runX[j + 1]! : w;
+        }
+        if (ci === x) {
+          const prev = c;
+          i++;
+          c = idx[runLabel[i]!]!;
+          ci = i + 1 < iEnd ? runX[i + 1]! : w;
+          add(c, prev, 1);
+        }
       }
-      if (prev !== n) add(prev, n);
+      if (c !== n) add(c, n, 1);
     }
     if (h > 0) {
-      for (let x = 0; x < w; x++) {
-        const c = idx[labels[(h - 1) * w + x]!]!;
-        if (c !== n) add(c, n);
+      const end = rowStart[h]!;
+      for (let i = rowStart[h - 1]!; i < end; i++) {
+        const c = idx[runLabel[i]!]!;
+        if (c !== n) add(c, n, (i + 1 < end ? runX[i + 1]! : w) - runX[i]!);
       }
     }
     const np = dense ? seen.length : pairs.size;
@@ -287,13 +299,17 @@ export function orderLayers(map: LabelMap, optimise = true): LayerOrder {
   rank.fill(-1, 0, pw);
   rank.fill(-1, (h + 1) * pw);
   for (let y = 0; y < h; y++) {
-    const row = y * w;
     const prow = (y + 1) * pw;
     rank[prow] = -1;
     rank[prow + w + 1] = -1;
-    for (let x = 0; x < w; x++) rank[prow + 1 + x] = rankOf[labels[row + x]!]!;
+    const end = rowStart[y + 1]!;
+    for (let i = rowStart[y]!; i < end; i++) {
+      const r = rankOf[runLabel[i]!]!;
+      const x1 = prow + 1 + (i + 1 < end ? runX[i + 1]! : w);
+      for (let x = prow + 1 + runX[i]!; x < x1; x++) rank[x] = r;
+    }
   }
   const counts = new Int32Array(present.length);
   for (let r = 0; r < present.length; r++) counts[r] = count[present[r]!]!;
-  return { labels: present, rank, counts, stackedCost, boundary };
+  return { labels: present, rank, counts, stackedCost, boundary, runs };
 }
