@@ -10,13 +10,13 @@
 import type { LatticePath } from './path.js';
 
 /** Step directions in clockwise screen order: east, south, west, north. */
-const DX = [1, 0, -1, 0] as const;
-const DY = [0, 1, 0, -1] as const;
+const DX = new Int32Array([1, 0, -1, 0]);
+const DY = new Int32Array([0, 1, 0, -1]);
 /** Offset of the pixel ahead-right / ahead-left of a corner, per direction (see file header). */
-const RFX = [0, -1, -1, 0] as const;
-const RFY = [0, 0, -1, -1] as const;
-const LFX = [0, 0, -1, -1] as const;
-const LFY = [-1, 0, 0, -1] as const;
+const RFX = new Int32Array([0, -1, -1, 0]);
+const RFY = new Int32Array([0, 0, -1, -1]);
+const LFX = new Int32Array([0, 0, -1, -1]);
+const LFY = new Int32Array([-1, 0, 0, -1]);
 
 export interface PixelSet {
   rank: Int16Array;
@@ -91,11 +91,24 @@ export function walkFrom(s: PixelSet, edge: number, visited: Uint16Array, stamp:
   let n = 0;
   let area = 0;
   let best = 0;
+  let bx = x;
+  let by = y;
+  let bufX = buf.xs;
+  let bufY = buf.ys;
+  // the turn rule is inlined here (no closure over x, y, d), so the walk keeps its state in registers
   for (;;) {
-    if (n >= buf.xs.length) buf.grow();
-    buf.xs[n] = x;
-    buf.ys[n] = y;
-    if (y < buf.ys[best]! || (y === buf.ys[best]! && x < buf.xs[best]!)) best = n;
+    if (n >= bufX.length) {
+      buf.grow();
+      bufX = buf.xs;
+      bufY = buf.ys;
+    }
+    bufX[n] = x;
+    bufY[n] = y;
+    if (y < by || (y === by && x < bx)) {
+      best = n;
+      bx = x;
+      by = y;
+    }
     n++;
     const ddy = DY[d]!;
     if (ddy !== 0) {
@@ -104,31 +117,22 @@ export function walkFrom(s: PixelSet, edge: number, visited: Uint16Array, stamp:
     }
     x += DX[d]!;
     y += ddy;
-    if (x === x0 && y === y0) {
-      // a closed walk may pass its start corner twice (pinch); stop only when heading the same way
-      const nd = nextDir(d);
-      if (nd === d0) break;
-      d = nd;
-      continue;
-    }
-    d = nextDir(d);
+    // next direction: by the pixels ahead-right and ahead-left of the new corner
+    const rf = rank[(y + RFY[d]! + 1) * pw + x + RFX[d]! + 1]!;
+    const lf = rank[(y + LFY[d]! + 1) * pw + x + LFX[d]! + 1]!;
+    const rIn = rf >= lo && rf <= hi;
+    const lIn = lf >= lo && lf <= hi;
+    const nd = rIn ? (lIn ? (d + 3) & 3 : d) : !lIn ? (d + 1) & 3 : connectSet(s, x, y) ? (d + 3) & 3 : (d + 1) & 3;
+    // a closed walk may pass its start corner twice (pinch); stop only when heading the same way
+    if (x === x0 && y === y0 && nd === d0) break;
+    d = nd;
   }
   const xs = new Int32Array(n);
   const ys = new Int32Array(n);
   const head = n - best;
-  xs.set(buf.xs.subarray(best, n), 0);
-  xs.set(buf.xs.subarray(0, best), head);
-  ys.set(buf.ys.subarray(best, n), 0);
-  ys.set(buf.ys.subarray(0, best), head);
+  xs.set(bufX.subarray(best, n), 0);
+  xs.set(bufX.subarray(0, best), head);
+  ys.set(bufY.subarray(best, n), 0);
+  ys.set(bufY.subarray(0, best), head);
   return { xs, ys, area, open: false };
-
-  function nextDir(dir: number): number {
-    const rf = rank[(y + RFY[dir]! + 1) * pw + x + RFX[dir]! + 1]!;
-    const lf = rank[(y + LFY[dir]! + 1) * pw + x + LFX[dir]! + 1]!;
-    const rIn = rf >= lo && rf <= hi;
-    const lIn = lf >= lo && lf <= hi;
-    if (rIn) return lIn ? (dir + 3) & 3 : dir;
-    if (!lIn) return (dir + 1) & 3;
-    return connectSet(s, x, y) ? (dir + 3) & 3 : (dir + 1) & 3;
-  }
 }

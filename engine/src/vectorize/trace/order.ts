@@ -305,8 +305,13 @@ export function orderLayers(map: LabelMap, optimise = true): LayerOrder {
     const end = rowStart[y + 1]!;
     for (let i = rowStart[y]!; i < end; i++) {
       const r = rankOf[runLabel[i]!]!;
+      // the grid is zeroed: rank 0 (the largest colour) needs no writes, which also leaves its pages untouched
+      if (r === 0) continue;
+      const x0 = prow + 1 + runX[i]!;
       const x1 = prow + 1 + (i + 1 < end ? runX[i + 1]! : w);
-      for (let x = prow + 1 + runX[i]!; x < x1; x++) rank[x] = r;
+      // fill() is a runtime call: worth it for long runs only
+      if (x1 - x0 > 64) rank.fill(r, x0, x1);
+      else for (let x = x0; x < x1; x++) rank[x] = r;
     }
   }
   const counts = new Int32Array(present.length);

@@ -128,14 +128,44 @@ export function optimalPolygon(p: LatticePath, lon: Int32Array, sums: PathSums):
   const pen = scratchF64(Slot.Pen, end + 1);
   const prev = scratchI32(Slot.Prev, end + 1);
   pen[0] = 0;
+  // edgePenalty(p, sums, k, t) inlined with everything that depends on t alone hoisted out of the k loop
+  // (the same floating-point operations in the same order, so the same result)
+  const { xs, ys } = p;
+  const x0 = xs[0]!;
+  const y0 = ys[0]!;
+  const { x: SX, y: SY, xx: SXX, xy: SXY, yy: SYY } = sums;
   for (let j = 1; j <= m; j++) {
     const hiPrev = fwd[j - 1]!;
     const loPrev = bwd[j - 1]!;
     for (let t = bwd[j]!; t <= fwd[j]!; t++) {
       let best = -1;
       const kmin = Math.max(back[t]!, loPrev);
+      const tt = (t >= n ? n - 1 : t) + 1;
+      const tx = SX[tt]!;
+      const ty = SY[tt]!;
+      const txx = SXX[tt]!;
+      const txy = SXY[tt]!;
+      const tyy = SYY[tt]!;
+      const jx = xs[t % n]! - x0;
+      const jy = ys[t % n]! - y0;
       for (let k = hiPrev; k >= kmin; k--) {
-        const v = edgePenalty(p, sums, k, t) + pen[k]!;
+        const cnt = t + 1 - k;
+        const sx = tx - SX[k]!;
+        const sy = ty - SY[k]!;
+        const sxx = txx - SXX[k]!;
+        const sxy = txy - SXY[k]!;
+        const syy = tyy - SYY[k]!;
+        const ix = xs[k]! - x0;
+        const iy = ys[k]! - y0;
+        const mx = (ix + jx) / 2;
+        const my = (iy + jy) / 2;
+        const nx = -(jy - iy);
+        const ny = jx - ix;
+        const a = (sxx - 2 * sx * mx) / cnt + mx * mx;
+        const b = (sxy - sx * my - sy * mx) / cnt + mx * my;
+        const c = (syy - 2 * sy * my) / cnt + my * my;
+        const q = nx * nx * a + 2 * nx * ny * b + ny * ny * c;
+        const v = Math.sqrt(q > 0 ? q : 0) + pen[k]!;
         if (best < 0 || v < best) {
           prev[t] = k;
           best = v;

@@ -16,6 +16,10 @@ export function cyclicLe(a: number, b: number, c: number): boolean {
   return a <= c ? a <= b && b < c : a <= b || b < c;
 }
 
+/** Unit step of each direction index. */
+const DIR_X = new Int32Array([1, 0, -1, 0]);
+const DIR_Y = new Int32Array([0, 1, 0, -1]);
+
 function dirIndex(dx: number, dy: number): number {
   // east 0, south 1, west 2, north 3 (only unit or axis-aligned displacements occur)
   return dx > 0 ? 0 : dy > 0 ? 1 : dx < 0 ? 2 : 3;
@@ -46,14 +50,13 @@ export function straightRuns(p: LatticePath): Int32Array {
   }
 
   const pivot = scratchI32(Slot.Pivot, n);
-  const seen = [0, 0, 0, 0];
   for (let i = n - 1; i >= 0; i--) {
     if (open && i === n - 1) {
       pivot[i] = n - 1;
       continue;
     }
-    seen[0] = seen[1] = seen[2] = seen[3] = 0;
-    seen[stepDir[i]!] = 1;
+    // step directions met so far, one bit each (all four: not straight)
+    let seen = 1 << stepDir[i]!;
     // the cone of admissible directions: v is admissible iff cross(lo, v) >= 0 and cross(hi, v) <= 0
     let lox = 0;
     let loy = 0;
@@ -62,28 +65,29 @@ export function straightRuns(p: LatticePath): Int32Array {
     let k1 = i;
     let k = runEnd[i]!;
     let found = -1;
+    const xi = xs[i]!;
+    const yi = ys[i]!;
     for (;;) {
-      const sx = Math.sign(xs[k]! - xs[k1]!);
-      const sy = Math.sign(ys[k]! - ys[k1]!);
-      seen[dirIndex(sx, sy)] = 1;
-      if (seen[0] && seen[1] && seen[2] && seen[3]) {
+      // k1 -> k is one axis-aligned run: its direction is that of its first step
+      seen |= 1 << stepDir[k1]!;
+      if (seen === 15) {
         found = k1;
         break;
       }
-      const cx = xs[k]! - xs[i]!;
-      const cy = ys[k]! - ys[i]!;
-      if (cross(lox, loy, cx, cy) < 0 || cross(hix, hiy, cx, cy) > 0) break;
-      if (Math.abs(cx) > 1 || Math.abs(cy) > 1) {
+      const cx = xs[k]! - xi;
+      const cy = ys[k]! - yi;
+      if (lox * cy - loy * cx < 0 || hix * cy - hiy * cx > 0) break;
+      if (cx > 1 || cx < -1 || cy > 1 || cy < -1) {
         // tighten the cone by the extreme corners of the square of half-width 1 around cur
         const ax = cx + (cy >= 0 && (cy > 0 || cx < 0) ? 1 : -1);
         const ay = cy + (cx <= 0 && (cx < 0 || cy < 0) ? 1 : -1);
-        if (cross(lox, loy, ax, ay) >= 0) {
+        if (lox * ay - loy * ax >= 0) {
           lox = ax;
           loy = ay;
         }
         const bx = cx + (cy <= 0 && (cy < 0 || cx < 0) ? 1 : -1);
         const by = cy + (cx >= 0 && (cx > 0 || cy < 0) ? 1 : -1);
-        if (cross(hix, hiy, bx, by) <= 0) {
+        if (hix * by - hiy * bx <= 0) {
           hix = bx;
           hiy = by;
         }
@@ -94,20 +98,19 @@ export function straightRuns(p: LatticePath): Int32Array {
       }
       k1 = k;
       k = runEnd[k1]!;
-      if (!open && !cyclicLe(k, i, k1)) {
-        // wrapped past the start: fall through to the partial step below
-        break;
-      }
+      // wrapped past the start (k, i, k1 not in cyclic order): fall through to the partial step below
+      if (!open && !(k <= k1 ? k <= i && i < k1 : k <= i || i < k1)) break;
     }
     if (found >= 0) {
       pivot[i] = found;
       continue;
     }
     // k1 satisfied the cone, k did not: the last admissible point on the run k1 -> k
-    const dkx = Math.sign(xs[k]! - xs[k1]!);
-    const dky = Math.sign(ys[k]! - ys[k1]!);
-    const cx = xs[k1]! - xs[i]!;
-    const cy = ys[k1]! - ys[i]!;
+    const dir = stepDir[k1]!;
+    const dkx = DIR_X[dir]!;
+    const dky = DIR_Y[dir]!;
+    const cx = xs[k1]! - xi;
+    const cy = ys[k1]! - yi;
     const a = cross(lox, loy, cx, cy);
     const b = cross(lox, loy, dkx, dky);
     const c = cross(hix, hiy, cx, cy);
