@@ -29,47 +29,65 @@ const MIN_CONTRAST = 10;
  */
 export function detectBlends(img: LabImage, mask: Uint8Array, w: number, h: number, rgba?: Uint8ClampedArray): BlendMap {
   const out = new Int8Array(w * h).fill(NOT_BLEND);
-  const { index: ix, lab } = img;
+  const { index: ix, lab, varied } = img;
+  // One Lab entry per pixel: the index is the identity (see LabImage), so entries are read without it.
+  const direct = lab.length === 3 * ix.length;
   const same = (a: number, b: number): boolean => {
     const ea = ix[a]! * 3, eb = ix[b]! * 3;
     return lab[ea] === lab[eb] && lab[ea + 1] === lab[eb + 1] && lab[ea + 2] === lab[eb + 2];
   };
   // With unsmoothed colours, equal opposite neighbours in every direction rule a blend out cheaply.
   const px = rgba ? new Uint32Array(rgba.buffer, rgba.byteOffset, w * h) : null;
-  const minC2 = MIN_CONTRAST * MIN_CONTRAST;
-  // Offsets of the four directions: horizontal, vertical, the two diagonals.
-  const offs = Int32Array.of(1, w, w + 1, -w + 1);
   for (let y = 1; y < h - 1; y++) {
-    for (let x = 1; x < w - 1; x++) {
-      const i = y * w + x;
-      if (!mask[i]) continue;
+    for (let x = 1, i = y * w + 1; x < w - 1; x++, i++) {
+      if (!mask[i] || (varied && !varied[i])) continue;
       if (px && px[i - 1] === px[i + 1] && px[i - w] === px[i + w] && px[i - w - 1] === px[i + w + 1] && px[i - w + 1] === px[i + w - 1]) continue;
-      const o = ix[i]! * 3;
       // Flat neighbourhood (equal opposite neighbours in every direction): no contrast, no blend.
-      if (!px && same(i - 1, i + 1) && same(i - w, i + w) && same(i - w - 1, i + w + 1) && same(i - w + 1, i + w - 1)) continue;
+      if (!px && !direct && same(i - 1, i + 1) && same(i - w, i + w) && same(i - w - 1, i + w + 1) && same(i - w + 1, i + w - 1)) continue;
+      const o = (direct ? i : ix[i]!) * 3;
       const pL = lab[o]!, pA = lab[o + 1]!, pB = lab[o + 2]!;
-      let bestL2 = 0;
+      // Directions in order: horizontal, vertical, the two diagonals; a later one wins only with more contrast.
+      let best = 0;
       let partner = NOT_BLEND;
-      for (let d = 0; d < 4; d++) {
-        const off = offs[d]!;
-        const ia = i - off, ib = i + off;
-        if (!mask[ia] || !mask[ib]) continue;
-        const qa = ix[ia]! * 3, qb = ix[ib]! * 3;
-        const aL = lab[qa]!, aA = lab[qa + 1]!, aB = lab[qa + 2]!;
-        const eL = lab[qb]! - aL, eA = lab[qb + 1]! - aA, eB = lab[qb + 2]! - aB;
-        const L2 = eL * eL + eA * eA + eB * eB;
-        if (L2 < minC2 || L2 <= bestL2) continue;
-        const vL = pL - aL, vA = pA - aA, vB = pB - aB;
-        const t = (vL * eL + vA * eA + vB * eB) / L2;
-        if (t <= 0.06 || t >= 0.94) continue;
-        const perp2 = vL * vL + vA * vA + vB * vB - t * t * L2;
-        const tol = 0.04 * L2;
-        if (perp2 > (tol > 9 ? tol : 9)) continue;
-        bestL2 = L2;
-        partner = t < 0.5 ? d * 2 : d * 2 + 1;
+      let s: number;
+      if (mask[i - 1] && mask[i + 1]) {
+        s = onSegment(lab, (direct ? i - 1 : ix[i - 1]!) * 3, (direct ? i + 1 : ix[i + 1]!) * 3, pL, pA, pB);
+        if (s !== 0 && Math.abs(s) > best) { best = Math.abs(s); partner = s > 0 ? 0 : 1; }
+      }
+      if (mask[i - w] && mask[i + w]) {
+        s = onSegment(lab, (direct ? i - w : ix[i - w]!) * 3, (direct ? i + w : ix[i + w]!) * 3, pL, pA, pB);
+        if (s !== 0 && Math.abs(s) > best) { best = Math.abs(s); partner = s > 0 ? 2 : 3; }
+      }
+      if (mask[i - w - 1] && mask[i + w + 1]) {
+        s = onSegment(lab, (direct ? i - w - 1 : ix[i - w - 1]!) * 3, (direct ? i + w + 1 : ix[i + w + 1]!) * 3, pL, pA, pB);
+        if (s !== 0 && Math.abs(s) > best) { best = Math.abs(s); partner = s > 0 ? 4 : 5; }
+      }
+      if (mask[i + w - 1] && mask[i - w + 1]) {
+        s = onSegment(lab, (direct ? i + w - 1 : ix[i + w - 1]!) * 3, (direct ? i - w + 1 : ix[i - w + 1]!) * 3, pL, pA, pB);
+        if (s !== 0 && Math.abs(s) > best) { best = Math.abs(s); partner = s > 0 ? 6 : 7; }
       }
       out[i] = partner;
     }
   }
   return out;
+}
+
+const MIN_CONTRAST2 = MIN_CONTRAST * MIN_CONTRAST;
+
+/**
+ * Whether the colour p lies on the segment from entry a to entry b (offsets into `lab`) as a blend: their ΔE76²
+ * L2 when it does, positive when p is nearer a, negative when nearer b; 0 when it is not a blend of the two.
+ */
+function onSegment(lab: Float32Array, qa: number, qb: number, pL: number, pA: number, pB: number): number {
+  const aL = lab[qa]!, aA = lab[qa + 1]!, aB = lab[qa + 2]!;
+  const eL = lab[qb]! - aL, eA = lab[qb + 1]! - aA, eB = lab[qb + 2]! - aB;
+  const L2 = eL * eL + eA * eA + eB * eB;
+  if (L2 < MIN_CONTRAST2) return 0;
+  const vL = pL - aL, vA = pA - aA, vB = pB - aB;
+  const t = (vL * eL + vA * eA + vB * eB) / L2;
+  if (t <= 0.06 || t >= 0.94) return 0;
+  const perp2 = vL * vL + vA * vA + vB * vB - t * t * L2;
+  const tol = 0.04 * L2;
+  if (perp2 > (tol > 9 ? tol : 9)) return 0;
+  return t < 0.5 ? L2 : -L2;
 }

@@ -7,7 +7,7 @@ import { labToRgb } from '../../colour/convert.js';
 import { TRANSPARENT, type LabelMap } from '../types.js';
 import type { PreparedImage } from '../prepare/edge-cleanup.js';
 import { bilateralLab, noiseScore, toLab } from './smooth.js';
-import { labOfColours, perPixelLab, type LabImage } from './lab-image.js';
+import { labOfColours, type LabImage } from './lab-image.js';
 import { blendPartner, detectBlends, NOT_BLEND, type BlendMap } from './blend.js';
 import { buildSamples, kmeans, mergeClusters, nearest, nearestFrom, nearestRadii, seedCentroids, type Clusters, type MergeRules, type Samples } from './palette.js';
 import { majorityCleanup } from './cleanup.js';
@@ -71,7 +71,7 @@ export function quantize(prep: PreparedImage, colors: ColorsOption, timings?: Re
   const lab = noisy ? null : labOfColours(prep.rgba);
   const smoothLab = noisy ? toLab(prep.rgba) : null;
   lap('lab');
-  const labImg: LabImage = lab ?? perPixelLab(bilateralLab(smoothLab!, mask, w, h, 7, 2));
+  const labImg: LabImage = lab ?? bilateralLab(smoothLab!, mask, w, h, 7, 2, prep.rgba);
   lap('smooth');
   const blends = detectBlends(labImg, mask, w, h, noisy ? undefined : prep.rgba);
   lap('blends');

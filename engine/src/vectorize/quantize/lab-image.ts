@@ -10,6 +10,11 @@ export interface LabImage {
   index: Uint32Array;
   /** 3 CIELAB floats per entry. */
   lab: Float32Array;
+  /**
+   * Optional, per pixel: 0 guarantees that the pixel's 3x3 window holds nine equal colours (so no contrast
+   * around it); 1 promises nothing. Set by the smoothing, which knows its flat pixels.
+   */
+  varied?: Uint8Array;
 }
 
 /** One entry per distinct RGB (alpha ignored) of `rgba`, in order of first appearance. */
