@@ -39,8 +39,11 @@ export function detectBlends(img: LabImage, mask: Uint8Array, w: number, h: numb
   // With unsmoothed colours, equal opposite neighbours in every direction rule a blend out cheaply.
   const px = rgba ? new Uint32Array(rgba.buffer, rgba.byteOffset, w * h) : null;
   for (let y = 1; y < h - 1; y++) {
-    for (let x = 1, i = y * w + 1; x < w - 1; x++, i++) {
-      if (!mask[i] || (varied && !varied[i])) continue;
+    const end = y * w + w - 1;
+    for (let i = y * w + 1; i < end; i++) {
+      // Jump over a run of flat windows at once.
+      if (varied && !varied[i]) { i = varied.indexOf(1, i + 1); if (i === -1 || i >= end) break; }
+      if (!mask[i]) continue;
       if (px && px[i - 1] === px[i + 1] && px[i - w] === px[i + w] && px[i - w - 1] === px[i + w + 1] && px[i - w + 1] === px[i + w - 1]) continue;
       // Flat neighbourhood (equal opposite neighbours in every direction): no contrast, no blend.
       if (!px && !direct && same(i - 1, i + 1) && same(i - w, i + w) && same(i - w - 1, i + w + 1) && same(i - w + 1, i + w - 1)) continue;
