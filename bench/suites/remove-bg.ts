@@ -134,8 +134,8 @@ export default async function removeBgBench(ctx: BenchContext): Promise<void> {
   if (dumpDir) mkdirSync(dumpDir, { recursive: true });
   ctx.log(`remove-bg: ${pieces.length} pieces at ${size}x${size}, backgrounds ${KINDS.join(', ')}`);
 
-  type Acc = { ours: Metrics[]; plain: Metrics[]; naive: Metrics[]; oursMs: number[]; plainMs: number[]; naiveMs: number[]; oursCpu: number[]; plainCpu: number[]; naiveCpu: number[]; floor: number[]; notSeparable: number; worst: { file: string; iou: number; left: number; lost: number }[] };
-  const acc = new Map<BgKind, Acc>(KINDS.map((k) => [k, { ours: [], plain: [], naive: [], oursMs: [], plainMs: [], naiveMs: [], oursCpu: [], plainCpu: [], naiveCpu: [], floor: [], notSeparable: 0, worst: [] }]));
+  type Acc = { ours: Metrics[]; plain: Metrics[]; codecOff: Metrics[]; naive: Metrics[]; oursMs: number[]; plainMs: number[]; codecOffMs: number[]; naiveMs: number[]; oursCpu: number[]; plainCpu: number[]; codecOffCpu: number[]; naiveCpu: number[]; floor: number[]; notSeparable: number; worst: { file: string; iou: number; left: number; lost: number }[] };
+  const acc = new Map<BgKind, Acc>(KINDS.map((k) => [k, { ours: [], plain: [], codecOff: [], naive: [], oursMs: [], plainMs: [], codecOffMs: [], naiveMs: [], oursCpu: [], plainCpu: [], codecOffCpu: [], naiveCpu: [], floor: [], notSeparable: 0, worst: [] }]));
   for (const file of pieces) {
     const gt = await renderArt(file, size);
     for (const kind of KINDS) {
@@ -156,6 +156,14 @@ export default async function removeBgBench(ctx: BenchContext): Promise<void> {
       a.plainMs.push(performance.now() - t);
       a.plainCpu.push(cpuMs(c));
       a.plain.push(measure(plain.data, gt));
+      if (kind === 'jpeg-white') {
+        // Before the JPEG region rules (issue 20, off-white regions read from their flat pixels), same run.
+        t = performance.now(); c = process.cpuUsage();
+        const codecOff = matteArtwork(input, { jpeg: true, codecRegionRules: false });
+        a.codecOffMs.push(performance.now() - t);
+        a.codecOffCpu.push(cpuMs(c));
+        a.codecOff.push(measure(codecOff.data, gt));
+      }
       t = performance.now(); c = process.cpuUsage();
       const naive = naiveFlood(input);
       a.naiveMs.push(performance.now() - t);
@@ -173,7 +181,8 @@ export default async function removeBgBench(ctx: BenchContext): Promise<void> {
   const rows: Row[] = [];
   for (const kind of KINDS) {
     const a = acc.get(kind)!;
-    for (const [method, ms, ts, cs] of [['ours (matte)', a.ours, a.oursMs, a.oursCpu], ['matte, plain region rules (before)', a.plain, a.plainMs, a.plainCpu], ['naive flood tol 32', a.naive, a.naiveMs, a.naiveCpu]] as const) {
+    const methods = [['ours (matte)', a.ours, a.oursMs, a.oursCpu], ['matte, without JPEG region rules (before)', a.codecOff, a.codecOffMs, a.codecOffCpu], ['matte, plain region rules (before)', a.plain, a.plainMs, a.plainCpu], ['naive flood tol 32', a.naive, a.naiveMs, a.naiveCpu]] as const;
+    for (const [method, ms, ts, cs] of methods.filter((m) => m[1].length > 0)) {
       rows.push({
         background: kind,
         method,

@@ -4,7 +4,7 @@
 // components (letter counters, gaps between elements) at least `minHoleArea` pixels large.
 // Non-background pixels within `bandRadius` (Chebyshev) of the background form the uncertain band;
 // the rest is certain foreground.
-import { rgbToLab, type Vec3 } from '../colour/convert.js';
+import { rgbToLab, srgbToLinear8, type Vec3 } from '../colour/convert.js';
 import { evalModel } from './background.js';
 import { BAND, BG, CAND, FG, type BackgroundModel, type Thresholds } from './types.js';
 
@@ -78,6 +78,9 @@ export interface RegionRules {
    * showing through: a counter shows the background itself (ΔE 0 on a clean source), the white of an eye or the
    * dots of a wing painted off-white do not. */
   offWhite?: number;
+  /** Noisy sources (JPEG) on a single-colour background: the off-white test read where the codec leaves a
+   * region's colour intact (its flat pixels), with the background's lightness for the lightness test. */
+  codecOffWhite?: { data: Uint8ClampedArray; bgL: number };
 }
 
 /** Median of dist over the spans (start, length pairs) at least `min`? */
@@ -95,6 +98,121 @@ function isOffBackground(dist: Uint8Array, spans: number[], min: number): boolea
     if (acc * 2 >= total) return v >= min;
   }
   return false;
+}
+
+/** JPEG off-white test (measured on the corpus and synthetic rings at q50-q95, issue 20; see isOffBackgroundCodec). */
+export const CODEC_FLAT_MIN = 16;
+export const CODEC_FLAT_QUARTER_DE = 4;
+export const CODEC_FLAT_SHARE = 0.25;
+export const CODEC_PLATEAU_DL = 0.85;
+export const CODEC_INTERIOR_DL = 2.5;
+export const CODEC_INTERIOR_MIN = 32;
+/** A painted region larger than this holds whole 16 px chroma blocks, so it is flat somewhere: without a plateau
+ * it is not paint (and the interior test, the costly one, is spared on large counters). */
+export const CODEC_UNFLAT_MAX_AREA = 2048;
+
+/**
+ * Is an enclosed region of a JPEG a colour of the art rather than background showing through? The codec's
+ * ringing and 4:2:0 chroma tint a counter by 1-3 ΔE throughout (chroma blocks are 16 px), so the clean rule's
+ * median reads counters as off-white. Two readings the codec does not fake:
+ * - a plateau: flat pixels (all 8 neighbours within 1 sRGB unit; ringing is never flat), at least
+ *   CODEC_FLAT_MIN, the majority of them at least 1 ΔE from the background (a counter's flat pixels are the
+ *   background itself, or at most 8 stray ones on the corpus at q60-q95), and either covering a quarter of the
+ *   region or with the interior darker by CODEC_PLATEAU_DL in median L* (the butterfly's #fcfdfa wing dots:
+ *   0.96-1.09; counters' luma ringing reads up to 1.23 there, but never with such a plateau);
+ * - without a plateau (a small pale region, at most CODEC_UNFLAT_MAX_AREA px, tinted throughout by a saturated
+ *   outline's chroma): the interior
+ *   (pixels whose 5x5 window lies in the region) at least CODEC_INTERIOR_MIN px and its median L* off by
+ *   CODEC_INTERIOR_DL (#f5f5f5: 3.5); counters read at most 1.23 (corpus) and 1.71 (synthetic rings and bold
+ *   letters, q50-q95).
+ */
+function isOffBackgroundCodec(dist: Uint8Array, limit: number, data: Uint8ClampedArray, bgL: number, width: number, height: number, spans: number[], area: number): boolean {
+  // Flat pixels at least 1 ΔE off first (few in a counter: an early exit), then, only while they could still be
+  // the majority, the flat pixels closer to the background.
+  const off = countFlat(dist, data, width, height, spans, (d) => d >= CODEC_FLAT_QUARTER_DE, Number.POSITIVE_INFINITY);
+  let plateau = false;
+  if (off >= CODEC_FLAT_MIN) {
+    const near = countFlat(dist, data, width, height, spans, (d) => d < CODEC_FLAT_QUARTER_DE, off);
+    if (near < off) {
+      if (off + near >= CODEC_FLAT_SHARE * area) return true;
+      plateau = true;
+    }
+  }
+  // |ΔL*| <= ΔE: a median lightness offset of CODEC_INTERIOR_DL needs half the interior that far in ΔE; most
+  // counters have not even CODEC_INTERIOR_MIN / 2 such pixels (a cheap exit before any Lab conversion).
+  if (!plateau) {
+    if (area > CODEC_UNFLAT_MAX_AREA) return false;
+    const far = CODEC_INTERIOR_DL * 4;
+    let count = 0;
+    for (let k = 0; k < spans.length && count * 2 < CODEC_INTERIOR_MIN; k += 2) {
+      const a = spans[k]!, len = spans[k + 1]!;
+      for (let i = a; i < a + len; i++) if (dist[i]! >= far) count++;
+    }
+    if (count * 2 < CODEC_INTERIOR_MIN) return false;
+  }
+  // Interior lightness: pixels whose 5x5 window lies wholly in the region (all within the match tolerance);
+  // is their median L* at least `dl` below (or above) the background's? Counted against the two lightness bounds
+  // (no sort, no full Lab conversion).
+  const dl = plateau ? CODEC_PLATEAU_DL : CODEC_INTERIOR_DL;
+  let n = 0, darker = 0, lighter = 0;
+  for (let k = 0; k < spans.length; k += 2) {
+    const a = spans[k]!, len = spans[k + 1]!;
+    const y = (a / width) | 0;
+    if (y < 2 || y >= height - 2) continue;
+    for (let i = a; i < a + len; i++) {
+      const x = i - y * width;
+      if (x < 2 || x >= width - 2 || !windowWithin(dist, limit, i, width)) continue;
+      n++;
+      const L = lightness(data[i * 4]!, data[i * 4 + 1]!, data[i * 4 + 2]!);
+      if (L <= bgL - dl) darker++;
+      else if (L >= bgL + dl) lighter++;
+    }
+  }
+  if (n < (plateau ? CODEC_FLAT_MIN : CODEC_INTERIOR_MIN)) return false;
+  return darker * 2 > n || lighter * 2 > n;
+}
+
+/** CIE L* of an sRGB colour (as rgbToLab's first component). */
+function lightness(r: number, g: number, b: number): number {
+  const y = 0.2126729 * srgbToLinear8(r) + 0.7151522 * srgbToLinear8(g) + 0.072175 * srgbToLinear8(b);
+  return y > 216 / 24389 ? 116 * Math.cbrt(y) - 16 : (24389 / 27) * y;
+}
+
+/** Flat pixels of the region (spans) whose ΔE passes `which`, counting up to `stop`. */
+function countFlat(dist: Uint8Array, data: Uint8ClampedArray, width: number, height: number, spans: number[], which: (d: number) => boolean, stop: number): number {
+  let count = 0;
+  for (let k = 0; k < spans.length; k += 2) {
+    const a = spans[k]!, len = spans[k + 1]!;
+    const y = (a / width) | 0;
+    if (y < 1 || y >= height - 1) continue;
+    for (let i = a; i < a + len; i++) {
+      const x = i - y * width;
+      if (x < 1 || x >= width - 1 || !which(dist[i]!) || !isFlat(data, i, width)) continue;
+      if (++count >= stop) return count;
+    }
+  }
+  return count;
+}
+
+/** All 8 neighbours of pixel i within 1 sRGB unit of it, per channel (i not on the image border). */
+function isFlat(data: Uint8ClampedArray, i: number, width: number): boolean {
+  const o = i * 4, r = data[o]!, g = data[o + 1]!, b = data[o + 2]!;
+  for (let dy = -width; dy <= width; dy += width) {
+    for (let dx = -1; dx <= 1; dx++) {
+      const j = (i + dy + dx) * 4;
+      if (Math.abs(data[j]! - r) > 1 || Math.abs(data[j + 1]! - g) > 1 || Math.abs(data[j + 2]! - b) > 1) return false;
+    }
+  }
+  return true;
+}
+
+/** The 5x5 window around pixel i lies wholly within the match tolerance (i at least 2 px from the border). */
+function windowWithin(dist: Uint8Array, limit: number, i: number, width: number): boolean {
+  for (let dy = -2; dy <= 2; dy++) {
+    const o = i + dy * width;
+    for (let dx = -2; dx <= 2; dx++) if (dist[o + dx]! >= limit) return false;
+  }
+  return true;
 }
 
 /** Smallest flat plateau (pixels of one exact colour) that is kept whole when the tolerance line crosses it. */
@@ -169,7 +287,9 @@ export function classify(dist: Uint8Array, width: number, height: number, t: Thr
     if (state[s] !== CAND) continue;
     spans.length = 0;
     const area = fillSpans(state, width, height, s, VISITED, queue, spans);
-    if (area >= t.minHoleArea && !(regions.offWhite && isOffBackground(dist, spans, regions.offWhite))) {
+    const artColour = area >= t.minHoleArea && ((regions.offWhite !== undefined && isOffBackground(dist, spans, regions.offWhite))
+      || (regions.codecOffWhite !== undefined && isOffBackgroundCodec(dist, limit, regions.codecOffWhite.data, regions.codecOffWhite.bgL, width, height, spans, area)));
+    if (area >= t.minHoleArea && !artColour) {
       holes++;
       for (let k = 0; k < spans.length; k += 2) {
         const a = spans[k]!, len = spans[k + 1]!;

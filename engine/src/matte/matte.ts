@@ -30,6 +30,9 @@ export interface ArtworkMatteOptions {
   /** Region-by-region rules (off-white enclosed regions kept, flat plateaus kept whole, background-coloured
    * islands removed); default true. `false` gives the plain rules, for before/after benches. */
   regionRules?: boolean;
+  /** The JPEG (noisy-source) region rules within `regionRules` (enclosed off-white regions read from their flat
+   * pixels); default true. `false` gives the rules before them, for before/after benches. */
+  codecRegionRules?: boolean;
   /** Hears how far the matte is (0..1, by the measured share of each step) and the step starting. */
   onProgress?: (done: number, step: string) => void;
 }
@@ -77,7 +80,9 @@ export function matteArtwork(src: Raster, opts: ArtworkMatteOptions = {}): Artwo
   const plateaus = rules && compression !== 'jpeg' && model.kind === 'quadratic';
   // Off-white holes only on a single-colour background: a counter there shows exactly that colour, while on a
   // gradient it shows the fit's residual (0.5-1 dE), which would read as off-white.
-  const cls = classify(dist, width, height, t, queue, { ...(plateaus ? { data } : {}), ...(clean && model.kind === 'constant' ? { offWhite: OFF_WHITE_QUARTER_DE } : {}) });
+  // Noisy sources (JPEG) read the region's colour from its flat pixels instead (classify.ts).
+  const offWhite = rules && model.kind === 'constant' ? (clean ? { offWhite: OFF_WHITE_QUARTER_DE } : opts.codecRegionRules !== false ? { codecOffWhite: { data, bgL: model.lab[0]! } } : {}) : {};
+  const cls = classify(dist, width, height, t, queue, { ...(plateaus ? { data } : {}), ...offWhite });
   if (separability.separable) separability = judgeClassification(cls.borderBackground);
   const { state, band } = cls;
   const soft = softTransitions(dist, (i) => (state[i]! & BG) !== 0, width, height, t.bgDeltaE);

@@ -2,10 +2,13 @@
 // show the background itself go; a flat region that a gradient background model approaches is kept whole (no
 // cut along the tolerance line); small background-coloured islands (JPEG ringing) are removed, small dark dots
 // are not. Measured on corpus pieces with known alpha and on synthetic cases.
-import { describe, expect, it } from 'vitest';
-import { matteArtwork, type Raster } from '@inkprep/engine';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEngine, matteArtwork, type Raster } from '@inkprep/engine';
 import { decodeImage, rgbToLab } from '@inkprep/engine';
-import { composite, jpegRoundTrip, lightGradient, renderCorpusPiece, renderSvg } from './helpers.js';
+import { composite, decodePng, jpegRoundTrip, lightGradient, renderCorpusPiece, renderSvg } from './helpers.js';
+
+const engine = createEngine({ threads: 0 });
+afterAll(() => engine.close());
 
 function fgLost(out: Uint8ClampedArray, gt: Raster): number {
   let lost = 0, n = 0;
@@ -51,6 +54,50 @@ describe('whites of the art', () => {
     const art = await renderSvg('<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256"><rect x="40" y="60" width="170" height="140" fill="#ececec"/></svg>');
     const r = matteArtwork(composite(art, (x) => { const v = 252 - (x * 22) / 255; return [v, v, v]; }));
     expect(fgLost(r.data, art)).toBeLessThan(1);
+  }, 60_000);
+});
+
+describe('whites of the art in a JPEG (codec noise hides the 0.5 ΔE the clean rule reads)', () => {
+  // Rings on white, 4 colours (black, red, blue, yellow): empty (counters), filled #fcfdfa (ΔE 1.7, a flat
+  // plateau inside) and, smaller, #f5f5f5 (ΔE 3.6, tinted throughout by the outline's chroma: no plateau).
+  const colours = ['#000000', '#d62828', '#1d4ed8', '#f2ca30'];
+  const ring = (cx: number, cy: number, r: number, stroke: string, fill: string): string => {
+    const sw = Math.max(4, Math.round(r / 3));
+    return `<circle cx="${cx}" cy="${cy}" r="${r + sw / 2}" fill="${fill}" stroke="${stroke}" stroke-width="${sw}"/>`;
+  };
+  const rings: { cx: number; cy: number; art: boolean }[] = [];
+  let svg = '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="400"><rect width="640" height="400" fill="#fff"/>';
+  colours.forEach((c, k) => {
+    const x = 80 + k * 160;
+    svg += ring(x, 60, 30, c, '#fcfdfa'); rings.push({ cx: x, cy: 60, art: true });
+    svg += ring(x, 170, 18, c, '#f5f5f5'); rings.push({ cx: x, cy: 170, art: true });
+    svg += ring(x - 35, 300, 30, c, 'none'); rings.push({ cx: x - 35, cy: 300, art: false });
+    svg += ring(x + 45, 300, 12, c, 'none'); rings.push({ cx: x + 45, cy: 300, art: false });
+  });
+  svg += '</svg>';
+
+  it('off-white regions enclosed by the art stay, counters go (engine.removeBg, JPEG q85)', async () => {
+    const scene = await renderSvg(svg);
+    const res = await engine.removeBg(await jpegRoundTrip(scene, 85));
+    const out = await decodePng(res.png);
+    for (const { cx, cy, art } of rings) expect(out.data[(cy * 640 + cx) * 4 + 3], `${art ? 'off-white region' : 'counter'} at ${cx},${cy}`).toBe(art ? 255 : 0);
+    // Before the JPEG rule every one of these off-white regions went with the counters.
+    const before = matteArtwork((await decodeImage(await jpegRoundTrip(scene, 85))).raster, { jpeg: true, codecRegionRules: false }).data;
+    expect(rings.filter((g) => g.art && before[(g.cy * 640 + g.cx) * 4 + 3] === 255)).toEqual([]);
+  });
+
+  it('corpus at JPEG q85: the butterfly wing dots stay; lettering and logo counters still go', async () => {
+    const S = 1024;
+    const gt = await renderCorpusPiece('noto-1f98b-butterfly.svg', S);
+    const res = await engine.removeBg(await jpegRoundTrip(composite(gt, white), 85));
+    expect(fgLost((await decodePng(res.png)).data, gt)).toBeLessThan(0.5); // 3.9 % before the JPEG rule
+    for (const file of ['lettering-good-vibes.svg', 'si-porsche.svg', 'si-openbsd.svg']) {
+      const art = await renderCorpusPiece(file, 512);
+      const input = (await decodeImage(await jpegRoundTrip(composite(art, white), 85))).raster;
+      const cut = iou(matteArtwork(input, { jpeg: true }).data, art);
+      expect(cut - iou(matteArtwork(input, { jpeg: true, enclosed: 'keep' }).data, art), file).toBeGreaterThan(0.1);
+      expect(cut - iou(matteArtwork(input, { jpeg: true, codecRegionRules: false }).data, art), file).toBe(0); // no counter kept
+    }
   }, 60_000);
 });
 
