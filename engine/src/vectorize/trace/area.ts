@@ -7,6 +7,7 @@
 
 import type { SmoothCurve } from './path.js';
 import { cubicArea } from './opticurve.js';
+import { scratchF64, Slot } from './scratch.js';
 
 /** Largest correction in px (thin or tiny shapes must not balloon). */
 const MAX_SHIFT = 0.4;
@@ -51,8 +52,8 @@ export function correctArea(c: SmoothCurve, target: number): void {
   if (Math.abs(d) < 1e-3) return;
   const m = c.m;
   // left-hand unit normal of the tangent at each junction e_j (end of segment j)
-  const nx = new Float64Array(m);
-  const ny = new Float64Array(m);
+  const nx = scratchF64(Slot.NormalX, m);
+  const ny = scratchF64(Slot.NormalY, m);
   for (let j = 0; j < m; j++) {
     let tx = c.ex[j]! - (c.corner[j] ? c.vx[j]! : c.c2x[j]!);
     let ty = c.ey[j]! - (c.corner[j] ? c.vy[j]! : c.c2y[j]!);

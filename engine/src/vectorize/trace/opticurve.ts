@@ -6,7 +6,8 @@
 // apex of triangle T encloses 0.3 * alpha * (4 - alpha) * area(T)). A dynamic programme picks the fewest
 // segments, ties broken by the least summed squared deviation.
 
-import { allocCurve, type SmoothCurve } from './path.js';
+import { CurveSlot, scratchCurve, type SmoothCurve } from './path.js';
+import { scratchF64, scratchI32, Slot } from './scratch.js';
 
 const MAX_RUN = 48;
 const MAX_TURN = (179 / 180) * Math.PI;
@@ -84,6 +85,15 @@ function advance(px: number, py: number, xs: Float64Array, ys: Float64Array, n: 
   return i;
 }
 
+/** Start point of segment s (the end of segment s - 1; closed curves wrap, open ones start at (sx, sy)). */
+function startX(c: SmoothCurve, s: number): number {
+  return s === 0 ? (c.open ? c.sx : c.ex[c.m - 1]!) : c.ex[s - 1]!;
+}
+
+function startY(c: SmoothCurve, s: number): number {
+  return s === 0 ? (c.open ? c.sy : c.ey[c.m - 1]!) : c.ey[s - 1]!;
+}
+
 // fixed-size scratch (one trace runs at a time per thread)
 const origX = new Float64Array(MAX_RUN * ORIG_SAMPLES + 1);
 const origY = new Float64Array(MAX_RUN * ORIG_SAMPLES + 1);
@@ -91,17 +101,16 @@ const newX = new Float64Array(NEW_SAMPLES + 1);
 const newY = new Float64Array(NEW_SAMPLES + 1);
 const tmp = new Float64Array(6);
 
+/** Returns `c` itself or a scratch curve (path.ts), valid until the next call. */
 export function optimizeCurve(c: SmoothCurve, tolerance: number): SmoothCurve {
   const m = c.m;
   if (tolerance <= 0 || m < 3) return c;
-  const startX = (s: number): number => (s === 0 ? (c.open ? c.sx : c.ex[m - 1]!) : c.ex[s - 1]!);
-  const startY = (s: number): number => (s === 0 ? (c.open ? c.sy : c.ey[m - 1]!) : c.ey[s - 1]!);
   // turn direction and angle at each segment's vertex
-  const turnSign = new Int8Array(m);
-  const turnAngle = new Float64Array(m);
+  const turnSign = scratchI32(Slot.TurnSign, m);
+  const turnAngle = scratchF64(Slot.TurnAngle, m);
   for (let j = 0; j < m; j++) {
-    const ax = c.vx[j]! - startX(j);
-    const ay = c.vy[j]! - startY(j);
+    const ax = c.vx[j]! - startX(c, j);
+    const ay = c.vy[j]! - startY(c, j);
     const bx = c.ex[j]! - c.vx[j]!;
     const by = c.ey[j]! - c.vy[j]!;
     const cr = ax * by - ay * bx;
@@ -109,21 +118,23 @@ export function optimizeCurve(c: SmoothCurve, tolerance: number): SmoothCurve {
     turnAngle[j] = Math.abs(Math.atan2(cr, ax * bx + ay * by));
   }
   // prefix sums of each segment's area term, so a run's area is O(1)
-  const areaPrefix = new Float64Array(m + 1);
+  const areaPrefix = scratchF64(Slot.AreaPrefix, m + 1);
+  areaPrefix[0] = 0;
   for (let k = 0; k < m; k++) {
     const a = c.corner[k]
-      ? (startX(k) * c.vy[k]! - c.vx[k]! * startY(k)) / 2 + (c.vx[k]! * c.ey[k]! - c.ex[k]! * c.vy[k]!) / 2
-      : cubicArea(startX(k), startY(k), c.c1x[k]!, c.c1y[k]!, c.c2x[k]!, c.c2y[k]!, c.ex[k]!, c.ey[k]!);
+      ? (startX(c, k) * c.vy[k]! - c.vx[k]! * startY(c, k)) / 2 + (c.vx[k]! * c.ey[k]! - c.ex[k]! * c.vy[k]!) / 2
+      : cubicArea(startX(c, k), startY(c, k), c.c1x[k]!, c.c1y[k]!, c.c2x[k]!, c.c2y[k]!, c.ex[k]!, c.ey[k]!);
     areaPrefix[k + 1] = areaPrefix[k]! + a;
   }
   const tol2 = tolerance * tolerance;
 
-  const best = new Int32Array(m + 1);
-  const pen = new Float64Array(m + 1);
-  const from = new Int32Array(m + 1);
+  const best = scratchI32(Slot.CurveBest, m + 1);
+  const pen = scratchF64(Slot.CurvePen, m + 1);
+  const from = scratchI32(Slot.CurveFrom, m + 1);
   // the merged curve found for node t (if from[t] < t - 1)
-  const mc = new Float64Array((m + 1) * 6);
+  const mc = scratchF64(Slot.Merged, (m + 1) * 6);
   best[0] = 0;
+  pen[0] = 0;
   for (let t = 1; t <= m; t++) {
     best[t] = best[t - 1]! + 1;
     pen[t] = pen[t - 1]!;
@@ -137,7 +148,7 @@ export function optimizeCurve(c: SmoothCurve, tolerance: number): SmoothCurve {
       if (c.corner[s] || turnSign[s] !== sign || sign === 0) break;
       angle += turnAngle[s]!;
       if (angle >= MAX_TURN) break;
-      const e = tryMerge(s, t);
+      const e = tryMerge(c, areaPrefix, tol2, s, t);
       if (e < 0) {
         if (++failures > 1) break;
         continue;
@@ -154,7 +165,7 @@ export function optimizeCurve(c: SmoothCurve, tolerance: number): SmoothCurve {
   }
   if (best[m] === m) return c;
   const count = best[m]!;
-  const out = allocCurve(count, c.open);
+  const out = scratchCurve(CurveSlot.Optimized, count, c.open);
   out.sx = c.open ? c.sx : 0;
   out.sy = c.open ? c.sy : 0;
   let t = m;
@@ -189,87 +200,87 @@ export function optimizeCurve(c: SmoothCurve, tolerance: number): SmoothCurve {
     out.sy = out.ey[count - 1]!;
   }
   return out;
+}
 
-  /** Fits one Bézier to segments s..t-1; returns the summed squared deviation, or -1 if it does not fit. */
-  function tryMerge(s: number, t: number): number {
-    const p0x = startX(s);
-    const p0y = startY(s);
-    const p3x = c.ex[t - 1]!;
-    const p3y = c.ey[t - 1]!;
-    const d0x = c.vx[s]! - p0x;
-    const d0y = c.vy[s]! - p0y;
-    const d3x = p3x - c.vx[t - 1]!;
-    const d3y = p3y - c.vy[t - 1]!;
-    const den = d0x * d3y - d0y * d3x;
-    if (Math.abs(den) < 1e-12) return -1;
-    const qx = p3x - p0x;
-    const qy = p3y - p0y;
-    const u = (qx * d3y - qy * d3x) / den;
-    const w = (d0x * qy - d0y * qx) / den;
-    if (u <= 0 || w <= 0) return -1;
-    const ox = p0x + u * d0x;
-    const oy = p0y + u * d0y;
-    // areas against the chord p3 -> p0
-    const chord = (p3x * p0y - p3y * p0x) / 2;
-    const tri = (p0x * oy - p0y * ox + ox * p3y - oy * p3x) / 2 + chord;
-    if (Math.abs(tri) < 1e-12) return -1;
-    const area = chord + areaPrefix[t]! - areaPrefix[s]!;
-    const r = area / tri / 0.3;
-    if (r <= 0 || r > 4) return -1;
-    const alpha = 2 - Math.sqrt(4 - r);
-    const c1x = p0x + alpha * (ox - p0x);
-    const c1y = p0y + alpha * (oy - p0y);
-    const c2x = p3x + alpha * (ox - p3x);
-    const c2y = p3y + alpha * (oy - p3y);
-    // deviation both ways between the original run and the new curve
-    for (let i = 0; i <= NEW_SAMPLES; i++) {
-      const tt = i / NEW_SAMPLES;
-      newX[i] = bez(tt, p0x, c1x, c2x, p3x);
-      newY[i] = bez(tt, p0y, c1y, c2y, p3y);
-    }
-    let n = 0;
-    for (let k = s; k < t; k++) {
-      const ax = startX(k);
-      const ay = startY(k);
-      for (let i = 0; i < ORIG_SAMPLES; i++) {
-        const tt = i / ORIG_SAMPLES;
-        origX[n] = bez(tt, ax, c.c1x[k]!, c.c2x[k]!, c.ex[k]!);
-        origY[n] = bez(tt, ay, c.c1y[k]!, c.c2y[k]!, c.ey[k]!);
-        n++;
-      }
-    }
-    origX[n] = p3x;
-    origY[n] = p3y;
-    n++;
-    // both sample sequences run along the same curve, so nearest samples advance monotonically
-    let sum = 0;
-    let near = 0;
-    for (let i = 1; i < n - 1; i++) {
-      const px = origX[i]!;
-      const py = origY[i]!;
-      near = advance(px, py, newX, newY, NEW_SAMPLES + 1, near);
-      const d = distSqToCubic(px, py, p0x, p0y, c1x, c1y, c2x, c2y, p3x, p3y, near / NEW_SAMPLES);
-      if (d > tol2) return -1;
-      sum += d;
-    }
-    near = 0;
-    for (let i = 1; i < NEW_SAMPLES; i++) {
-      const px = newX[i]!;
-      const py = newY[i]!;
-      near = advance(px, py, origX, origY, n, near);
-      const ni = Math.min(near, n - 2);
-      const k = s + Math.floor(ni / ORIG_SAMPLES);
-      const t0 = (ni % ORIG_SAMPLES) / ORIG_SAMPLES;
-      const d = distSqToCubic(px, py, startX(k), startY(k), c.c1x[k]!, c.c1y[k]!, c.c2x[k]!, c.c2y[k]!, c.ex[k]!, c.ey[k]!, t0);
-      if (d > tol2) return -1;
-      sum += d;
-    }
-    tmp[0] = c1x;
-    tmp[1] = c1y;
-    tmp[2] = c2x;
-    tmp[3] = c2y;
-    tmp[4] = ox;
-    tmp[5] = oy;
-    return sum;
+/** Fits one Bézier to segments s..t-1; returns the summed squared deviation, or -1 if it does not fit. */
+function tryMerge(c: SmoothCurve, areaPrefix: Float64Array, tol2: number, s: number, t: number): number {
+  const p0x = startX(c, s);
+  const p0y = startY(c, s);
+  const p3x = c.ex[t - 1]!;
+  const p3y = c.ey[t - 1]!;
+  const d0x = c.vx[s]! - p0x;
+  const d0y = c.vy[s]! - p0y;
+  const d3x = p3x - c.vx[t - 1]!;
+  const d3y = p3y - c.vy[t - 1]!;
+  const den = d0x * d3y - d0y * d3x;
+  if (Math.abs(den) < 1e-12) return -1;
+  const qx = p3x - p0x;
+  const qy = p3y - p0y;
+  const u = (qx * d3y - qy * d3x) / den;
+  const w = (d0x * qy - d0y * qx) / den;
+  if (u <= 0 || w <= 0) return -1;
+  const ox = p0x + u * d0x;
+  const oy = p0y + u * d0y;
+  // areas against the chord p3 -> p0
+  const chord = (p3x * p0y - p3y * p0x) / 2;
+  const tri = (p0x * oy - p0y * ox + ox * p3y - oy * p3x) / 2 + chord;
+  if (Math.abs(tri) < 1e-12) return -1;
+  const area = chord + areaPrefix[t]! - areaPrefix[s]!;
+  const r = area / tri / 0.3;
+  if (r <= 0 || r > 4) return -1;
+  const alpha = 2 - Math.sqrt(4 - r);
+  const c1x = p0x + alpha * (ox - p0x);
+  const c1y = p0y + alpha * (oy - p0y);
+  const c2x = p3x + alpha * (ox - p3x);
+  const c2y = p3y + alpha * (oy - p3y);
+  // deviation both ways between the original run and the new curve
+  for (let i = 0; i <= NEW_SAMPLES; i++) {
+    const tt = i / NEW_SAMPLES;
+    newX[i] = bez(tt, p0x, c1x, c2x, p3x);
+    newY[i] = bez(tt, p0y, c1y, c2y, p3y);
   }
+  let n = 0;
+  for (let k = s; k < t; k++) {
+    const ax = startX(c, k);
+    const ay = startY(c, k);
+    for (let i = 0; i < ORIG_SAMPLES; i++) {
+      const tt = i / ORIG_SAMPLES;
+      origX[n] = bez(tt, ax, c.c1x[k]!, c.c2x[k]!, c.ex[k]!);
+      origY[n] = bez(tt, ay, c.c1y[k]!, c.c2y[k]!, c.ey[k]!);
+      n++;
+    }
+  }
+  origX[n] = p3x;
+  origY[n] = p3y;
+  n++;
+  // both sample sequences run along the same curve, so nearest samples advance monotonically
+  let sum = 0;
+  let near = 0;
+  for (let i = 1; i < n - 1; i++) {
+    const px = origX[i]!;
+    const py = origY[i]!;
+    near = advance(px, py, newX, newY, NEW_SAMPLES + 1, near);
+    const d = distSqToCubic(px, py, p0x, p0y, c1x, c1y, c2x, c2y, p3x, p3y, near / NEW_SAMPLES);
+    if (d > tol2) return -1;
+    sum += d;
+  }
+  near = 0;
+  for (let i = 1; i < NEW_SAMPLES; i++) {
+    const px = newX[i]!;
+    const py = newY[i]!;
+    near = advance(px, py, origX, origY, n, near);
+    const ni = Math.min(near, n - 2);
+    const k = s + Math.floor(ni / ORIG_SAMPLES);
+    const t0 = (ni % ORIG_SAMPLES) / ORIG_SAMPLES;
+    const d = distSqToCubic(px, py, startX(c, k), startY(c, k), c.c1x[k]!, c.c1y[k]!, c.c2x[k]!, c.c2y[k]!, c.ex[k]!, c.ey[k]!, t0);
+    if (d > tol2) return -1;
+    sum += d;
+  }
+  tmp[0] = c1x;
+  tmp[1] = c1y;
+  tmp[2] = c2x;
+  tmp[3] = c2y;
+  tmp[4] = ox;
+  tmp[5] = oy;
+  return sum;
 }

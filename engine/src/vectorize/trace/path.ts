@@ -49,3 +49,29 @@ export function allocCurve(m: number, open: boolean): SmoothCurve {
     open,
   };
 }
+
+/** Which reusable curve: the smoothed polygon, or the optimised curve made from it. */
+export enum CurveSlot {
+  Smooth,
+  Optimized,
+}
+
+const curves: (SmoothCurve | undefined)[] = [];
+
+/**
+ * A reusable curve with room for `m` segments (contents stale: the caller writes every field of segments
+ * 0..m-1). Valid until the next call for the same slot; every reader goes by `m`, never by array lengths.
+ * One fit runs at a time per thread, and a fitted curve lives only until it is emitted as path data.
+ */
+export function scratchCurve(slot: CurveSlot, m: number, open: boolean): SmoothCurve {
+  let c = curves[slot];
+  if (!c || c.corner.length < m) {
+    c = allocCurve(Math.max(m, c ? 2 * c.corner.length : 0, 64), open);
+    curves[slot] = c;
+  }
+  c.m = m;
+  c.open = open;
+  c.sx = 0;
+  c.sy = 0;
+  return c;
+}

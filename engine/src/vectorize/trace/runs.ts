@@ -29,14 +29,26 @@ export function labelRuns(map: LabelMap): LabelRuns {
   let x0 = new Int32Array(cap);
   let label = new Uint16Array(cap);
   let n = 0;
+  // Inside long runs compare two labels at a time (one 32-bit load against the run's label doubled); the
+  // view needs a 4-byte-aligned buffer, else every comparison is a 16-bit one.
+  const pairs = labels.byteOffset % 4 === 0 ? new Uint32Array(labels.buffer, labels.byteOffset, labels.length >> 1) : null;
   for (let y = 0; y < h; y++) {
     rowStart[y] = n;
     const row = y * w;
-    let x = 0;
-    while (x < w) {
-      const l = labels[row + x]!;
+    const rowEnd = row + w;
+    let x = row;
+    while (x < rowEnd) {
+      const l = labels[x]!;
       let e = x + 1;
-      while (e < w && labels[row + e] === l) e++;
+      if (pairs) {
+        if (e & 1 && e < rowEnd && labels[e] === l) e++;
+        if (!(e & 1)) {
+          const pair = (l | (l << 16)) >>> 0;
+          const last = rowEnd - 1;
+          while (e < last && pairs[e >> 1] === pair) e += 2;
+        }
+      }
+      while (e < rowEnd && labels[e] === l) e++;
       if (n === cap) {
         cap *= 2;
         const nx = new Int32Array(cap);
@@ -46,7 +58,7 @@ export function labelRuns(map: LabelMap): LabelRuns {
         nl.set(label);
         label = nl;
       }
-      x0[n] = x;
+      x0[n] = x - row;
       label[n] = l;
       n++;
       count[l]! += e - x;

@@ -22,6 +22,16 @@ export enum Slot {
   SumYY,
   StepDir,
   Quad,
+  TurnSign,
+  TurnAngle,
+  AreaPrefix,
+  CurveBest,
+  CurvePen,
+  CurveFrom,
+  Merged,
+  NormalX,
+  NormalY,
+  EdgeLen,
 }
 
 function grow(n: number, have: number): number {

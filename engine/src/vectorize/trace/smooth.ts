@@ -4,7 +4,8 @@
 // corner (two straight lines through v_j), otherwise a cubic Bézier whose control points lie on the two
 // edges at fraction alpha from the midpoints towards v_j, clamped to [circle arm, 1] (potrace: [0.55, 1]).
 
-import { allocCurve, type SmoothCurve } from './path.js';
+import { CurveSlot, scratchCurve, type SmoothCurve } from './path.js';
+import { scratchF64, Slot } from './scratch.js';
 
 /** An edge longer than this many times a short neighbour gets an extra vertex near that neighbour... */
 const SPLIT_RATIO = 5;
@@ -21,7 +22,7 @@ export function splitLongEdges(vx: Float64Array, vy: Float64Array, open: boolean
   const m = vx.length;
   const edges = open ? m - 1 : m;
   if (edges < 2) return { vx, vy };
-  const len = new Float64Array(edges);
+  const len = scratchF64(Slot.EdgeLen, edges);
   for (let e = 0; e < edges; e++) {
     const f = (e + 1) % m;
     len[e] = Math.hypot(vx[f]! - vx[e]!, vy[f]! - vy[e]!);
@@ -60,10 +61,11 @@ export function splitLongEdges(vx: Float64Array, vy: Float64Array, open: boolean
   return { vx: Float64Array.from(ox), vy: Float64Array.from(oy) };
 }
 
+/** The result is a scratch curve (path.ts), valid until the next call. */
 export function smoothPolygon(vx: Float64Array, vy: Float64Array, open: boolean, alphaMax: number): SmoothCurve {
   const m = vx.length;
   if (open) return smoothOpen(vx, vy, alphaMax);
-  const c = allocCurve(m, false);
+  const c = scratchCurve(CurveSlot.Smooth, m, false);
   for (let j = 0; j < m; j++) {
     const i = (j - 1 + m) % m;
     const k = (j + 1) % m;
@@ -129,7 +131,7 @@ function setSegment(c: SmoothCurve, j: number, ix: number, iy: number, jx: numbe
 function smoothOpen(vx: Float64Array, vy: Float64Array, alphaMax: number): SmoothCurve {
   const m = vx.length;
   if (m <= 2) {
-    const c = allocCurve(1, true);
+    const c = scratchCurve(CurveSlot.Smooth, 1, true);
     c.sx = vx[0]!;
     c.sy = vy[0]!;
     c.corner[0] = 1;
@@ -139,7 +141,7 @@ function smoothOpen(vx: Float64Array, vy: Float64Array, alphaMax: number): Smoot
     c.ey[0] = vy[m - 1]!;
     return c;
   }
-  const c = allocCurve(m, true);
+  const c = scratchCurve(CurveSlot.Smooth, m, true);
   c.sx = vx[0]!;
   c.sy = vy[0]!;
   // segment 0: start -> midpoint of the first edge (a line; the vertex is the start itself)

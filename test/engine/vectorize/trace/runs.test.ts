@@ -22,12 +22,21 @@ function randomMap(seed: number, w: number, h: number, colours: number, speckle:
   return { width: w, height: h, labels, palette: new Uint8Array(colours * 3) };
 }
 
+/** The same map with its labels at a 2-byte (not 4-byte) offset in their buffer: the 16-bit-only scan. */
+function unaligned(map: LabelMap): LabelMap {
+  const labels = new Uint16Array(new ArrayBuffer(map.labels.length * 2 + 2), 2, map.labels.length);
+  labels.set(map.labels);
+  return { ...map, labels };
+}
+
 const maps: [string, LabelMap][] = [
   ['flat blobs', randomMap(1, 61, 47, 6, 0)],
   ['speckled', randomMap(2, 40, 33, 9, 0.3)],
   ['one column', randomMap(3, 1, 50, 4, 0.2)],
   ['one row', randomMap(4, 50, 1, 4, 0.2)],
   ['many colours (spectral order)', randomMap(5, 80, 70, 120, 0.5)],
+  ['long runs, odd width, unaligned buffer', unaligned(randomMap(6, 203, 9, 3, 0.01))],
+  ['long runs, even width', randomMap(7, 204, 9, 3, 0.01)],
   ['all transparent', { width: 5, height: 4, labels: new Uint16Array(20).fill(TRANSPARENT), palette: new Uint8Array(0) }],
 ];
 
