@@ -7,6 +7,7 @@ import type { Raster } from '../raster/types.js';
 import { invalidOption } from '../errors.js';
 import { isUnset, noteField, parseBool, parseEnum, parseNumber, readOptions, type OptionReader, type TextOptions } from '../options/validate.js';
 import { prepareImage } from '../vectorize/prepare/edge-cleanup.js';
+import { withScratch, type Scratch } from '../vectorize/scratch.js';
 import { quantize, type ColorsOption } from '../vectorize/quantize/index.js';
 import { DEFAULT_SPECK_SIZE, mergeSpecks } from '../vectorize/clean/specks.js';
 import { fitGradientFills, solidFills } from '../vectorize/gradients/fit.js';
@@ -136,11 +137,17 @@ export type VectorizeStage = keyof typeof VECTORIZE_STAGES;
  * the raster is ours to overwrite (decoded here), so the prepare stage reuses its pixels.
  */
 export function vectorizeRaster(raster: Raster, opts: Readonly<ResolvedVectorize>, source: { jpeg?: boolean; owned?: boolean } = {}, progress: StageReporter<VectorizeStage> = () => {}): VectorizeResult {
+  // The per-pixel arrays of prepare and quantize come from the thread's scratch (reused across runs); none of
+  // them outlives this call (the result holds only the documents written from them).
+  return withScratch((scratch) => vectorizeWith(raster, opts, source, progress, scratch));
+}
+
+function vectorizeWith(raster: Raster, opts: Readonly<ResolvedVectorize>, source: { jpeg?: boolean; owned?: boolean }, progress: StageReporter<VectorizeStage>, scratch: Scratch): VectorizeResult {
   const t0 = performance.now();
   progress('prepare');
-  const prep = prepareImage(raster, opts.edgeCleanup, source.owned === true);
+  const prep = prepareImage(raster, opts.edgeCleanup, source.owned === true, scratch);
   progress('quantize');
-  const { map, lab } = quantize(prep, opts.colors, undefined, source.jpeg, (done) => progress('quantize', done));
+  const { map, lab } = quantize(prep, opts.colors, undefined, source.jpeg, (done) => progress('quantize', done), scratch);
   if (opts.gradients) {
     progress('bands');
     mergeShadedBands(map, lab);

@@ -3,6 +3,7 @@
 // a kept edge pixel takes the colour of the closest-matching fully opaque neighbour, so straight-alpha
 // noise at low coverage and blends of two inks never become a rim of extra colours.
 import type { Raster } from '../../raster/types.js';
+import type { Scratch } from '../scratch.js';
 
 /** Pixels ready for quantization. */
 export interface PreparedImage {
@@ -28,21 +29,24 @@ export const ALPHA_SPLIT = 128;
  * - `edgeCleanup` false: every pixel with alpha > 0 is traced with its own colour.
  * `reuse`: write the result over `src.data` instead of a copy (the caller no longer needs the source pixels; saves
  * 4 bytes a pixel, 400 MB at 100 MP). Needs 4-byte alignment; otherwise a copy is made.
+ * `scratch`: the copy and the mask are views of its buffers (valid until the scratch's next user).
  */
-export function prepareImage(src: Raster, edgeCleanup: boolean, reuse = false): PreparedImage {
+export function prepareImage(src: Raster, edgeCleanup: boolean, reuse = false, scratch?: Scratch): PreparedImage {
   const { width: w, height: h } = src;
   const n = w * h;
   const data = src.data;
   const inPlace = reuse && data.byteOffset % 4 === 0;
-  const rgba = inPlace ? data : new Uint8ClampedArray(n * 4);
+  const rgba = inPlace ? data : scratch ? scratch.uint8Clamped('prepare.rgba', n * 4) : new Uint8ClampedArray(n * 4);
   const out32 = new Uint32Array(rgba.buffer, rgba.byteOffset, n);
   // 1 = traced and fully opaque in the source, 2 = traced edge pixel (alpha < 255), 0 = not traced; the source
   // alpha is read from here, since in place it is overwritten. Reset to 1/0 at the end.
-  const mask = new Uint8Array(n);
+  // Every element of rgba and mask is written below (scratch arrays hold an earlier run's pixels).
+  const mask = scratch ? scratch.uint8('prepare.mask', n) : new Uint8Array(n);
   const threshold = edgeCleanup ? ALPHA_SPLIT : 1;
   let opaqueCount = 0;
   let fullyOpaque = true;
-  let edges = 0;
+  // Traced pixels with alpha < 255, in scan order: few on most art, so later steps visit only these.
+  const edges: number[] = [];
   // Little-endian RGBA read as one Uint32 per pixel when the source is aligned.
   const src32 = data.byteOffset % 4 === 0 ? new Uint32Array(data.buffer, data.byteOffset, n) : null;
   for (let i = 0; i < n; i++) {
@@ -50,7 +54,8 @@ export function prepareImage(src: Raster, edgeCleanup: boolean, reuse = false): 
     const a = v >>> 24;
     if (a < threshold) {
       if (a < 255) fullyOpaque = false;
-      if (inPlace) out32[i] = 0;
+      out32[i] = 0;
+      mask[i] = 0;
       continue;
     }
     mask[i] = 1;
@@ -59,43 +64,40 @@ export function prepareImage(src: Raster, edgeCleanup: boolean, reuse = false): 
     out32[i] = (v | 0xff000000) >>> 0;
     if (a < 255) {
       fullyOpaque = false;
-      edges++;
+      edges.push(i);
       mask[i] = 2;
     }
   }
-  if (edgeCleanup && edges > 0) {
-    for (let y = 0; y < h; y++) {
-      for (let x = 0; x < w; x++) {
-        const i = y * w + x;
-        const o = i * 4;
-        if (mask[i] !== 2) continue;
-        // Decontaminate: nearest-colour fully opaque neighbour, radius 1 then 2.
-        const r = data[o]!, g = data[o + 1]!, b = data[o + 2]!;
-        let best = -1;
-        let bestD = Infinity;
-        for (let rad = 1; rad <= 2 && best < 0; rad++) {
-          for (let dy = -rad; dy <= rad; dy++) {
-            const yy = y + dy;
-            if (yy < 0 || yy >= h) continue;
-            for (let dx = -rad; dx <= rad; dx++) {
-              if (Math.max(Math.abs(dx), Math.abs(dy)) !== rad) continue;
-              const xx = x + dx;
-              if (xx < 0 || xx >= w) continue;
-              if (mask[yy * w + xx] !== 1) continue;
-              const q = (yy * w + xx) * 4;
-              const dr = data[q]! - r, dg = data[q + 1]! - g, db = data[q + 2]! - b;
-              const d = 2 * dr * dr + 4 * dg * dg + 3 * db * db;
-              if (d < bestD) {
-                bestD = d;
-                best = q;
-              }
+  if (edgeCleanup) {
+    for (const i of edges) {
+      const y = (i / w) | 0, x = i - y * w;
+      const o = i * 4;
+      // Decontaminate: nearest-colour fully opaque neighbour, radius 1 then 2.
+      const r = data[o]!, g = data[o + 1]!, b = data[o + 2]!;
+      let best = -1;
+      let bestD = Infinity;
+      for (let rad = 1; rad <= 2 && best < 0; rad++) {
+        for (let dy = -rad; dy <= rad; dy++) {
+          const yy = y + dy;
+          if (yy < 0 || yy >= h) continue;
+          for (let dx = -rad; dx <= rad; dx++) {
+            if (Math.max(Math.abs(dx), Math.abs(dy)) !== rad) continue;
+            const xx = x + dx;
+            if (xx < 0 || xx >= w) continue;
+            if (mask[yy * w + xx] !== 1) continue;
+            const q = (yy * w + xx) * 4;
+            const dr = data[q]! - r, dg = data[q + 1]! - g, db = data[q + 2]! - b;
+            const d = 2 * dr * dr + 4 * dg * dg + 3 * db * db;
+            if (d < bestD) {
+              bestD = d;
+              best = q;
             }
           }
         }
-        if (best >= 0) out32[i] = (data[best]! | (data[best + 1]! << 8) | (data[best + 2]! << 16) | 0xff000000) >>> 0;
       }
+      if (best >= 0) out32[i] = (data[best]! | (data[best + 1]! << 8) | (data[best + 2]! << 16) | 0xff000000) >>> 0;
     }
   }
-  if (edges > 0) for (let i = 0; i < n; i++) if (mask[i] === 2) mask[i] = 1;
+  for (const i of edges) mask[i] = 1;
   return { width: w, height: h, rgba, mask, opaqueCount, fullyOpaque };
 }

@@ -66,7 +66,8 @@ export function dissolveEdgeClusters(labels: Uint16Array, img: LabImage, w: numb
   if (!keep.length) return 0;
   const kc = new Float64Array(keep.length * 3);
   keep.forEach((j, m) => { kc[m * 3] = c[j * 3]!; kc[m * 3 + 1] = c[j * 3 + 1]!; kc[m * 3 + 2] = c[j * 3 + 2]!; });
-  const out = labels.slice();
+  // New labels are decided from the old map and written afterwards (few pixels: no copy of the whole map).
+  const moved: number[] = [];
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const i = y * w + x;
@@ -87,10 +88,10 @@ export function dissolveEdgeClusters(labels: Uint16Array, img: LabImage, w: numb
           if (d < bd) { bd = d; best = v; }
         }
       }
-      out[i] = best >= 0 ? best : keep[nearest(kc, keep.length, L, A, B)]!;
+      moved.push(i, best >= 0 ? best : keep[nearest(kc, keep.length, L, A, B)]!);
     }
   }
-  labels.set(out);
+  for (let t = 0; t < moved.length; t += 2) labels[moved[t]!] = moved[t + 1]!;
   return nd;
 }
 

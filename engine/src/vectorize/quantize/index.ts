@@ -6,6 +6,7 @@
 import { labToRgb } from '../../colour/convert.js';
 import { TRANSPARENT, type LabelMap } from '../types.js';
 import type { PreparedImage } from '../prepare/edge-cleanup.js';
+import type { Scratch } from '../scratch.js';
 import { bilateralLab, noiseScore, toLab } from './smooth.js';
 import { labOfColours, type LabImage } from './lab-image.js';
 import { blendPartner, detectBlends, NOT_BLEND, type BlendMap } from './blend.js';
@@ -48,9 +49,10 @@ const STEP_DONE: Readonly<Record<'clean' | 'noisy', Readonly<Record<string, numb
 /**
  * Quantize prepared pixels into a label map. Deterministic. `timings` (optional) collects CPU ms per step.
  * `jpegSource`: the pixels came from a JPEG (smooth before clustering); omitted, the noise score decides.
- * `onProgress` hears the share done after each step.
+ * `onProgress` hears the share done after each step. `scratch`: the per-pixel arrays of the result (labels, colour
+ * index) are views of its buffers, valid until its next user.
  */
-export function quantize(prep: PreparedImage, colors: ColorsOption, timings?: Record<string, number>, jpegSource?: boolean, onProgress?: (done: number) => void): QuantizeResult {
+export function quantize(prep: PreparedImage, colors: ColorsOption, timings?: Record<string, number>, jpegSource?: boolean, onProgress?: (done: number) => void, scratch?: Scratch): QuantizeResult {
   const { width: w, height: h, mask } = prep;
   const cpuMs = (): number => {
     const u = process.cpuUsage();
@@ -68,7 +70,7 @@ export function quantize(prep: PreparedImage, colors: ColorsOption, timings?: Re
   const n = w * h;
   // Noisy art is smoothed per pixel; clean art keeps one Lab entry per distinct colour (see lab-image.ts).
   noisy = jpegSource ?? noiseScore(prep.rgba, mask, w, h) > NOISY_SCORE;
-  const lab = noisy ? null : labOfColours(prep.rgba);
+  const lab = noisy ? null : labOfColours(prep.rgba, scratch);
   const smoothLab = noisy ? toLab(prep.rgba) : null;
   lap('lab');
   const labImg: LabImage = lab ?? bilateralLab(smoothLab!, mask, w, h, 7, 2, prep.rgba);
@@ -79,7 +81,7 @@ export function quantize(prep: PreparedImage, colors: ColorsOption, timings?: Re
   let samples = buildSamples(labImg, mask, blends, noisy ? undefined : prep.rgba);
   if (samples.count === 0) samples = buildSamples(labImg, mask, null, noisy ? undefined : prep.rgba);
   lap('samples');
-  const labels = new Uint16Array(n).fill(TRANSPARENT);
+  const labels = (scratch ? scratch.uint16('quantize.labels', n) : new Uint16Array(n)).fill(TRANSPARENT);
   if (samples.count === 0) return { map: { width: w, height: h, labels, palette: new Uint8Array(0) }, lab: labImg, noisy };
 
   const sameInk = noisy ? SAME_INK_NOISY : SAME_INK_CLEAN;
@@ -153,32 +155,38 @@ function assignLabels(prep: PreparedImage, img: LabImage, blends: BlendMap, cl: 
   const r2 = nearestRadii(c, k);
   let guess = -1;
   let prevKey = -1;
-  const blendPx: number[] = [];
+  // Noisy art: the Lab and label of the previous pixel when it was an ink pixel labelled here (else prevOk false).
+  // Smoothed flat areas (paper) repeat the exact same Lab value, and the same Lab has the same nearest ink.
+  let prevOk = false, prevL = 0, prevA = 0, prevB = 0, prevLabel = 0;
   for (let i = 0; i < n; i++) {
-    if (!mask[i]) continue;
-    if (blends[i] !== NOT_BLEND) { blendPx.push(i); continue; }
+    if (!mask[i] || blends[i] !== NOT_BLEND) { prevOk = false; continue; }
     const o = ix[i]! * 3;
     if (noisy) {
-      // Smoothed flat areas (paper) repeat the exact same Lab value: reuse the previous pixel's label.
-      const q = i > 0 ? ix[i - 1]! * 3 : 0;
-      if (i > 0 && labels[i - 1] !== TRANSPARENT && blends[i - 1] === NOT_BLEND && lab[o] === lab[q] && lab[o + 1] === lab[q + 1] && lab[o + 2] === lab[q + 2]) {
-        labels[i] = labels[i - 1]!;
+      const L = lab[o]!, A = lab[o + 1]!, B = lab[o + 2]!;
+      if (prevOk && L === prevL && A === prevA && B === prevB) {
+        labels[i] = prevLabel;
         continue;
       }
-    } else {
-      const key = px[i]!;
-      if (key === prevKey) {
-        labels[i] = guess;
-        continue;
-      }
-      prevKey = key;
+      guess = nearestFrom(c, k, r2, guess, L, A, B);
+      labels[i] = guess;
+      prevOk = true; prevL = L; prevA = A; prevB = B; prevLabel = guess;
+      continue;
     }
+    const key = px[i]!;
+    if (key === prevKey) {
+      labels[i] = guess;
+      continue;
+    }
+    prevKey = key;
     guess = nearestFrom(c, k, r2, guess, lab[o]!, lab[o + 1]!, lab[o + 2]!);
     labels[i] = guess;
   }
-  // Blends take the ink of the side they lean to; chains of blends fall back to the nearest ink.
-  for (const i of blendPx) {
-    const p = blendPartner(i, blends[i]!, prep.width);
+  // Blends take the ink of the side they lean to (labelled above); chains of blends fall back to the nearest ink.
+  // A second scan of the blend map costs less than listing the blends during the first.
+  for (let i = 0; i < n; i++) {
+    const code = blends[i]!;
+    if (code === NOT_BLEND || !mask[i]) continue;
+    const p = blendPartner(i, code, prep.width);
     const e = ix[i]! * 3;
     labels[i] = blends[p] === NOT_BLEND && labels[p] !== TRANSPARENT ? labels[p]! : nearest(c, k, lab[e]!, lab[e + 1]!, lab[e + 2]!);
   }
@@ -199,17 +207,14 @@ function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: BlendMa
   const inkPx = new Float64Array(k);
   const px = new Uint32Array(prep.rgba.buffer, prep.rgba.byteOffset, n);
   // The counters of the label being walked live in locals until the label changes: labels come in long
-  // runs, and a memory increment per pixel would chain every pixel to the previous one's store.
+  // runs, and a memory increment per pixel would chain every pixel to the previous one's store. (No closure
+  // may capture them: captured variables live in a heap context, and every access would be a memory one.)
   let cur = -1, cCount = 0, cInk = 0, cCand = 0, cVotes = 0;
-  const flush = (): void => {
-    if (cur < 0) return;
-    counts[cur]! += cCount; inkPx[cur]! += cInk; cand[cur] = cCand; votes[cur] = cVotes;
-  };
   for (let i = 0; i < n; i++) {
     const l = labels[i]!;
     if (l === TRANSPARENT) continue;
     if (l !== cur) {
-      flush();
+      if (cur >= 0) { counts[cur]! += cCount; inkPx[cur]! += cInk; cand[cur] = cCand; votes[cur] = cVotes; }
       cur = l; cCount = 0; cInk = 0; cCand = cand[l]!; cVotes = votes[l]!;
     }
     cCount++;
@@ -218,7 +223,7 @@ function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: BlendMa
     const v = px[i]!;
     if (cVotes === 0) { cCand = v; cVotes = 1; } else if (cCand === v) cVotes++; else cVotes--;
   }
-  flush();
+  if (cur >= 0) { counts[cur]! += cCount; inkPx[cur]! += cInk; cand[cur] = cCand; votes[cur] = cVotes; }
   const order = Array.from({ length: k }, (_, j) => j).filter((j) => counts[j]! > 0).sort((a, b) => counts[b]! - counts[a]! || a - b);
   const remap = new Uint16Array(k).fill(TRANSPARENT);
   order.forEach((j, m) => { remap[j] = m; });
@@ -233,7 +238,7 @@ function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: BlendMa
       from = l; to = remap[l]!; want = cand[l]!; hits = 0;
     }
     labels[i] = to;
-    if (blends[i] === NOT_BLEND && px[i] === want) hits++;
+    if (px[i] === want && blends[i] === NOT_BLEND) hits++;
   }
   if (from >= 0) candCount[from]! += hits;
   const palette = new Uint8Array(order.length * 3);

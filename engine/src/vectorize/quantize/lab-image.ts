@@ -3,6 +3,7 @@
 // distinct colour replace 12 B of floats per pixel (a 100 MP flat image: 400 MB instead of 1.2 GB).
 // Smoothed (noisy) art has a Lab triple per pixel; its index is the identity.
 import { rgbToLab, type Vec3 } from '../../colour/convert.js';
+import type { Scratch } from '../scratch.js';
 
 /** Lab of pixel i: `lab[index[i] * 3 .. + 2]`. */
 export interface LabImage {
@@ -17,11 +18,14 @@ export interface LabImage {
   varied?: Uint8Array;
 }
 
-/** One entry per distinct RGB (alpha ignored) of `rgba`, in order of first appearance. */
-export function labOfColours(rgba: Uint8ClampedArray): LabImage {
+/**
+ * One entry per distinct RGB (alpha ignored) of `rgba`, in order of first appearance. `scratch`: the index is a
+ * view of its buffer (every element written here).
+ */
+export function labOfColours(rgba: Uint8ClampedArray, scratch?: Scratch): LabImage {
   const n = rgba.length >> 2;
   const px = new Uint32Array(rgba.buffer, rgba.byteOffset, n);
-  const index = new Uint32Array(n);
+  const index = scratch ? scratch.uint32('lab.index', n) : new Uint32Array(n);
   // Open addressing on RGB; grows at half load.
   let size = 1 << 12;
   let keys = new Int32Array(size).fill(-1);
