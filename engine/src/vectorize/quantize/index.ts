@@ -158,8 +158,11 @@ function assignLabels(prep: PreparedImage, img: LabImage, blends: BlendMap, cl: 
   // Noisy art: the Lab and label of the previous pixel when it was an ink pixel labelled here (else prevOk false).
   // Smoothed flat areas (paper) repeat the exact same Lab value, and the same Lab has the same nearest ink.
   let prevOk = false, prevL = 0, prevA = 0, prevB = 0, prevLabel = 0;
+  // Blends of clean art are few: listed here. Noisy art has many, and a second scan of the blend map costs less.
+  const blendPx: number[] | null = noisy ? null : [];
   for (let i = 0; i < n; i++) {
-    if (!mask[i] || blends[i] !== NOT_BLEND) { prevOk = false; continue; }
+    if (!mask[i]) { prevOk = false; continue; }
+    if (blends[i] !== NOT_BLEND) { prevOk = false; blendPx?.push(i); continue; }
     const o = ix[i]! * 3;
     if (noisy) {
       const L = lab[o]!, A = lab[o + 1]!, B = lab[o + 2]!;
@@ -182,14 +185,13 @@ function assignLabels(prep: PreparedImage, img: LabImage, blends: BlendMap, cl: 
     labels[i] = guess;
   }
   // Blends take the ink of the side they lean to (labelled above); chains of blends fall back to the nearest ink.
-  // A second scan of the blend map costs less than listing the blends during the first.
-  for (let i = 0; i < n; i++) {
-    const code = blends[i]!;
-    if (code === NOT_BLEND || !mask[i]) continue;
-    const p = blendPartner(i, code, prep.width);
+  const assignBlend = (i: number): void => {
+    const p = blendPartner(i, blends[i]!, prep.width);
     const e = ix[i]! * 3;
     labels[i] = blends[p] === NOT_BLEND && labels[p] !== TRANSPARENT ? labels[p]! : nearest(c, k, lab[e]!, lab[e + 1]!, lab[e + 2]!);
-  }
+  };
+  if (blendPx) for (const i of blendPx) assignBlend(i);
+  else for (let i = 0; i < n; i++) if (blends[i] !== NOT_BLEND && mask[i]) assignBlend(i);
 }
 
 /**
