@@ -95,8 +95,8 @@ export function bilateralLab(lab: Float32Array, mask: Uint8Array, w: number, h: 
   // Every pixel traced (an opaque upload): no mask reads per neighbour.
   const all = mask.indexOf(0) === -1;
   // Capacities for a typical JPEG of flat art (about a fifth of the pixels smoothed per pass); they grow as needed.
-  let todo: Int32Array = new Int32Array(Math.max(1024, n >> 2));
-  let nTodo = 0;
+  let pending: Int32Array = new Int32Array(Math.max(1024, n >> 2));
+  let nPending = 0;
   let busy: Int32Array = new Int32Array(Math.max(1024, n >> 2));
   let nBusy = 0;
   // A pass reads `lab` as it was and writes the new colours of the pixels it smooths (border ring, then busy
@@ -112,7 +112,7 @@ export function bilateralLab(lab: Float32Array, mask: Uint8Array, w: number, h: 
     let r = 0;
     for (let x = 0; x < w; x++) { borderPixel(src, out, r++, mask, w, h, x, 0, maxD2, scale, sw, range); borderPixel(src, out, r++, mask, w, h, x, h - 1, maxD2, scale, sw, range); }
     for (let y = 1; y < h - 1; y++) { borderPixel(src, out, r++, mask, w, h, 0, y, maxD2, scale, sw, range); borderPixel(src, out, r++, mask, w, h, w - 1, y, maxD2, scale, sw, range); }
-    nTodo = 0;
+    nPending = 0;
     if (pass === 0) {
       for (let y = 1; y < h - 1; y++) {
         for (let x = 1, i = y * w + 1; x < w - 1; x++, i++) {
@@ -121,8 +121,8 @@ export function bilateralLab(lab: Float32Array, mask: Uint8Array, w: number, h: 
             const v = px[i]!;
             if (px[i - 1] === v && px[i + 1] === v && px[i - w] === v && px[i + w] === v && (all || (mask[i - 1] && mask[i + 1] && mask[i - w] && mask[i + w]))) continue;
           }
-          if (nTodo === todo.length) todo = grow(todo);
-          todo[nTodo++] = i;
+          if (nPending === pending.length) pending = grow(pending);
+          pending[nPending++] = i;
         }
       }
     } else {
@@ -131,18 +131,18 @@ export function bilateralLab(lab: Float32Array, mask: Uint8Array, w: number, h: 
       const mark = pass;
       for (let t = 0; t < nBusy; t++) {
         const i = busy[t]!;
-        if (nTodo + 5 > todo.length) todo = grow(todo);
-        if (queued[i] < mark) { queued[i] = mark; todo[nTodo++] = i; }
-        if (queued[i - 1]! < mark) { queued[i - 1] = mark; todo[nTodo++] = i - 1; }
-        if (queued[i + 1]! < mark) { queued[i + 1] = mark; todo[nTodo++] = i + 1; }
-        if (queued[i - w]! < mark) { queued[i - w] = mark; todo[nTodo++] = i - w; }
-        if (queued[i + w]! < mark) { queued[i + w] = mark; todo[nTodo++] = i + w; }
+        if (nPending + 5 > pending.length) pending = grow(pending);
+        if (queued[i] < mark) { queued[i] = mark; pending[nPending++] = i; }
+        if (queued[i - 1]! < mark) { queued[i - 1] = mark; pending[nPending++] = i - 1; }
+        if (queued[i + 1]! < mark) { queued[i + 1] = mark; pending[nPending++] = i + 1; }
+        if (queued[i - w]! < mark) { queued[i - w] = mark; pending[nPending++] = i - w; }
+        if (queued[i + w]! < mark) { queued[i + w] = mark; pending[nPending++] = i + w; }
       }
       const edge = (i: number): void => {
         if (queued[i]! >= mark) return;
         queued[i] = mark;
-        if (nTodo === todo.length) todo = grow(todo);
-        todo[nTodo++] = i;
+        if (nPending === pending.length) pending = grow(pending);
+        pending[nPending++] = i;
       };
       if (w > 2 && h > 2) {
         for (let x = 1; x < w - 1; x++) { edge(w + x); edge(n - 2 * w + x); }
@@ -150,8 +150,8 @@ export function bilateralLab(lab: Float32Array, mask: Uint8Array, w: number, h: 
       }
     }
     nBusy = 0;
-    for (let t = 0; t < nTodo; t++) {
-      const i = todo[t]!;
+    for (let t = 0; t < nPending; t++) {
+      const i = pending[t]!;
       const o = i * 3;
       const L = src[o]!, A = src[o + 1]!, B = src[o + 2]!;
       if ((all || (mask[i - 1] && mask[i + 1] && mask[i - w] && mask[i + w]))

@@ -39,35 +39,6 @@ export function pathSums(p: LatticePath): PathSums {
   return { x, y, xx, xy, yy };
 }
 
-/** Penalty of the edge i -> j (0 <= i < j <= n; j === n is point 0 again on closed paths). */
-export function edgePenalty(p: LatticePath, s: PathSums, i: number, j: number): number {
-  const n = p.xs.length;
-  const x0 = p.xs[0]!;
-  const y0 = p.ys[0]!;
-  // sums over points i..j inclusive; point n is point 0 (relative coordinates 0, adds nothing but count)
-  const jj = j >= n ? n - 1 : j;
-  const cnt = j + 1 - i;
-  const sx = s.x[jj + 1]! - s.x[i]!;
-  const sy = s.y[jj + 1]! - s.y[i]!;
-  const sxx = s.xx[jj + 1]! - s.xx[i]!;
-  const sxy = s.xy[jj + 1]! - s.xy[i]!;
-  const syy = s.yy[jj + 1]! - s.yy[i]!;
-  const jx = p.xs[j % n]! - x0;
-  const jy = p.ys[j % n]! - y0;
-  const ix = p.xs[i]! - x0;
-  const iy = p.ys[i]! - y0;
-  const mx = (ix + jx) / 2;
-  const my = (iy + jy) / 2;
-  // normal of the edge, scaled by its length
-  const nx = -(jy - iy);
-  const ny = jx - ix;
-  const a = (sxx - 2 * sx * mx) / cnt + mx * mx;
-  const b = (sxy - sx * my - sy * mx) / cnt + mx * my;
-  const c = (syy - 2 * sy * my) / cnt + my * my;
-  const q = nx * nx * a + 2 * nx * ny * b + ny * ny * c;
-  return Math.sqrt(q > 0 ? q : 0);
-}
-
 /**
  * Returns the polygon vertices as indices into the path (ascending; closed paths start at 0, open paths
  * start at 0 and end at n-1).
@@ -128,7 +99,7 @@ export function optimalPolygon(p: LatticePath, lon: Int32Array, sums: PathSums):
   const pen = scratchF64(Slot.Pen, end + 1);
   const prev = scratchI32(Slot.Prev, end + 1);
   pen[0] = 0;
-  // edgePenalty(p, sums, k, t) inlined with everything that depends on t alone hoisted out of the k loop
+  // The penalty of edge k -> t (the RMS distance of the path points from it, scaled by its length), with everything that depends on t alone hoisted out of the k loop
   // (the same floating-point operations in the same order, so the same result)
   const { xs, ys } = p;
   const x0 = xs[0]!;
