@@ -47,8 +47,9 @@ export default async function vectorizeSpeedSuite(ctx: BenchContext): Promise<vo
     const art = await rasteriseSvg(readFileSync(path.join(dir, it.file), 'utf8'), size, { fit: 'long-side' });
     const variants: Array<[string, Raster]> = [['png', art], ['jpg', await jpegUpload(art)]];
     for (const [variant, input] of variants) {
-      const source = { jpeg: variant === 'jpg' };
-      // Each run gets its own copy of the pixels (neither side may see the other's buffer).
+      // As in the service (vectorizeOp.run): the decoded pixels are the run's own, so prepare may write over them.
+      const source = { jpeg: variant === 'jpg', owned: true };
+      // Each run gets its own copy of the pixels (neither side may see the other's buffer), made outside the timing.
       const runOurs = (): Timing => {
         const copy = { ...input, data: input.data.slice() };
         return time(() => vectorizeRaster(copy, opts, source));

@@ -47,25 +47,27 @@ export function prepareImage(src: Raster, edgeCleanup: boolean, reuse = false, s
   let fullyOpaque = true;
   // Traced pixels with alpha < 255, in scan order: few on most art, so later steps visit only these.
   const edges: number[] = [];
-  // Little-endian RGBA read as one Uint32 per pixel when the source is aligned.
-  const src32 = data.byteOffset % 4 === 0 ? new Uint32Array(data.buffer, data.byteOffset, n) : null;
+  // Little-endian RGBA read as one Uint32 per pixel (an unaligned source is first copied to an aligned one).
+  const src32 = data.byteOffset % 4 === 0 ? new Uint32Array(data.buffer, data.byteOffset, n) : new Uint32Array(data.slice().buffer, 0, n);
   for (let i = 0; i < n; i++) {
-    const v = src32 ? src32[i]! : (data[i * 4]! | (data[i * 4 + 1]! << 8) | (data[i * 4 + 2]! << 16) | (data[i * 4 + 3]! << 24)) >>> 0;
+    const v = src32[i]!;
     const a = v >>> 24;
-    if (a < threshold) {
-      if (a < 255) fullyOpaque = false;
-      out32[i] = 0;
-      mask[i] = 0;
-      continue;
-    }
-    mask[i] = 1;
-    opaqueCount++;
-    // Alpha forced to 255.
-    out32[i] = (v | 0xff000000) >>> 0;
-    if (a < 255) {
+    if (a === 255) {
+      // The common case first: an opaque pixel keeps its colour (in place nothing needs writing).
+      mask[i] = 1;
+      opaqueCount++;
+      if (!inPlace) out32[i] = v;
+    } else if (a < threshold) {
       fullyOpaque = false;
-      edges.push(i);
+      if (v !== 0 || !inPlace) out32[i] = 0;
+      mask[i] = 0;
+    } else {
+      // A traced edge pixel: alpha forced to 255, its colour decontaminated below.
+      fullyOpaque = false;
       mask[i] = 2;
+      opaqueCount++;
+      out32[i] = (v | 0xff000000) >>> 0;
+      edges.push(i);
     }
   }
   if (edgeCleanup) {
