@@ -16,7 +16,7 @@ import type { Raster } from '@inkprep/engine';
 
 interface Item { file: string; id: string }
 interface Timing { ms: number; cpuMs: number }
-interface ImageRow { variant: string; id: string; ours: Timing; vtracer: Timing }
+interface ImageRow { variant: string; id: string; ours: Timing; vtracer: Timing; stages: Map<string, number> }
 
 const SHORT_IDS = ['gi-barn-owl', 'noto-1f981-lion', 'noto-1f680-rocket', 'noto-1f351-peach'];
 
@@ -66,8 +66,22 @@ export default async function vectorizeSpeedSuite(ctx: BenchContext): Promise<vo
         ours.push(runOurs()); theirs.push(runTheirs());
         theirs.push(runTheirs()); ours.push(runOurs());
       }
+      // Where our time goes: one more run, timed stage by stage through the progress reporter (primitive fitting
+      // counts in `trace`; the document writing in `svg`).
+      const stages = new Map<string, number>();
+      {
+        const copy = { ...input, data: input.data.slice() };
+        let current = '', since = performance.now();
+        vectorizeRaster(copy, opts, source, (stage) => {
+          if (stage === current) return;
+          const now = performance.now();
+          if (current) stages.set(current, (stages.get(current) ?? 0) + now - since);
+          current = stage; since = now;
+        });
+        if (current) stages.set(current, (stages.get(current) ?? 0) + performance.now() - since);
+      }
       const med = (ts: Timing[]): Timing => ({ ms: median(ts.map((t) => t.ms)), cpuMs: median(ts.map((t) => t.cpuMs)) });
-      rows.push({ variant, id: it.id, ours: med(ours), vtracer: med(theirs) });
+      rows.push({ variant, id: it.id, ours: med(ours), vtracer: med(theirs), stages });
     }
     ctx.log(`vectorize-speed: ${it.id} done`);
   }
@@ -88,6 +102,20 @@ export default async function vectorizeSpeedSuite(ctx: BenchContext): Promise<vo
     });
   }
   ctx.table(`vectorize speed: ours / vtracer, ${size} px, ${rounds} ABBA round(s) per image, medians`, summary);
+  const stageRows: Row[] = [];
+  for (const variant of ['png', 'jpg']) {
+    const rs = rows.filter((r) => r.variant === variant);
+    if (!rs.length) continue;
+    const names = [...new Set(rs.flatMap((r) => [...r.stages.keys()]))];
+    const total = rs.reduce((t, r) => t + [...r.stages.values()].reduce((a, b) => a + b, 0), 0);
+    const row: Row = { variant };
+    for (const name of names) {
+      const sum = rs.reduce((t, r) => t + (r.stages.get(name) ?? 0), 0);
+      row[name] = `${round(sum / rs.length, 1)} (${Math.round((100 * sum) / total)} %)`;
+    }
+    stageRows.push(row);
+  }
+  ctx.table('vectorize: where our time goes, mean ms per artwork by stage (share), one extra run each', stageRows);
   ctx.table('vectorize speed per artwork (median ms)', rows.map((r) => ({
     variant: r.variant, id: r.id, ours: round(r.ours.ms, 1), vtracer: round(r.vtracer.ms, 1), 'x ms': round(r.ours.ms / r.vtracer.ms, 3),
     'ours cpu': round(r.ours.cpuMs, 1), 'vtracer cpu': round(r.vtracer.cpuMs, 1),
