@@ -7,8 +7,12 @@ const f64: (Float64Array | undefined)[] = [];
 const u8: (Uint8Array | undefined)[] = [];
 
 export enum Slot {
-  RunEnd,
-  Pivot,
+  RunStart,
+  RunX,
+  RunY,
+  RunDir,
+  FourAt,
+  NextRun,
   Lon,
   Reach,
   Back,
@@ -20,7 +24,6 @@ export enum Slot {
   SumXX,
   SumXY,
   SumYY,
-  StepDir,
   Quad,
   TurnSign,
   TurnAngle,
