@@ -1,7 +1,7 @@
 // Scratch buffers for one vectorize run: the full-size per-pixel arrays of the prepare and quantize stages (the
-// RGBA copy, the trace mask, the colour index, the labels) reused from one run to the next on the same thread
-// instead of allocated fresh. A fresh multi-megabyte array costs a page fault per 4 KB page on first touch and
-// its external memory drives extra garbage collections; at 1 MP these arrays are 11 MB a run.
+// RGBA copy, the trace mask, the colour index, the labels, the blend map) reused from one run to the next on the
+// same thread instead of allocated fresh. A fresh multi-megabyte array costs a page fault per 4 KB page on first
+// touch and its external memory drives extra garbage collections; at 1 MP these arrays are 12 MB a run.
 // A Scratch belongs to one run at a time: `withScratch` lends the thread's spare one (a fresh one when it is
 // already lent, e.g. a nested run), and nothing a run returns may be a view of it. Contents are whatever the last
 // user left: every user writes each element it reads.
@@ -35,6 +35,10 @@ export class Scratch {
     return buf;
   }
 
+  int8(name: string, n: number): Int8Array {
+    return new Int8Array(this.take(name, n), 0, n);
+  }
+
   uint8(name: string, n: number): Uint8Array {
     return new Uint8Array(this.take(name, n), 0, n);
   }
@@ -49,6 +53,14 @@ export class Scratch {
 
   uint32(name: string, n: number): Uint32Array {
     return new Uint32Array(this.take(name, n * 4), 0, n);
+  }
+
+  int32(name: string, n: number): Int32Array {
+    return new Int32Array(this.take(name, n * 4), 0, n);
+  }
+
+  float32(name: string, n: number): Float32Array {
+    return new Float32Array(this.take(name, n * 4), 0, n);
   }
 }
 

@@ -45,7 +45,8 @@ describe('scratch buffers', () => {
       expect([...map.palette]).toEqual([...fresh[i]!.palette]);
     });
     // The scratch was really shared (sized for the biggest run), not reallocated per run.
-    expect(scratch.bytes).toBe(240 * 180 * (4 + 1 + 4 + 2));
+    // Per pixel: RGBA, mask, colour index, labels, blend map.
+    expect(scratch.bytes).toBe(240 * 180 * (4 + 1 + 4 + 2 + 1));
   });
 
   it('vectorize gives the same SVG whatever ran before it on the thread', async () => {

@@ -3,6 +3,7 @@
 // Blends get no weight when the palette is built, and take the label of the side they are closer to,
 // which puts the traced boundary at 50 % coverage.
 import type { LabImage } from './lab-image.js';
+import type { Scratch } from '../scratch.js';
 
 /** No blend: the pixel is an ink sample. */
 export const NOT_BLEND = -1;
@@ -26,53 +27,120 @@ const MIN_CONTRAST = 10;
 /**
  * For every traced pixel: NOT_BLEND, or the code of the neighbour whose ink the blend belongs to (blendPartner).
  * Tests the four directions (horizontal, vertical, two diagonals) and keeps the one with most contrast.
+ * `scratch`: the map is a view of its buffer (see scratch.ts).
  */
-export function detectBlends(img: LabImage, mask: Uint8Array, w: number, h: number, rgba?: Uint8ClampedArray): BlendMap {
-  const out = new Int8Array(w * h).fill(NOT_BLEND);
+export function detectBlends(img: LabImage, mask: Uint8Array, w: number, h: number, rgba?: Uint8ClampedArray, scratch?: Scratch): BlendMap {
+  const out = (scratch ? scratch.int8('quantize.blends', w * h) : new Int8Array(w * h)).fill(NOT_BLEND);
   const { index: ix, lab, varied } = img;
   // One Lab entry per pixel: the index is the identity (see LabImage), so entries are read without it.
   const direct = lab.length === 3 * ix.length;
+  if (rgba) {
+    blendsByRuns(img, mask, w, h, new Uint32Array(rgba.buffer, rgba.byteOffset, w * h), direct, out);
+    return out;
+  }
   const same = (a: number, b: number): boolean => {
     const ea = ix[a]! * 3, eb = ix[b]! * 3;
     return lab[ea] === lab[eb] && lab[ea + 1] === lab[eb + 1] && lab[ea + 2] === lab[eb + 2];
   };
-  // With unsmoothed colours, equal opposite neighbours in every direction rule a blend out cheaply.
-  const px = rgba ? new Uint32Array(rgba.buffer, rgba.byteOffset, w * h) : null;
   for (let y = 1; y < h - 1; y++) {
     const end = y * w + w - 1;
     for (let i = y * w + 1; i < end; i++) {
       // Jump over a run of flat windows at once.
       if (varied && !varied[i]) { i = varied.indexOf(1, i + 1); if (i === -1 || i >= end) break; }
       if (!mask[i]) continue;
-      if (px && px[i - 1] === px[i + 1] && px[i - w] === px[i + w] && px[i - w - 1] === px[i + w + 1] && px[i - w + 1] === px[i + w - 1]) continue;
       // Flat neighbourhood (equal opposite neighbours in every direction): no contrast, no blend.
-      if (!px && !direct && same(i - 1, i + 1) && same(i - w, i + w) && same(i - w - 1, i + w + 1) && same(i - w + 1, i + w - 1)) continue;
-      const o = (direct ? i : ix[i]!) * 3;
-      const pL = lab[o]!, pA = lab[o + 1]!, pB = lab[o + 2]!;
-      // Directions in order: horizontal, vertical, the two diagonals; a later one wins only with more contrast.
-      let best = 0;
-      let partner = NOT_BLEND;
-      let s: number;
-      if (mask[i - 1] && mask[i + 1]) {
-        s = onSegment(lab, (direct ? i - 1 : ix[i - 1]!) * 3, (direct ? i + 1 : ix[i + 1]!) * 3, pL, pA, pB);
-        if (s !== 0 && Math.abs(s) > best) { best = Math.abs(s); partner = s > 0 ? 0 : 1; }
-      }
-      if (mask[i - w] && mask[i + w]) {
-        s = onSegment(lab, (direct ? i - w : ix[i - w]!) * 3, (direct ? i + w : ix[i + w]!) * 3, pL, pA, pB);
-        if (s !== 0 && Math.abs(s) > best) { best = Math.abs(s); partner = s > 0 ? 2 : 3; }
-      }
-      if (mask[i - w - 1] && mask[i + w + 1]) {
-        s = onSegment(lab, (direct ? i - w - 1 : ix[i - w - 1]!) * 3, (direct ? i + w + 1 : ix[i + w + 1]!) * 3, pL, pA, pB);
-        if (s !== 0 && Math.abs(s) > best) { best = Math.abs(s); partner = s > 0 ? 4 : 5; }
-      }
-      if (mask[i + w - 1] && mask[i - w + 1]) {
-        s = onSegment(lab, (direct ? i + w - 1 : ix[i + w - 1]!) * 3, (direct ? i - w + 1 : ix[i - w + 1]!) * 3, pL, pA, pB);
-        if (s !== 0 && Math.abs(s) > best) { best = Math.abs(s); partner = s > 0 ? 6 : 7; }
-      }
-      out[i] = partner;
+      if (!direct && same(i - 1, i + 1) && same(i - w, i + w) && same(i - w - 1, i + w + 1) && same(i - w + 1, i + w - 1)) continue;
+      out[i] = blendCode(lab, ix, direct, mask, w, i);
     }
   }
   return out;
+}
+
+/**
+ * detectBlends on unsmoothed colours (`px`: packed pixels), visiting only the pixels that may be blends. Equal
+ * opposite neighbours in every direction rule a blend out, and a pixel whose three window rows are each one colour
+ * (no colour change in any of them at its column or the next) has that when the rows above and below match.
+ * So each interior row is walked by the colour changes of the row and of its two neighbours: pixels next to a
+ * change are judged one by one; between changes a stretch of pixels is ruled out at once (above = below) or judged
+ * whole. Changes are rare in art (runs of one colour), so most pixels are never read.
+ */
+function blendsByRuns(img: LabImage, mask: Uint8Array, w: number, h: number, px: Uint32Array, direct: boolean, out: BlendMap): void {
+  const { index: ix, lab } = img;
+  if (h < 3 || w < 3) return;
+  // Colour changes of rows y - 1, y and y + 1: columns x with px[x] != px[x - 1], then a sentinel w.
+  let above = new Int32Array(w + 1), mid = new Int32Array(w + 1), below = new Int32Array(w + 1);
+  rowChanges(px, 0, w, above);
+  rowChanges(px, w, w, mid);
+  for (let y = 1; y < h - 1; y++) {
+    rowChanges(px, (y + 1) * w, w, below);
+    const row = y * w;
+    let pa = 0, pm = 0, pb = 0;
+    let x = 1;
+    while (x < w - 1) {
+      while (above[pa]! < x) pa++;
+      while (mid[pm]! < x) pm++;
+      while (below[pb]! < x) pb++;
+      // First change at column x or later in any of the three rows.
+      let next = above[pa]!;
+      if (mid[pm]! < next) next = mid[pm]!;
+      if (below[pb]! < next) next = below[pb]!;
+      if (next <= x + 1) {
+        // The window holds a change: judge the pixel.
+        const i = row + x;
+        const p = px[i - w - 1]!, q = px[i + w + 1]!, r = px[i - w + 1]!, s = px[i + w - 1]!;
+        if (mask[i] && !(px[i - 1] === px[i + 1] && px[i - w] === px[i + w] && p === q && r === s)) out[i] = blendCode(lab, ix, direct, mask, w, i);
+        x++;
+        continue;
+      }
+      // Columns x .. next - 2: every window row is one colour.
+      const i0 = row + x;
+      if (px[i0 - w] !== px[i0 + w]) {
+        for (let i = i0, e = row + next - 1; i < e; i++) if (mask[i]) out[i] = blendCode(lab, ix, direct, mask, w, i);
+      }
+      x = next - 1;
+    }
+    const t = above; above = mid; mid = below; below = t;
+  }
+}
+
+/** Columns (1 .. w - 1) where row `start` changes colour, into `out`, then the sentinel w. */
+function rowChanges(px: Uint32Array, start: number, w: number, out: Int32Array): void {
+  let m = 0;
+  let prev = px[start]!;
+  for (let x = 1; x < w; x++) {
+    const v = px[start + x]!;
+    if (v !== prev) { out[m++] = x; prev = v; }
+  }
+  out[m] = w;
+}
+
+/**
+ * Blend code of traced interior pixel i (NOT_BLEND when none). Directions in order: horizontal, vertical, the two
+ * diagonals; a later one wins only with more contrast.
+ */
+function blendCode(lab: Float32Array, ix: Uint32Array, direct: boolean, mask: Uint8Array, w: number, i: number): number {
+  const o = (direct ? i : ix[i]!) * 3;
+  const pL = lab[o]!, pA = lab[o + 1]!, pB = lab[o + 2]!;
+  let best = 0;
+  let partner = NOT_BLEND;
+  let s: number;
+  if (mask[i - 1] && mask[i + 1]) {
+    s = onSegment(lab, (direct ? i - 1 : ix[i - 1]!) * 3, (direct ? i + 1 : ix[i + 1]!) * 3, pL, pA, pB);
+    if (s !== 0 && Math.abs(s) > best) { best = Math.abs(s); partner = s > 0 ? 0 : 1; }
+  }
+  if (mask[i - w] && mask[i + w]) {
+    s = onSegment(lab, (direct ? i - w : ix[i - w]!) * 3, (direct ? i + w : ix[i + w]!) * 3, pL, pA, pB);
+    if (s !== 0 && Math.abs(s) > best) { best = Math.abs(s); partner = s > 0 ? 2 : 3; }
+  }
+  if (mask[i - w - 1] && mask[i + w + 1]) {
+    s = onSegment(lab, (direct ? i - w - 1 : ix[i - w - 1]!) * 3, (direct ? i + w + 1 : ix[i + w + 1]!) * 3, pL, pA, pB);
+    if (s !== 0 && Math.abs(s) > best) { best = Math.abs(s); partner = s > 0 ? 4 : 5; }
+  }
+  if (mask[i + w - 1] && mask[i - w + 1]) {
+    s = onSegment(lab, (direct ? i + w - 1 : ix[i + w - 1]!) * 3, (direct ? i - w + 1 : ix[i - w + 1]!) * 3, pL, pA, pB);
+    if (s !== 0 && Math.abs(s) > best) { best = Math.abs(s); partner = s > 0 ? 6 : 7; }
+  }
+  return partner;
 }
 
 const MIN_CONTRAST2 = MIN_CONTRAST * MIN_CONTRAST;

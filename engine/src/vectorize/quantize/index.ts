@@ -75,7 +75,7 @@ export function quantize(prep: PreparedImage, colors: ColorsOption, timings?: Re
   lap('lab');
   const labImg: LabImage = lab ?? bilateralLab(smoothLab!, mask, w, h, 7, 2, prep.rgba);
   lap('smooth');
-  const blends = detectBlends(labImg, mask, w, h, noisy ? undefined : prep.rgba);
+  const blends = detectBlends(labImg, mask, w, h, noisy ? undefined : prep.rgba, scratch);
   lap('blends');
   // Ink samples: traced pixels that are not blends (all traced pixels when every one is a blend).
   let samples = buildSamples(labImg, mask, blends, noisy ? undefined : prep.rgba);
@@ -205,44 +205,58 @@ function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: BlendMa
   const k = cl.k;
   const counts = new Float64Array(k);
   const cand = new Uint32Array(k);
-  const votes = new Int32Array(k);
+  const votes = new Float64Array(k);
   const inkPx = new Float64Array(k);
   const px = new Uint32Array(prep.rgba.buffer, prep.rgba.byteOffset, n);
-  // The counters of the label being walked live in locals until the label changes: labels come in long
-  // runs, and a memory increment per pixel would chain every pixel to the previous one's store. (No closure
-  // may capture them: captured variables live in a heap context, and every access would be a memory one.)
-  let cur = -1, cCount = 0, cInk = 0, cCand = 0, cVotes = 0;
-  for (let i = 0; i < n; i++) {
+  // Pixels are walked in runs of equal label, source colour and blend status (art has long runs): a run of m ink
+  // pixels of colour v is m steps of the majority vote (Boyer-Moore) at once, with the same outcome.
+  for (let i = 0; i < n;) {
     const l = labels[i]!;
-    if (l === TRANSPARENT) continue;
-    if (l !== cur) {
-      if (cur >= 0) { counts[cur]! += cCount; inkPx[cur]! += cInk; cand[cur] = cCand; votes[cur] = cVotes; }
-      cur = l; cCount = 0; cInk = 0; cCand = cand[l]!; cVotes = votes[l]!;
-    }
-    cCount++;
-    if (blends[i] !== NOT_BLEND) continue;
-    cInk++;
+    if (l === TRANSPARENT) { i++; continue; }
     const v = px[i]!;
-    if (cVotes === 0) { cCand = v; cVotes = 1; } else if (cCand === v) cVotes++; else cVotes--;
+    const ink = blends[i] === NOT_BLEND;
+    let j = i + 1;
+    if (ink) while (j < n && labels[j] === l && px[j] === v && blends[j] === NOT_BLEND) j++;
+    else while (j < n && labels[j] === l && px[j] === v && blends[j] !== NOT_BLEND) j++;
+    const m = j - i;
+    counts[l]! += m;
+    i = j;
+    if (!ink) continue;
+    inkPx[l]! += m;
+    const c = votes[l]!;
+    if (c === 0 || cand[l] === v) { cand[l] = v; votes[l] = c + m; } else if (m <= c) votes[l] = c - m; else { cand[l] = v; votes[l] = m - c; }
   }
-  if (cur >= 0) { counts[cur]! += cCount; inkPx[cur]! += cInk; cand[cur] = cCand; votes[cur] = cVotes; }
   const order = Array.from({ length: k }, (_, j) => j).filter((j) => counts[j]! > 0).sort((a, b) => counts[b]! - counts[a]! || a - b);
   const remap = new Uint16Array(k).fill(TRANSPARENT);
   order.forEach((j, m) => { remap[j] = m; });
-  // One pass: relabel in palette order and count each cluster's majority candidate.
+  // Whether the majority candidate holds at least half of its cluster's ink pixels. The votes left to the
+  // candidate are a lower bound of its count, so half of them settles it; otherwise its pixels are counted.
   const candCount = new Float64Array(k);
-  let from = -1, to = 0, want = 0, hits = 0;
-  for (let i = 0; i < n; i++) {
-    const l = labels[i]!;
-    if (l === TRANSPARENT) continue;
-    if (l !== from) {
-      if (from >= 0) candCount[from]! += hits;
-      from = l; to = remap[l]!; want = cand[l]!; hits = 0;
-    }
-    labels[i] = to;
-    if (px[i] === want && blends[i] === NOT_BLEND) hits++;
+  const undecided = new Uint8Array(k);
+  let counting = false;
+  for (let j = 0; j < k; j++) {
+    if (inkPx[j]! > 0 && 2 * votes[j]! < inkPx[j]!) { undecided[j] = 1; counting = true; } else candCount[j] = votes[j]!;
   }
-  if (from >= 0) candCount[from]! += hits;
+  let relabel = false;
+  for (let j = 0; j < k; j++) if (remap[j] !== j && counts[j]! > 0) relabel = true;
+  // One pass when needed: relabel in palette order and count the undecided candidates (runs of one label).
+  if (relabel || counting) {
+    for (let i = 0; i < n;) {
+      const l = labels[i]!;
+      if (l === TRANSPARENT) { i++; continue; }
+      let j = i + 1;
+      while (j < n && labels[j] === l) j++;
+      const to = remap[l]!;
+      if (to !== l) for (let t = i; t < j; t++) labels[t] = to;
+      if (undecided[l]) {
+        const want = cand[l]!;
+        let hits = 0;
+        for (let t = i; t < j; t++) if (px[t] === want && blends[t] === NOT_BLEND) hits++;
+        candCount[l]! += hits;
+      }
+      i = j;
+    }
+  }
   const palette = new Uint8Array(order.length * 3);
   const rgb: [number, number, number] = [0, 0, 0];
   let sampleLabels: Int32Array | null = null;
