@@ -6,6 +6,7 @@
 // every sample lies within `tol` px of its boundary and the areas agree; the simplest accepted model wins
 // (circle, rectangle, ellipse, rounded rectangle).
 import type { PathSegments, Primitive } from '../types.js';
+import { hypot } from '../hypot.js';
 
 export type { Primitive } from '../types.js';
 
@@ -15,7 +16,7 @@ export function sampleOutline(sp: PathSegments, step = 0.5): Float64Array {
   let approx = 0;
   let px = sp.start[0], py = sp.start[1];
   for (const s of sp.segs) {
-    approx += Math.hypot(s.x - px, s.y - py);
+    approx += hypot(s.x - px, s.y - py);
     px = s.x;
     py = s.y;
   }
@@ -24,10 +25,10 @@ export function sampleOutline(sp: PathSegments, step = 0.5): Float64Array {
   let x0 = sp.start[0], y0 = sp.start[1];
   for (const s of sp.segs) {
     if (s.kind === 'L') {
-      const n = Math.max(1, Math.ceil(Math.hypot(s.x - x0, s.y - y0) / step));
+      const n = Math.max(1, Math.ceil(hypot(s.x - x0, s.y - y0) / step));
       for (let i = 0; i < n; i++) out.push(x0 + ((s.x - x0) * i) / n, y0 + ((s.y - y0) * i) / n);
     } else {
-      const len = Math.hypot(s.x1 - x0, s.y1 - y0) + Math.hypot(s.x2 - s.x1, s.y2 - s.y1) + Math.hypot(s.x - s.x2, s.y - s.y2);
+      const len = hypot(s.x1 - x0, s.y1 - y0) + hypot(s.x2 - s.x1, s.y2 - s.y1) + hypot(s.x - s.x2, s.y - s.y2);
       const n = Math.max(2, Math.ceil(len / step));
       for (let i = 0; i < n; i++) {
         const t = i / n, u = 1 - t;
@@ -66,17 +67,17 @@ export function moments(p: Float64Array): { area: number; cx: number; cy: number
 /** Signed distance from (x, y) to the boundary of `prim` (negative inside; ellipses: radial approximation). */
 export function distanceTo(prim: Primitive, x: number, y: number): number {
   const dx = x - prim.cx, dy = y - prim.cy;
-  if (prim.kind === 'circle') return Math.hypot(dx, dy) - prim.r;
+  if (prim.kind === 'circle') return hypot(dx, dy) - prim.r;
   const c = Math.cos(prim.angle), s = Math.sin(prim.angle);
   const u = dx * c + dy * s, v = -dx * s + dy * c;
   if (prim.kind === 'ellipse') {
-    const d = Math.hypot(u, v);
+    const d = hypot(u, v);
     if (d === 0) return -Math.min(prim.rx, prim.ry);
     const re = 1 / Math.sqrt((u / d / prim.rx) ** 2 + (v / d / prim.ry) ** 2);
     return d - re;
   }
   const qx = Math.abs(u) - (prim.w / 2 - prim.r), qy = Math.abs(v) - (prim.h / 2 - prim.r);
-  return Math.hypot(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0) - prim.r;
+  return hypot(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0) - prim.r;
 }
 
 function area(prim: Primitive): number {
@@ -108,7 +109,7 @@ function rmsOf(kind: Primitive['kind'], v: Float64Array, p: Float64Array): numbe
   let s = 0;
   if (kind === 'circle') {
     const r = Math.abs(v[2]!);
-    for (let i = 0; i < p.length; i += 2) s += (Math.hypot(p[i]! - cx, p[i + 1]! - cy) - r) ** 2;
+    for (let i = 0; i < p.length; i += 2) s += (hypot(p[i]! - cx, p[i + 1]! - cy) - r) ** 2;
   } else {
     const c = Math.cos(v[4]!), sn = Math.sin(v[4]!);
     const a = Math.abs(v[2]!), b = Math.abs(v[3]!);
@@ -116,7 +117,7 @@ function rmsOf(kind: Primitive['kind'], v: Float64Array, p: Float64Array): numbe
       for (let i = 0; i < p.length; i += 2) {
         const dx = p[i]! - cx, dy = p[i + 1]! - cy;
         const u = dx * c + dy * sn, w = -dx * sn + dy * c;
-        const d = Math.hypot(u, w);
+        const d = hypot(u, w);
         const re = d === 0 ? 0 : 1 / Math.sqrt((u / d / a) ** 2 + (w / d / b) ** 2);
         s += (d - re) ** 2;
       }
@@ -126,7 +127,7 @@ function rmsOf(kind: Primitive['kind'], v: Float64Array, p: Float64Array): numbe
       for (let i = 0; i < p.length; i += 2) {
         const dx = p[i]! - cx, dy = p[i + 1]! - cy;
         const qx = Math.abs(dx * c + dy * sn) - hx, qy = Math.abs(-dx * sn + dy * c) - hy;
-        const d = Math.hypot(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0) - r;
+        const d = hypot(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0) - r;
         s += d * d;
       }
     }
@@ -220,7 +221,7 @@ function edgeDirection(p: Float64Array): number {
   for (let i = 0; i < n; i++) {
     const j = (i + 1) % n;
     const dx = p[2 * j]! - p[2 * i]!, dy = p[2 * j + 1]! - p[2 * i + 1]!;
-    const len = Math.hypot(dx, dy);
+    const len = hypot(dx, dy);
     if (len === 0) continue;
     const a = 4 * Math.atan2(dy, dx);
     c += len * Math.cos(a);

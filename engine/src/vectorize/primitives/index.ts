@@ -10,6 +10,7 @@
 // dot inside a field): both outlines get the same exact shape.
 import type { PathSegments, Primitive, TraceResult, TracedShape } from '../types.js';
 import { fitPrimitive, moments, sampleOutline } from './fit.js';
+import { hypot } from '../hypot.js';
 
 export { fitPrimitive } from './fit.js';
 
@@ -126,7 +127,7 @@ function coincident(a: Outline, all: readonly Outline[], d: number): Outline[] {
           const list = grid.get(key(gx + dx, gy + dy));
           if (!list) continue;
           for (const i of list) {
-            if (Math.abs(as[i]! - x) <= d && Math.abs(as[i + 1]! - y) <= d && Math.hypot(as[i]! - x, as[i + 1]! - y) <= d) { hit = true; break; }
+            if (Math.abs(as[i]! - x) <= d && Math.abs(as[i + 1]! - y) <= d && hypot(as[i]! - x, as[i + 1]! - y) <= d) { hit = true; break; }
           }
         }
       }

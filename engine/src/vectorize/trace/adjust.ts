@@ -6,6 +6,7 @@
 import type { LatticePath } from './path.js';
 import type { PathSums } from './polygon.js';
 import { scratchF64, Slot } from './scratch.js';
+import { hypot } from '../hypot.js';
 
 /** Value of the quadratic form at (x, y). */
 function qval(qxx: number, qxy: number, qx: number, qyy: number, qy: number, q1: number, x: number, y: number): number {
@@ -48,11 +49,11 @@ export function adjustVertices(p: LatticePath, sums: PathSums, verts: Int32Array
       dx = wx;
       dy = wy;
     }
-    let len = Math.hypot(dx, dy);
+    let len = hypot(dx, dy);
     if (len < 1e-12) {
       dx = p.xs[j % n]! - p.xs[i]!;
       dy = p.ys[j % n]! - p.ys[i]!;
-      len = Math.hypot(dx, dy) || 1;
+      len = hypot(dx, dy) || 1;
     }
     const nx = -dy / len;
     const ny = dx / len;
@@ -88,7 +89,7 @@ export function adjustVertices(p: LatticePath, sums: PathSums, verts: Int32Array
       // parallel lines: the minimum is a valley along them; also pull towards the original corner
       let ux = qxx >= qyy ? -qxy : -qyy;
       let uy = qxx >= qyy ? qxx : qxy;
-      const ul = Math.hypot(ux, uy);
+      const ul = hypot(ux, uy);
       if (ul < 1e-12) {
         ux = 1;
         uy = 0;

@@ -8,6 +8,7 @@
 import type { SmoothCurve } from './path.js';
 import { cubicArea } from './opticurve.js';
 import { scratchF64, Slot } from './scratch.js';
+import { hypot } from '../hypot.js';
 
 /** Largest correction in px (thin or tiny shapes must not balloon). */
 const MAX_SHIFT = 0.4;
@@ -33,8 +34,8 @@ function perimeter(c: SmoothCurve): number {
   let px = c.sx;
   let py = c.sy;
   for (let j = 0; j < c.m; j++) {
-    if (c.corner[j]) l += Math.hypot(c.vx[j]! - px, c.vy[j]! - py) + Math.hypot(c.ex[j]! - c.vx[j]!, c.ey[j]! - c.vy[j]!);
-    else l += Math.hypot(c.ex[j]! - px, c.ey[j]! - py);
+    if (c.corner[j]) l += hypot(c.vx[j]! - px, c.vy[j]! - py) + hypot(c.ex[j]! - c.vx[j]!, c.ey[j]! - c.vy[j]!);
+    else l += hypot(c.ex[j]! - px, c.ey[j]! - py);
     px = c.ex[j]!;
     py = c.ey[j]!;
   }
@@ -62,7 +63,7 @@ export function correctArea(c: SmoothCurve, target: number): void {
       tx = (c.corner[k] ? c.vx[k]! : c.c1x[k]!) - c.ex[j]!;
       ty = (c.corner[k] ? c.vy[k]! : c.c1y[k]!) - c.ey[j]!;
     }
-    const l = Math.hypot(tx, ty) || 1;
+    const l = hypot(tx, ty) || 1;
     nx[j] = ty / l;
     ny[j] = -tx / l;
   }

@@ -4,6 +4,7 @@
 
 import type { PathSegments } from '../types.js';
 import type { LatticePath, SmoothCurve } from './path.js';
+import { hypot } from '../hypot.js';
 
 type Seg = PathSegments['segs'][number];
 
@@ -54,7 +55,7 @@ function collinear(ax: number, ay: number, bx: number, by: number, cx: number, c
   const vx = cx - bx;
   const vy = cy - by;
   const cr = ux * vy - uy * vx;
-  return Math.abs(cr) <= 1e-9 * Math.hypot(ux, uy) * Math.hypot(vx, vy) && ux * vx + uy * vy > 0;
+  return Math.abs(cr) <= 1e-9 * hypot(ux, uy) * hypot(vx, vy) && ux * vx + uy * vy > 0;
 }
 
 export function emitCurve(c: SmoothCurve): PathSegments {

@@ -6,6 +6,7 @@
 
 import { CurveSlot, scratchCurve, type SmoothCurve } from './path.js';
 import { scratchF64, Slot } from './scratch.js';
+import { hypot } from '../hypot.js';
 
 /** An edge longer than this many times a short neighbour gets an extra vertex near that neighbour... */
 const SPLIT_RATIO = 5;
@@ -25,7 +26,7 @@ export function splitLongEdges(vx: Float64Array, vy: Float64Array, open: boolean
   const len = scratchF64(Slot.EdgeLen, edges);
   for (let e = 0; e < edges; e++) {
     const f = (e + 1) % m;
-    len[e] = Math.hypot(vx[f]! - vx[e]!, vy[f]! - vy[e]!);
+    len[e] = hypot(vx[f]! - vx[e]!, vy[f]! - vy[e]!);
   }
   const ox: number[] = [];
   const oy: number[] = [];
