@@ -4,6 +4,7 @@
 // which puts the traced boundary at 50 % coverage.
 import type { LabImage } from './lab-image.js';
 import type { Scratch } from '../scratch.js';
+import { rowRuns, type ColourRuns } from './runs.js';
 
 /** No blend: the pixel is an ink sample. */
 export const NOT_BLEND = -1;
@@ -27,15 +28,16 @@ const MIN_CONTRAST = 10;
 /**
  * For every traced pixel: NOT_BLEND, or the code of the neighbour whose ink the blend belongs to (blendPartner).
  * Tests the four directions (horizontal, vertical, two diagonals) and keeps the one with most contrast.
- * `scratch`: the map is a view of its buffer (see scratch.ts).
+ * `scratch`: the map is a view of its buffer (see scratch.ts). `found` (with `rgba`): receives the blend pixels in
+ * scan order.
  */
-export function detectBlends(img: LabImage, mask: Uint8Array, w: number, h: number, rgba?: Uint8ClampedArray, scratch?: Scratch): BlendMap {
+export function detectBlends(img: LabImage, mask: Uint8Array, w: number, h: number, rgba?: Uint8ClampedArray, scratch?: Scratch, found?: number[]): BlendMap {
   const out = (scratch ? scratch.int8('quantize.blends', w * h) : new Int8Array(w * h)).fill(NOT_BLEND);
   const { index: ix, lab, varied } = img;
   // One Lab entry per pixel: the index is the identity (see LabImage), so entries are read without it.
   const direct = lab.length === 3 * ix.length;
   if (rgba) {
-    blendsByRuns(img, mask, w, h, new Uint32Array(rgba.buffer, rgba.byteOffset, w * h), direct, out);
+    blendsByRuns(img, mask, w, h, new Uint32Array(rgba.buffer, rgba.byteOffset, w * h), direct, out, found ?? []);
     return out;
   }
   const same = (a: number, b: number): boolean => {
@@ -64,15 +66,15 @@ export function detectBlends(img: LabImage, mask: Uint8Array, w: number, h: numb
  * change are judged one by one; between changes a stretch of pixels is ruled out at once (above = below) or judged
  * whole. Changes are rare in art (runs of one colour), so most pixels are never read.
  */
-function blendsByRuns(img: LabImage, mask: Uint8Array, w: number, h: number, px: Uint32Array, direct: boolean, out: BlendMap): void {
-  const { index: ix, lab } = img;
+function blendsByRuns(img: LabImage, mask: Uint8Array, w: number, h: number, px: Uint32Array, direct: boolean, out: BlendMap, found: number[]): void {
+  const { index: ix, lab, runs } = img;
   if (h < 3 || w < 3) return;
   // Colour changes of rows y - 1, y and y + 1: columns x with px[x] != px[x - 1], then a sentinel w.
   let above = new Int32Array(w + 1), mid = new Int32Array(w + 1), below = new Int32Array(w + 1);
-  rowChanges(px, 0, w, above);
-  rowChanges(px, w, w, mid);
+  rowChanges(runs, px, 0, w, above);
+  rowChanges(runs, px, 1, w, mid);
   for (let y = 1; y < h - 1; y++) {
-    rowChanges(px, (y + 1) * w, w, below);
+    rowChanges(runs, px, y + 1, w, below);
     const row = y * w;
     let pa = 0, pm = 0, pb = 0;
     let x = 1;
@@ -88,14 +90,14 @@ function blendsByRuns(img: LabImage, mask: Uint8Array, w: number, h: number, px:
         // The window holds a change: judge the pixel.
         const i = row + x;
         const p = px[i - w - 1]!, q = px[i + w + 1]!, r = px[i - w + 1]!, s = px[i + w - 1]!;
-        if (mask[i] && !(px[i - 1] === px[i + 1] && px[i - w] === px[i + w] && p === q && r === s)) out[i] = blendCode(lab, ix, direct, mask, w, i);
+        if (mask[i] && !(px[i - 1] === px[i + 1] && px[i - w] === px[i + w] && p === q && r === s)) judge(lab, ix, direct, mask, w, i, out, found);
         x++;
         continue;
       }
       // Columns x .. next - 2: every window row is one colour.
       const i0 = row + x;
       if (px[i0 - w] !== px[i0 + w]) {
-        for (let i = i0, e = row + next - 1; i < e; i++) if (mask[i]) out[i] = blendCode(lab, ix, direct, mask, w, i);
+        for (let i = i0, e = row + next - 1; i < e; i++) if (mask[i]) judge(lab, ix, direct, mask, w, i, out, found);
       }
       x = next - 1;
     }
@@ -103,15 +105,19 @@ function blendsByRuns(img: LabImage, mask: Uint8Array, w: number, h: number, px:
   }
 }
 
-/** Columns (1 .. w - 1) where row `start` changes colour, into `out`, then the sentinel w. */
-function rowChanges(px: Uint32Array, start: number, w: number, out: Int32Array): void {
-  let m = 0;
-  let prev = px[start]!;
-  for (let x = 1; x < w; x++) {
-    const v = px[start + x]!;
-    if (v !== prev) { out[m++] = x; prev = v; }
-  }
-  out[m] = w;
+/** Columns (1 .. w - 1) where row y changes colour, into `out` (w + 1 slots), then the sentinel w. */
+function rowChanges(runs: ColourRuns | undefined, px: Uint32Array, y: number, w: number, out: Int32Array): void {
+  const m = rowRuns(runs, px, y, w, out);
+  const row = y * w;
+  for (let t = 1; t <= m; t++) out[t - 1] = out[t]! - row;
+}
+
+/** Blend code of pixel i into `out`, listed in `found` when it is a blend. */
+function judge(lab: Float32Array, ix: Uint32Array, direct: boolean, mask: Uint8Array, w: number, i: number, out: BlendMap, found: number[]): void {
+  const code = blendCode(lab, ix, direct, mask, w, i);
+  if (code === NOT_BLEND) return;
+  out[i] = code;
+  found.push(i);
 }
 
 /**

@@ -12,6 +12,7 @@ import { labOfColours, type LabImage } from './lab-image.js';
 import { blendPartner, detectBlends, NOT_BLEND, type BlendMap } from './blend.js';
 import { buildSamples, kmeans, mergeClusters, nearest, nearestFrom, nearestRadii, seedCentroids, type Clusters, type MergeRules, type Samples } from './palette.js';
 import { majorityCleanup } from './cleanup.js';
+import { rowRuns } from './runs.js';
 import { dissolveEdgeClusters } from './dissolve.js';
 
 export type ColorsOption = number | 'auto' | 'unlimited';
@@ -70,18 +71,22 @@ export function quantize(prep: PreparedImage, colors: ColorsOption, timings?: Re
   const n = w * h;
   // Noisy art is smoothed per pixel; clean art keeps one Lab entry per distinct colour (see lab-image.ts).
   noisy = jpegSource ?? noiseScore(prep.rgba, mask, w, h) > NOISY_SCORE;
-  const lab = noisy ? null : labOfColours(prep.rgba, scratch);
+  const lab = noisy ? null : labOfColours(prep.rgba, w, scratch);
   const smoothLab = noisy ? toLab(prep.rgba) : null;
   lap('lab');
   const labImg: LabImage = lab ?? bilateralLab(smoothLab!, mask, w, h, 7, 2, prep.rgba);
   lap('smooth');
-  const blends = detectBlends(labImg, mask, w, h, noisy ? undefined : prep.rgba, scratch);
+  // Clean art: its packed pixels and its blends in scan order (few), for the steps that walk runs of one colour.
+  const clean = noisy ? undefined : { px: new Uint32Array(prep.rgba.buffer, prep.rgba.byteOffset, n), w, blendList: [] as number[] };
+  const blends = detectBlends(labImg, mask, w, h, noisy ? undefined : prep.rgba, scratch, clean?.blendList);
   lap('blends');
   // Ink samples: traced pixels that are not blends (all traced pixels when every one is a blend).
-  let samples = buildSamples(labImg, mask, blends, noisy ? undefined : prep.rgba);
-  if (samples.count === 0) samples = buildSamples(labImg, mask, null, noisy ? undefined : prep.rgba);
+  let samples = buildSamples(labImg, mask, blends, clean);
+  if (samples.count === 0) samples = buildSamples(labImg, mask, null, clean);
   lap('samples');
-  const labels = (scratch ? scratch.uint16('quantize.labels', n) : new Uint16Array(n)).fill(TRANSPARENT);
+  // Every element is written by assignLabels (clean art) or here.
+  const labels = scratch ? scratch.uint16('quantize.labels', n) : new Uint16Array(n);
+  if (noisy || samples.count === 0) labels.fill(TRANSPARENT);
   if (samples.count === 0) return { map: { width: w, height: h, labels, palette: new Uint8Array(0) }, lab: labImg, noisy };
 
   const sameInk = noisy ? SAME_INK_NOISY : SAME_INK_CLEAN;
@@ -117,7 +122,8 @@ export function quantize(prep: PreparedImage, colors: ColorsOption, timings?: Re
   }
 
   lap('palette');
-  assignLabels(prep, labImg, blends, cl, noisy, labels);
+  if (clean) assignCleanLabels(prep, labImg, blends, clean.blendList, cl, labels);
+  else assignLabels(prep, labImg, blends, cl, labels);
   lap('assign');
   if (paperLabel >= 0) {
     for (let i = 0; i < n; i++) if (labels[i] === paperLabel) labels[i] = TRANSPARENT;
@@ -145,53 +151,75 @@ function borderMajority(img: LabImage, w: number, h: number, cl: Clusters): numb
   return best;
 }
 
-function assignLabels(prep: PreparedImage, img: LabImage, blends: BlendMap, cl: Clusters, noisy: boolean, labels: Uint16Array): void {
-  const { mask, rgba } = prep;
+/** Labels of noisy (smoothed) art, one Lab per pixel: the nearest ink; blends take their side's (assignBlend). */
+function assignLabels(prep: PreparedImage, img: LabImage, blends: BlendMap, cl: Clusters, labels: Uint16Array): void {
+  const { mask } = prep;
   const { index: ix, lab } = img;
   const n = mask.length;
-  const px = new Uint32Array(rgba.buffer, rgba.byteOffset, n);
   const c = cl.centroids, k = cl.k;
   // Neighbouring pixels mostly share a label: the last label assigned is tried first (exact, see nearestFrom).
   const r2 = nearestRadii(c, k);
   let guess = -1;
-  let prevKey = -1;
-  // Noisy art: the Lab and label of the previous pixel when it was an ink pixel labelled here (else prevOk false).
+  // The Lab and label of the previous pixel when it was an ink pixel labelled here (else prevOk false).
   // Smoothed flat areas (paper) repeat the exact same Lab value, and the same Lab has the same nearest ink.
   let prevOk = false, prevL = 0, prevA = 0, prevB = 0, prevLabel = 0;
-  // Blends of clean art are few: listed here. Noisy art has many, and a second scan of the blend map costs less.
-  const blendPx: number[] | null = noisy ? null : [];
   for (let i = 0; i < n; i++) {
-    if (!mask[i]) { prevOk = false; continue; }
-    if (blends[i] !== NOT_BLEND) { prevOk = false; blendPx?.push(i); continue; }
+    if (!mask[i] || blends[i] !== NOT_BLEND) { prevOk = false; continue; }
     const o = ix[i]! * 3;
-    if (noisy) {
-      const L = lab[o]!, A = lab[o + 1]!, B = lab[o + 2]!;
-      if (prevOk && L === prevL && A === prevA && B === prevB) {
-        labels[i] = prevLabel;
-        continue;
-      }
-      guess = nearestFrom(c, k, r2, guess, L, A, B);
-      labels[i] = guess;
-      prevOk = true; prevL = L; prevA = A; prevB = B; prevLabel = guess;
+    const L = lab[o]!, A = lab[o + 1]!, B = lab[o + 2]!;
+    if (prevOk && L === prevL && A === prevA && B === prevB) {
+      labels[i] = prevLabel;
       continue;
     }
-    const key = px[i]!;
-    if (key === prevKey) {
-      labels[i] = guess;
-      continue;
-    }
-    prevKey = key;
-    guess = nearestFrom(c, k, r2, guess, lab[o]!, lab[o + 1]!, lab[o + 2]!);
+    guess = nearestFrom(c, k, r2, guess, L, A, B);
     labels[i] = guess;
+    prevOk = true; prevL = L; prevA = A; prevB = B; prevLabel = guess;
   }
-  // Blends take the ink of the side they lean to (labelled above); chains of blends fall back to the nearest ink.
-  const assignBlend = (i: number): void => {
-    const p = blendPartner(i, blends[i]!, prep.width);
-    const e = ix[i]! * 3;
-    labels[i] = blends[p] === NOT_BLEND && labels[p] !== TRANSPARENT ? labels[p]! : nearest(c, k, lab[e]!, lab[e + 1]!, lab[e + 2]!);
-  };
-  if (blendPx) for (const i of blendPx) assignBlend(i);
-  else for (let i = 0; i < n; i++) if (blends[i] !== NOT_BLEND && mask[i]) assignBlend(i);
+  // Noisy art has many blends: a second scan of the blend map costs less than listing them.
+  for (let i = 0; i < n; i++) if (blends[i] !== NOT_BLEND && mask[i]) assignBlend(img, blends, cl, labels, prep.width, i);
+}
+
+/**
+ * Labels of clean art (see labOfColours), by runs of one colour: every pixel of a distinct colour has the same
+ * nearest ink, looked up once; untraced runs are TRANSPARENT. Then the listed blends take their side's ink.
+ */
+function assignCleanLabels(prep: PreparedImage, img: LabImage, blends: BlendMap, blendList: readonly number[], cl: Clusters, labels: Uint16Array): void {
+  const { mask, width: w, height: h } = prep;
+  const { index: ix, lab } = img;
+  const px = new Uint32Array(prep.rgba.buffer, prep.rgba.byteOffset, w * h);
+  const c = cl.centroids, k = cl.k;
+  const r2 = nearestRadii(c, k);
+  let guess = -1;
+  // Nearest ink per Lab entry, -1 until needed.
+  const inkOf = new Int32Array(lab.length / 3).fill(-1);
+  const buf = new Int32Array(w + 1);
+  for (let y = 0; y < h; y++) {
+    const m = rowRuns(img.runs, px, y, w, buf);
+    for (let r = 0; r < m; r++) {
+      const start = buf[r]!, end = buf[r + 1]!;
+      let l = TRANSPARENT;
+      // A run is one mask value (traced pixels have alpha 255, the rest are 0; see PreparedImage).
+      if (mask[start]) {
+        const e = ix[start]!;
+        l = inkOf[e]!;
+        if (l < 0) {
+          guess = nearestFrom(c, k, r2, guess, lab[e * 3]!, lab[e * 3 + 1]!, lab[e * 3 + 2]!);
+          l = inkOf[e] = guess;
+        }
+      }
+      if (end - start > 16) labels.fill(l, start, end);
+      else for (let t = start; t < end; t++) labels[t] = l;
+    }
+  }
+  // Blends (labelled as their run above) take the ink of the side they lean to.
+  for (const i of blendList) assignBlend(img, blends, cl, labels, w, i);
+}
+
+/** Blend i takes the ink of the side it leans to, labelled already; chains of blends fall back to the nearest ink. */
+function assignBlend(img: LabImage, blends: BlendMap, cl: Clusters, labels: Uint16Array, w: number, i: number): void {
+  const p = blendPartner(i, blends[i]!, w);
+  const e = img.index[i]! * 3;
+  labels[i] = blends[p] === NOT_BLEND && labels[p] !== TRANSPARENT ? labels[p]! : nearest(cl.centroids, cl.k, img.lab[e]!, img.lab[e + 1]!, img.lab[e + 2]!);
 }
 
 /**

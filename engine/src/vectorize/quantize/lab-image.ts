@@ -4,6 +4,7 @@
 // Smoothed (noisy) art has a Lab triple per pixel; its index is the identity.
 import { rgbToLab, type Vec3 } from '../../colour/convert.js';
 import type { Scratch } from '../scratch.js';
+import { MAX_RUN_SHARE, type ColourRuns } from './runs.js';
 
 /** Lab of pixel i: `lab[index[i] * 3 .. + 2]`. */
 export interface LabImage {
@@ -16,14 +17,18 @@ export interface LabImage {
    * around it); 1 promises nothing. Set by the smoothing, which knows its flat pixels.
    */
   varied?: Uint8Array;
+  /** Optional: the runs of one packed colour of each row (clean art, see runs.ts). */
+  runs?: ColourRuns;
 }
 
 /**
- * One entry per distinct RGB (alpha ignored) of `rgba`, in order of first appearance. `scratch`: the index is a
- * view of its buffer (every element written here).
+ * One entry per distinct RGB (alpha ignored) of `rgba` (rows of `w` pixels), in order of first appearance, with
+ * the runs of one colour of each row when few enough (see runs.ts). `scratch`: the index is a view of its buffer
+ * (every element written here).
  */
-export function labOfColours(rgba: Uint8ClampedArray, scratch?: Scratch): LabImage {
+export function labOfColours(rgba: Uint8ClampedArray, w: number, scratch?: Scratch): LabImage {
   const n = rgba.length >> 2;
+  const h = w > 0 ? Math.floor(n / w) : 0;
   const px = new Uint32Array(rgba.buffer, rgba.byteOffset, n);
   const index = scratch ? scratch.uint32('lab.index', n) : new Uint32Array(n);
   // Open addressing on RGB; grows at half load.
@@ -33,36 +38,63 @@ export function labOfColours(rgba: Uint8ClampedArray, scratch?: Scratch): LabIma
   let count = 0;
   let lab = new Float32Array(1024 * 3);
   const tmp: Vec3 = [0, 0, 0];
+  // Run starts, while under the cap (then dropped: rows are scanned again where needed).
+  const maxRuns = Math.floor(n * MAX_RUN_SHARE) + h;
+  let starts: Int32Array | null = new Int32Array(Math.min(maxRuns, 1024 + 4 * h) + 1);
+  const rowFirst = new Int32Array(h + 1);
+  let r = 0;
   let prevPx = -1, prevEntry = 0;
-  for (let i = 0; i < n; i++) {
-    const v = px[i]!;
-    // Art repeats colours in runs.
-    if (v === prevPx) { index[i] = prevEntry; continue; }
-    prevPx = v;
-    const rgb = v & 0xffffff;
-    let s = (Math.imul(rgb, 0x9e3779b1) >>> 0) & (size - 1);
-    while (keys[s] !== -1 && keys[s] !== rgb) s = (s + 1) & (size - 1);
-    if (keys[s] === rgb) { prevEntry = index[i] = slots[s]!; continue; }
-    if (count * 3 === lab.length) { const g = new Float32Array(lab.length * 2); g.set(lab); lab = g; }
-    rgbToLab(rgb & 255, (rgb >>> 8) & 255, (rgb >>> 16) & 255, tmp);
-    lab[count * 3] = tmp[0]; lab[count * 3 + 1] = tmp[1]; lab[count * 3 + 2] = tmp[2];
-    keys[s] = rgb; slots[s] = count;
-    prevEntry = index[i] = count++;
-    if (count * 2 > size) {
-      const oldKeys = keys, oldSlots = slots;
-      size *= 2;
-      keys = new Int32Array(size).fill(-1);
-      slots = new Uint32Array(size);
-      for (let t = 0; t < oldKeys.length; t++) {
-        const k = oldKeys[t]!;
-        if (k === -1) continue;
-        let u = (Math.imul(k, 0x9e3779b1) >>> 0) & (size - 1);
-        while (keys[u] !== -1) u = (u + 1) & (size - 1);
-        keys[u] = k; slots[u] = oldSlots[t]!;
+  for (let y = 0; y < h; y++) {
+    rowFirst[y] = r;
+    const end = y * w + w;
+    for (let i = y * w; i < end;) {
+      const v = px[i]!;
+      let j = i + 1;
+      while (j < end && px[j] === v) j++;
+      if (starts) {
+        if (r + 1 === starts.length) {
+          if (r === maxRuns) starts = null;
+          else { const g = new Int32Array(Math.min(maxRuns, 2 * r) + 1); g.set(starts); starts = g; }
+        }
+        if (starts) starts[r++] = i;
       }
+      // A row's first run may repeat the colour that ended the row above.
+      if (v !== prevPx) {
+        prevPx = v;
+        const rgb = v & 0xffffff;
+        let s = (Math.imul(rgb, 0x9e3779b1) >>> 0) & (size - 1);
+        while (keys[s] !== -1 && keys[s] !== rgb) s = (s + 1) & (size - 1);
+        if (keys[s] === rgb) prevEntry = slots[s]!;
+        else {
+          if (count * 3 === lab.length) { const g = new Float32Array(lab.length * 2); g.set(lab); lab = g; }
+          rgbToLab(rgb & 255, (rgb >>> 8) & 255, (rgb >>> 16) & 255, tmp);
+          lab[count * 3] = tmp[0]; lab[count * 3 + 1] = tmp[1]; lab[count * 3 + 2] = tmp[2];
+          keys[s] = rgb; slots[s] = count;
+          prevEntry = count++;
+          if (count * 2 > size) {
+            const oldKeys = keys, oldSlots = slots;
+            size *= 2;
+            keys = new Int32Array(size).fill(-1);
+            slots = new Uint32Array(size);
+            for (let t = 0; t < oldKeys.length; t++) {
+              const k = oldKeys[t]!;
+              if (k === -1) continue;
+              let u = (Math.imul(k, 0x9e3779b1) >>> 0) & (size - 1);
+              while (keys[u] !== -1) u = (u + 1) & (size - 1);
+              keys[u] = k; slots[u] = oldSlots[t]!;
+            }
+          }
+        }
+      }
+      if (j - i > 16) index.fill(prevEntry, i, j);
+      else for (let t = i; t < j; t++) index[t] = prevEntry;
+      i = j;
     }
   }
-  return { index, lab: lab.slice(0, count * 3) };
+  rowFirst[h] = r;
+  const img: LabImage = { index, lab: lab.slice(0, count * 3) };
+  if (starts) { starts[r] = n; img.runs = { starts, rowFirst }; }
+  return img;
 }
 
 /** A per-pixel Lab image (3 floats per pixel) with the identity index. */

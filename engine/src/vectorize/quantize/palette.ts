@@ -8,6 +8,7 @@
 
 import { NOT_BLEND, type BlendMap } from './blend.js';
 import type { LabImage } from './lab-image.js';
+import { rowRuns } from './runs.js';
 
 /** Weighted colour samples: one entry per non-empty Lab bucket. */
 export interface Samples {
@@ -24,45 +25,68 @@ const LB = 64, AB = 64;
 /**
  * Bucket the pixels flagged in `mask` whose `blends` entry is NOT_BLEND (every flagged pixel when `blends` is null),
  * one sample per non-empty Lab bucket, at the exact mean of its pixels.
- * `rgba`: the unsmoothed source colours `lab` was computed from (enables the run shortcut).
+ * `clean`: the art is unsmoothed, `lab` computed from these packed pixels (rows of `w`) with labOfColours, and
+ * `blendList` names the pixels `blends` flags, in scan order: the pixels are then walked by runs of one colour.
  */
-export function buildSamples(img: LabImage, mask: Uint8Array, blends: BlendMap | null, rgba?: Uint8ClampedArray): Samples {
+export function buildSamples(img: LabImage, mask: Uint8Array, blends: BlendMap | null, clean?: { px: Uint32Array; w: number; blendList: readonly number[] }): Samples {
   const { index: ix, lab } = img;
   const nb = LB * AB * AB;
   sumsBuf ??= new Float64Array(nb * 4);
   const sums = sumsBuf;
   const touched: number[] = [];
   const n = mask.length;
-  // Unsmoothed colours repeat in runs: a pixel equal to the previous one used lands in the same bucket.
-  const px = rgba ? new Uint32Array(rgba.buffer, rgba.byteOffset, n) : null;
-  let prevPx = -1, prevK = -1, prevL = NaN, prevA = NaN, prevB = NaN;
+  let prevK = -1, prevL = NaN, prevA = NaN, prevB = NaN;
   // The sums of the last bucket used live in locals (same additions in the same order) until another bucket
   // is hit: a run of pixels in one bucket would otherwise chain each add to the previous one's store.
   let oW = 0, oL = 0, oA = 0, oB = 0;
-  for (let i = 0; i < n; i++) {
-    if (!mask[i] || (blends && blends[i] !== NOT_BLEND)) continue;
-    const e = ix[i]! * 3;
-    const L = lab[e]!, a = lab[e + 1]!, b = lab[e + 2]!;
-    // Same source colour (or, on smoothed art, same Lab) as the previous pixel used: same bucket.
-    if (px ? px[i] === prevPx : L === prevL && a === prevA && b === prevB) {
+  if (clean) {
+    // Runs of one packed colour are one colour of one mask value (traced pixels have alpha 255, the rest are 0;
+    // see PreparedImage), minus the blends among them.
+    const { px, w, blendList } = clean;
+    const h = w > 0 ? n / w : 0;
+    const buf = new Int32Array(w + 1);
+    let next = 0;
+    for (let y = 0; y < h; y++) {
+      const m = rowRuns(img.runs, px, y, w, buf);
+      for (let r = 0; r < m; r++) {
+        const start = buf[r]!, end = buf[r + 1]!;
+        let count = end - start;
+        if (blends) while (next < blendList.length && blendList[next]! < end) { next++; count--; }
+        if (!mask[start] || count === 0) continue;
+        const e = ix[start]! * 3;
+        const L = lab[e]!, a = lab[e + 1]!, b = lab[e + 2]!;
+        const k = bucketOf(L, a, b);
+        if (k !== prevK) {
+          if (prevK >= 0) { sums[prevK] = oW; sums[prevK + 1] = oL; sums[prevK + 2] = oA; sums[prevK + 3] = oB; }
+          oW = sums[k]!; oL = sums[k + 1]!; oA = sums[k + 2]!; oB = sums[k + 3]!;
+          if (oW === 0) touched.push(k);
+          prevK = k;
+        }
+        // One addition per pixel, as a walk by pixels does them (a product would round differently).
+        oW += count;
+        for (let t = 0; t < count; t++) { oL += L; oA += a; oB += b; }
+      }
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      if (!mask[i] || (blends && blends[i] !== NOT_BLEND)) continue;
+      const e = ix[i]! * 3;
+      const L = lab[e]!, a = lab[e + 1]!, b = lab[e + 2]!;
+      // Same Lab as the previous pixel used (smoothed flat areas): same bucket.
+      if (L === prevL && a === prevA && b === prevB) {
+        oW += 1; oL += L; oA += a; oB += b;
+        continue;
+      }
+      const k = bucketOf(L, a, b);
+      if (k !== prevK) {
+        if (prevK >= 0) { sums[prevK] = oW; sums[prevK + 1] = oL; sums[prevK + 2] = oA; sums[prevK + 3] = oB; }
+        oW = sums[k]!; oL = sums[k + 1]!; oA = sums[k + 2]!; oB = sums[k + 3]!;
+        if (oW === 0) touched.push(k);
+        prevK = k;
+      }
       oW += 1; oL += L; oA += a; oB += b;
-      continue;
+      prevL = L; prevA = a; prevB = b;
     }
-    let li = (L * (LB / 100.5)) | 0;
-    let ai = ((a + 128) * (AB / 256)) | 0;
-    let bi = ((b + 128) * (AB / 256)) | 0;
-    if (li < 0) li = 0; else if (li >= LB) li = LB - 1;
-    if (ai < 0) ai = 0; else if (ai >= AB) ai = AB - 1;
-    if (bi < 0) bi = 0; else if (bi >= AB) bi = AB - 1;
-    const k = ((li * AB + ai) * AB + bi) * 4;
-    if (k !== prevK) {
-      if (prevK >= 0) { sums[prevK] = oW; sums[prevK + 1] = oL; sums[prevK + 2] = oA; sums[prevK + 3] = oB; }
-      oW = sums[k]!; oL = sums[k + 1]!; oA = sums[k + 2]!; oB = sums[k + 3]!;
-      if (oW === 0) touched.push(k);
-    }
-    oW += 1; oL += L; oA += a; oB += b;
-    prevK = k;
-    if (px) prevPx = px[i]!; else { prevL = L; prevA = a; prevB = b; }
   }
   if (prevK >= 0) { sums[prevK] = oW; sums[prevK + 1] = oL; sums[prevK + 2] = oA; sums[prevK + 3] = oB; }
   // Bucket order (not discovery order) keeps the result independent of pixel order.
@@ -80,6 +104,17 @@ export function buildSamples(img: LabImage, mask: Uint8Array, blends: BlendMap |
     sums[k] = 0; sums[k + 1] = 0; sums[k + 2] = 0; sums[k + 3] = 0;
   }
   return out;
+}
+
+/** Offset in the bucket sums of the bucket of (L, a, b). */
+function bucketOf(L: number, a: number, b: number): number {
+  let li = (L * (LB / 100.5)) | 0;
+  let ai = ((a + 128) * (AB / 256)) | 0;
+  let bi = ((b + 128) * (AB / 256)) | 0;
+  if (li < 0) li = 0; else if (li >= LB) li = LB - 1;
+  if (ai < 0) ai = 0; else if (ai >= AB) ai = AB - 1;
+  if (bi < 0) bi = 0; else if (bi >= AB) bi = AB - 1;
+  return ((li * AB + ai) * AB + bi) * 4;
 }
 
 /** Reused bucket sums (one per thread); every touched entry is zeroed after use. */
