@@ -9,7 +9,7 @@ import { isUnset, noteField, parseBool, parseEnum, parseNumber, readOptions, typ
 import { prepareImage } from '../vectorize/prepare/edge-cleanup.js';
 import { withScratch, type Scratch } from '../vectorize/scratch.js';
 import { quantize, type ColorsOption } from '../vectorize/quantize/index.js';
-import { DEFAULT_SPECK_SIZE, mergeSpecks } from '../vectorize/clean/specks.js';
+import { DEFAULT_SPECK_SIZE, mergeSpecksRuns } from '../vectorize/clean/specks.js';
 import { fitGradientFills, solidFills } from '../vectorize/gradients/fit.js';
 import { mergeShadedBands } from '../vectorize/gradients/merge.js';
 import { traceLabelMap } from '../vectorize/trace/index.js';
@@ -153,9 +153,10 @@ function vectorizeWith(raster: Raster, opts: Readonly<ResolvedVectorize>, source
     mergeShadedBands(map, lab);
   }
   progress('specks');
-  mergeSpecks(map, opts.speckSize);
+  // the runs of the merged map go on to the trace (one scan of the map fewer)
+  const { runs } = mergeSpecksRuns(map, opts.speckSize);
   progress('trace');
-  const outlines = traceLabelMap(map, opts.trace, (done) => progress('trace', done));
+  const outlines = traceLabelMap(map, opts.trace, (done) => progress('trace', done), runs);
   const traced = opts.primitives ? recognisePrimitives(outlines).result : outlines;
   progress('fills');
   const fills: Fill[] = opts.gradients ? fitGradientFills(map, prep.rgba) : solidFills(map);

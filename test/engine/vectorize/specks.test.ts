@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mergeSpecks } from '../../../engine/src/vectorize/clean/specks.js';
+import { mergeSpecks, mergeSpecksRuns } from '../../../engine/src/vectorize/clean/specks.js';
+import { labelRuns } from '../../../engine/src/vectorize/trace/runs.js';
 import { TRANSPARENT, type LabelMap } from '../../../engine/src/vectorize/types.js';
 
 /** Label map from ASCII art: '.' transparent, digits are labels. */
@@ -92,5 +93,23 @@ describe('mergeSpecks', () => {
     ]);
     mergeSpecks(m, 4);
     expect(toAscii(m)).toEqual(['00000000', '00000000', '00000000', '00000000']);
+  });
+  it('hands on the label runs of the merged map, as a fresh scan finds them', () => {
+    // random blotches: many specks, some merged into neighbours, some on transparency, runs that join up
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x80000000);
+    for (let t = 0; t < 20; t++) {
+      const w = 23, h = 17;
+      const labels = new Uint16Array(w * h);
+      for (let i = 0; i < w * h; i++) labels[i] = i > 0 && rnd() < 0.6 ? labels[i - 1]! : rnd() < 0.15 ? TRANSPARENT : Math.floor(rnd() * 4);
+      const m: LabelMap = { width: w, height: h, labels, palette: new Uint8Array(30) };
+      const { merged, runs } = mergeSpecksRuns(m, 3 + (t % 3));
+      expect(merged).toBeGreaterThan(0);
+      const fresh = labelRuns(m);
+      expect(runs.rowStart).toEqual(fresh.rowStart);
+      expect(runs.x0).toEqual(fresh.x0);
+      expect(runs.label).toEqual(fresh.label);
+      expect(runs.count).toEqual(fresh.count);
+    }
   });
 });

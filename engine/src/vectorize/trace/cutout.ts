@@ -9,6 +9,7 @@ import type { LabelMap, PathSegments, TraceParams, TraceResult, TracedShape } fr
 import { walkFrom, WalkBuffer, type PixelSet } from './decompose.js';
 import { orderLayers } from './order.js';
 import type { LatticePath } from './path.js';
+import type { LabelRuns } from './runs.js';
 import { fitPath } from './fit.js';
 
 type Seg = PathSegments['segs'][number];
@@ -47,9 +48,9 @@ function junctions(rank: Int16Array, w: number, h: number): Uint8Array {
   return out;
 }
 
-export function traceCutout(map: LabelMap, params: TraceParams): TraceResult {
+export function traceCutout(map: LabelMap, params: TraceParams, runs?: LabelRuns): TraceResult {
   const { width: w, height: h } = map;
-  const order = orderLayers(map, false);
+  const order = orderLayers(map, false, runs);
   const layers = order.labels.length;
   if (layers === 0 || w === 0 || h === 0) return { shapes: [] };
   const { rank } = order;

@@ -106,18 +106,19 @@ function edgesPerLayer(edges: { start: Int32Array; lo: Int32Array }, layers: num
  * on screen, holes counter-clockwise.
  *
  * `onProgress` hears the share of the work done after each layer, by boundary edges walked (stacked only).
+ * `runs`: the label runs of `map` as it is now, when the caller has them (mergeSpecksRuns); else scanned here.
  *
  * @example traceLabelMap(map, { alphaMax: 1, optTolerance: 0.2, turdSize: 0, shapeStyle: 'stacked', smooth: true })
  */
-export function traceLabelMap(map: LabelMap, params: TraceParams, onProgress?: (done: number) => void): TraceResult {
-  if (params.shapeStyle === 'cutout') return traceCutout(map, params);
+export function traceLabelMap(map: LabelMap, params: TraceParams, onProgress?: (done: number) => void, runs?: LabelRuns): TraceResult {
+  if (params.shapeStyle === 'cutout') return traceCutout(map, params, runs);
   const { width: w, height: h } = map;
-  const order = orderLayers(map);
+  const order = orderLayers(map, true, runs);
   const layers = order.labels.length;
   if (layers === 0 || w === 0 || h === 0) return { shapes: [] };
   // bounded work: when the layers would trace every edge many times over (noisy photos with many
   // colours), use the seam-free planar pieces instead (each edge fitted once)
-  if (order.stackedCost > STACK_WORK_RATIO * order.boundary && order.stackedCost > STACK_WORK_MIN) return traceCutout(map, params);
+  if (order.stackedCost > STACK_WORK_RATIO * order.boundary && order.stackedCost > STACK_WORK_MIN) return traceCutout(map, params, order.runs);
   const { rank } = order;
   const edges = boundaryEdges(order.runs, rank, layers);
   const visited = new Uint16Array((w + 1) * h);

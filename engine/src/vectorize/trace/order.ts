@@ -180,9 +180,9 @@ function refineBySwaps(n: number, pa: Int32Array, pb: Int32Array, pw: Float64Arr
   return out;
 }
 
-export function orderLayers(map: LabelMap, optimise = true): LayerOrder {
+/** `runs`: the map's label runs when the caller has them (mergeSpecksRuns), else they are scanned here. */
+export function orderLayers(map: LabelMap, optimise = true, runs: LabelRuns = labelRuns(map)): LayerOrder {
   const { width: w, height: h } = map;
-  const runs = labelRuns(map);
   const { rowStart, x0: runX, label: runLabel, count } = runs;
   const present: number[] = [];
   for (let l = 0; l < TRANSPARENT; l++) if (count[l]! > 0) present.push(l);
