@@ -23,12 +23,23 @@ export function majorityCleanup(labels: Uint16Array, w: number, h: number, passe
       for (let bx = 0; bx < bw; bx++) {
         if (now && !now[y * bw + bx]) continue;
         const xEnd = Math.min(w, (bx + 1) << BLOCK_SHIFT);
+        // Last column whose right neighbour a row fast path may read (the block's, short of the image's last).
+        const xStop = Math.min(xEnd, w - 1) - 1;
         for (let x = bx << BLOCK_SHIFT; x < xEnd; x++) {
           const i = y * w + x;
           const l = labels[i]!;
-          if (l === TRANSPARENT) continue;
+          if (l === TRANSPARENT) {
+            // Never changed here: skip the block's run of them.
+            while (x + 1 < xEnd && labels[y * w + x + 1] === TRANSPARENT) x++;
+            continue;
+          }
           // Fast path: two same-label neighbours on a row or column means not a stray.
-          if (x > 0 && x < w - 1 && labels[i - 1] === l && labels[i + 1] === l) continue;
+          if (x > 0 && x < w - 1 && labels[i - 1] === l && labels[i + 1] === l) {
+            // So is every next pixel of the run whose right neighbour is l too (nothing before it changes): skip
+            // them in one tight scan.
+            while (x < xStop && labels[y * w + x + 2] === l) x++;
+            continue;
+          }
           if (y > 0 && y < h - 1 && labels[i - w] === l && labels[i + w] === l) continue;
           let same = 0;
           let m = 0;

@@ -19,29 +19,34 @@ export function dissolveEdgeClusters(labels: Uint16Array, img: LabImage, w: numb
   const interior = new Float64Array(k);
   const adj = new Float64Array(k * k);
   let total = 0;
-  // Counters of the label being walked stay in locals until the label changes (labels come in runs; a
-  // memory increment per pixel chains each pixel to the previous one's store).
-  let cur = -1, cCount = 0, cInside = 0;
+  // Rows are walked by runs of one label. A run's end pixels border another label or the image side, and its
+  // pixels are compared with the rows above and below one by one; transparent runs are skipped.
   for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
-      const l = labels[i]!;
-      if (l === TRANSPARENT) continue;
-      total++;
-      if (l !== cur) {
-        if (cur >= 0) { count[cur]! += cCount; interior[cur]! += cInside; }
-        cur = l; cCount = 0; cInside = 0;
+    const row = y * w, rowEnd = row + w;
+    const up = y > 0, down = y < h - 1;
+    for (let s = row; s < rowEnd;) {
+      const l = labels[s]!;
+      let e = s + 1;
+      while (e < rowEnd && labels[e] === l) e++;
+      if (l === TRANSPARENT) { s = e; continue; }
+      const len = e - s;
+      total += len;
+      count[l]! += len;
+      const base = l * k;
+      if (s > row) { const v = labels[s - 1]!; if (v !== TRANSPARENT) adj[base + v]! += 1; }
+      if (e < rowEnd) { const v = labels[e]!; if (v !== TRANSPARENT) adj[base + v]! += 1; }
+      // Interior: not a run end (left and right neighbours are l) and the pixels above and below are l.
+      let inside = 0;
+      for (let i = s; i < e; i++) {
+        let same = true;
+        if (up) { const v = labels[i - w]!; if (v !== l) { same = false; if (v !== TRANSPARENT) adj[base + v]! += 1; } } else same = false;
+        if (down) { const v = labels[i + w]!; if (v !== l) { same = false; if (v !== TRANSPARENT) adj[base + v]! += 1; } } else same = false;
+        if (same && i !== s && i !== e - 1) inside++;
       }
-      cCount++;
-      let inside = true;
-      if (x > 0) { const v = labels[i - 1]!; if (v !== l) { inside = false; if (v !== TRANSPARENT) adj[l * k + v]! += 1; } } else inside = false;
-      if (x < w - 1) { const v = labels[i + 1]!; if (v !== l) { inside = false; if (v !== TRANSPARENT) adj[l * k + v]! += 1; } } else inside = false;
-      if (y > 0) { const v = labels[i - w]!; if (v !== l) { inside = false; if (v !== TRANSPARENT) adj[l * k + v]! += 1; } } else inside = false;
-      if (y < h - 1) { const v = labels[i + w]!; if (v !== l) { inside = false; if (v !== TRANSPARENT) adj[l * k + v]! += 1; } } else inside = false;
-      if (inside) cInside++;
+      interior[l]! += inside;
+      s = e;
     }
   }
-  if (cur >= 0) { count[cur]! += cCount; interior[cur]! += cInside; }
   const c = cl.centroids;
   const dissolve = new Uint8Array(k);
   let nd = 0;

@@ -12,7 +12,7 @@ import { labOfColours, type LabImage } from './lab-image.js';
 import { blendPartner, detectBlends, NOT_BLEND, type BlendMap } from './blend.js';
 import { buildSamples, kmeans, mergeClusters, nearest, nearestFrom, nearestRadii, seedCentroids, type Clusters, type MergeRules, type Samples } from './palette.js';
 import { majorityCleanup } from './cleanup.js';
-import { rowRuns } from './runs.js';
+import { rowRuns, type ColourRuns } from './runs.js';
 import { dissolveEdgeClusters } from './dissolve.js';
 
 export type ColorsOption = number | 'auto' | 'unlimited';
@@ -134,7 +134,7 @@ export function quantize(prep: PreparedImage, colors: ColorsOption, timings?: Re
     majorityCleanup(labels, w, h, 2);
     lap('majority');
   }
-  const map = finishPalette(prep, labels, blends, cl, w, h, noisy ? samples : null);
+  const map = finishPalette(prep, labels, blends, cl, w, h, noisy ? samples : null, clean && { runs: labImg.runs, blendList: clean.blendList });
   lap('finish');
   return { map, lab: labImg, noisy };
 }
@@ -228,7 +228,8 @@ function assignBlend(img: LabImage, blends: BlendMap, cl: Clusters, labels: Uint
  * (JPEG) art the mean of the cluster's heaviest Lab bucket when it holds >= 20 % of the cluster (the ink as
  * printed, not pulled by ringing or by noise clipped at black/white); else the cluster's Lab mean.
  */
-function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: BlendMap, cl: Clusters, w: number, h: number, samples: Samples | null): LabelMap {
+function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: BlendMap, cl: Clusters, w: number, h: number, samples: Samples | null,
+  clean?: { runs: ColourRuns | undefined; blendList: readonly number[] }): LabelMap {
   const n = w * h;
   const k = cl.k;
   const counts = new Float64Array(k);
@@ -236,23 +237,49 @@ function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: BlendMa
   const votes = new Float64Array(k);
   const inkPx = new Float64Array(k);
   const px = new Uint32Array(prep.rgba.buffer, prep.rgba.byteOffset, n);
-  // Pixels are walked in runs of equal label, source colour and blend status (art has long runs): a run of m ink
-  // pixels of colour v is m steps of the majority vote (Boyer-Moore) at once, with the same outcome.
-  for (let i = 0; i < n;) {
-    const l = labels[i]!;
-    if (l === TRANSPARENT) { i++; continue; }
-    const v = px[i]!;
-    const ink = blends[i] === NOT_BLEND;
-    let j = i + 1;
-    if (ink) while (j < n && labels[j] === l && px[j] === v && blends[j] === NOT_BLEND) j++;
-    else while (j < n && labels[j] === l && px[j] === v && blends[j] !== NOT_BLEND) j++;
-    const m = j - i;
-    counts[l]! += m;
-    i = j;
-    if (!ink) continue;
-    inkPx[l]! += m;
-    const c = votes[l]!;
-    if (c === 0 || cand[l] === v) { cand[l] = v; votes[l] = c + m; } else if (m <= c) votes[l] = c - m; else { cand[l] = v; votes[l] = m - c; }
+  // A run of m ink pixels of one colour v and one label is m steps of that label's majority vote (Boyer-Moore) at
+  // once, with the same outcome (`vote`); blends count for the label but do not vote.
+  const buf = clean ? new Int32Array(w + 1) : null;
+  if (clean && buf) {
+    // Clean art: the runs of one colour (untraced ones skipped) split where the label changes; blends are listed.
+    const list = clean.blendList;
+    let next = 0;
+    for (let y = 0; y < h; y++) {
+      const nr = rowRuns(clean.runs, px, y, w, buf);
+      for (let r = 0; r < nr; r++) {
+        let i = buf[r]!;
+        const end = buf[r + 1]!;
+        // Untraced (see PreparedImage): TRANSPARENT since assignCleanLabels, never filled later.
+        if (!prep.mask[i]) continue;
+        const v = px[i]!;
+        while (i < end) {
+          const l = labels[i]!;
+          let j = i + 1;
+          while (j < end && labels[j] === l) j++;
+          let ink = j - i;
+          while (next < list.length && list[next]! < j) { next++; ink--; }
+          if (l !== TRANSPARENT) {
+            counts[l]! += j - i;
+            if (ink > 0) vote(cand, votes, inkPx, l, v, ink);
+          }
+          i = j;
+        }
+      }
+    }
+  } else {
+    // Runs of one label, colour and blend status.
+    for (let i = 0; i < n;) {
+      const l = labels[i]!;
+      if (l === TRANSPARENT) { i++; continue; }
+      const v = px[i]!;
+      const ink = blends[i] === NOT_BLEND;
+      let j = i + 1;
+      if (ink) while (j < n && labels[j] === l && px[j] === v && blends[j] === NOT_BLEND) j++;
+      else while (j < n && labels[j] === l && px[j] === v && blends[j] !== NOT_BLEND) j++;
+      counts[l]! += j - i;
+      if (ink) vote(cand, votes, inkPx, l, v, j - i);
+      i = j;
+    }
   }
   const order = Array.from({ length: k }, (_, j) => j).filter((j) => counts[j]! > 0).sort((a, b) => counts[b]! - counts[a]! || a - b);
   const remap = new Uint16Array(k).fill(TRANSPARENT);
@@ -268,7 +295,32 @@ function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: BlendMa
   let relabel = false;
   for (let j = 0; j < k; j++) if (remap[j] !== j && counts[j]! > 0) relabel = true;
   // One pass when needed: relabel in palette order and count the undecided candidates (runs of one label).
-  if (relabel || counting) {
+  if (clean && buf && (relabel || counting)) {
+    const list = clean.blendList;
+    let next = 0;
+    for (let y = 0; y < h; y++) {
+      const nr = rowRuns(clean.runs, px, y, w, buf);
+      for (let r = 0; r < nr; r++) {
+        let i = buf[r]!;
+        const end = buf[r + 1]!;
+        if (!prep.mask[i]) continue;
+        const v = px[i]!;
+        while (i < end) {
+          const l = labels[i]!;
+          let j = i + 1;
+          while (j < end && labels[j] === l) j++;
+          let ink = j - i;
+          while (next < list.length && list[next]! < j) { next++; ink--; }
+          if (l !== TRANSPARENT) {
+            const to = remap[l]!;
+            if (to !== l) for (let t = i; t < j; t++) labels[t] = to;
+            if (undecided[l] && v === cand[l]) candCount[l]! += ink;
+          }
+          i = j;
+        }
+      }
+    }
+  } else if (relabel || counting) {
     for (let i = 0; i < n;) {
       const l = labels[i]!;
       if (l === TRANSPARENT) { i++; continue; }
@@ -301,6 +353,13 @@ function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: BlendMa
     }
   });
   return { width: w, height: h, labels, palette };
+}
+
+/** Label l's majority vote over m more ink pixels of colour v (m Boyer-Moore steps). */
+function vote(cand: Uint32Array, votes: Float64Array, inkPx: Float64Array, l: number, v: number, m: number): void {
+  inkPx[l]! += m;
+  const c = votes[l]!;
+  if (c === 0 || cand[l] === v) { cand[l] = v; votes[l] = c + m; } else if (m <= c) votes[l] = c - m; else { cand[l] = v; votes[l] = m - c; }
 }
 
 /** Nearest cluster of every sample (computed once for all inks). */
