@@ -59,7 +59,8 @@ export function detectBlends(img: LabImage, mask: Uint8Array, w: number, h: numb
 }
 
 /**
- * detectBlends on unsmoothed colours (`px`: packed pixels), visiting only the pixels that may be blends. Equal
+ * detectBlends on unsmoothed colours (`px`: packed pixels, where equal values have equal masks: traced pixels are
+ * opaque, the rest all 0; see PreparedImage), visiting only the pixels that may be blends. Equal
  * opposite neighbours in every direction rule a blend out, and a pixel whose three window rows are each one colour
  * (no colour change in any of them at its column or the next) has that when the rows above and below match.
  * So each interior row is walked by the colour changes of the row and of its two neighbours: pixels next to a
@@ -88,16 +89,23 @@ function blendsByRuns(img: LabImage, mask: Uint8Array, w: number, h: number, px:
       if (below[pb]! < next) next = below[pb]!;
       if (next <= x + 1) {
         // The window holds a change: judge the pixel.
+        // A blend differs from both ends of some direction: its colour equal to an end puts it at t = 0 or 1 of
+        // the segment (see onSegment), so such directions are ruled out by the packed colours alone.
         const i = row + x;
-        const p = px[i - w - 1]!, q = px[i + w + 1]!, r = px[i - w + 1]!, s = px[i + w - 1]!;
-        if (mask[i] && !(px[i - 1] === px[i + 1] && px[i - w] === px[i + w] && p === q && r === s)) judge(lab, ix, direct, mask, w, i, out, found);
+        const c = px[i]!;
+        if (mask[i] && ((c !== px[i - 1] && c !== px[i + 1]) || (c !== px[i - w] && c !== px[i + w])
+          || (c !== px[i - w - 1] && c !== px[i + w + 1]) || (c !== px[i + w - 1] && c !== px[i - w + 1]))) judge(lab, ix, direct, mask, w, i, out, found);
         x++;
         continue;
       }
-      // Columns x .. next - 2: every window row is one colour.
+      // Columns x .. next - 2: every window row is one colour, so every window is the same (colours and mask)
+      // and gets the same code. Only vertical and diagonal pairs (above, below) can frame a blend, and only when
+      // the middle colour is neither of them.
       const i0 = row + x;
-      if (px[i0 - w] !== px[i0 + w]) {
-        for (let i = i0, e = row + next - 1; i < e; i++) if (mask[i]) judge(lab, ix, direct, mask, w, i, out, found);
+      const a = px[i0 - w]!, b = px[i0 + w]!, c = px[i0]!;
+      if (mask[i0] && a !== b && c !== a && c !== b) {
+        const code = blendCode(lab, ix, direct, mask, w, i0);
+        if (code !== NOT_BLEND) for (let i = i0, e = row + next - 1; i < e; i++) { out[i] = code; found.push(i); }
       }
       x = next - 1;
     }
