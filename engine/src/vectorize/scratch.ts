@@ -1,12 +1,14 @@
 // Scratch buffers for one vectorize run: the full-size per-pixel arrays of the prepare and quantize stages (the
-// RGBA copy, the trace mask, the colour index, the labels, the blend map) reused from one run to the next on the
-// same thread instead of allocated fresh. A fresh multi-megabyte array costs a page fault per 4 KB page on first
-// touch and its external memory drives extra garbage collections; at 1 MP these arrays are 12 MB a run.
+// RGBA copy, the trace mask, the colour index, the labels, the blend map; on noisy art also the per-pixel Lab and
+// the smoothing's work arrays) reused from one run to the next on the same thread instead of allocated fresh. A
+// fresh multi-megabyte array costs a page fault per 4 KB page on first touch and its external memory drives extra
+// garbage collections; at 1 MP these arrays are 12 MB a run (31 MB on noisy art).
 // A Scratch belongs to one run at a time: `withScratch` lends the thread's spare one (a fresh one when it is
 // already lent, e.g. a nested run), and nothing a run returns may be a view of it. Contents are whatever the last
 // user left: every user writes each element it reads.
-// Memory: a spare is kept only up to SCRATCH_KEEP_BYTES (about 2.9 MP of art) and dropped after SCRATCH_IDLE_MS
-// without a run, so an idle worker holds nothing and a 100 MP run never pins its arrays.
+// Memory: a spare keeps at most SCRATCH_KEEP_BYTES (its largest arrays are dropped until it fits: all of them for
+// clean art over about 2.9 MP) and is dropped after SCRATCH_IDLE_MS without a run, so an idle worker holds nothing
+// and a 100 MP run never pins its arrays.
 
 /** Largest spare kept between runs. */
 export const SCRATCH_KEEP_BYTES = 32 << 20;
@@ -22,6 +24,16 @@ export class Scratch {
     let b = 0;
     for (const buf of this.buffers.values()) b += buf.byteLength;
     return b;
+  }
+
+  /** Drop the largest buffers until at most `limit` bytes are held. */
+  trim(limit: number): void {
+    let held = this.bytes;
+    for (const [name, buf] of [...this.buffers].sort((a, b) => b[1].byteLength - a[1].byteLength)) {
+      if (held <= limit) break;
+      this.buffers.delete(name);
+      held -= buf.byteLength;
+    }
   }
 
   private take(name: string, bytes: number): ArrayBuffer {
@@ -75,11 +87,10 @@ export function withScratch<T>(fn: (scratch: Scratch) => T): T {
   try {
     return fn(s);
   } finally {
-    if (s.bytes <= SCRATCH_KEEP_BYTES) {
-      spare = s;
-      if (idleTimer) clearTimeout(idleTimer);
-      idleTimer = setTimeout(() => { spare = null; idleTimer = null; }, SCRATCH_IDLE_MS);
-      idleTimer.unref?.();
-    }
+    s.trim(SCRATCH_KEEP_BYTES);
+    spare = s;
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => { spare = null; idleTimer = null; }, SCRATCH_IDLE_MS);
+    idleTimer.unref?.();
   }
 }

@@ -19,6 +19,17 @@ function quantizeFresh(r: Raster, jpegSource: boolean): { labels: Uint16Array; p
 }
 
 describe('scratch buffers', () => {
+  it('trim drops the largest buffers until the limit is met, and keeps the rest', () => {
+    const s = new Scratch();
+    s.uint8('a', 100);
+    s.uint8('b', 1000);
+    s.uint8('c', 10);
+    s.trim(500);
+    expect(s.bytes).toBe(110);
+    s.trim(500);
+    expect(s.bytes).toBe(110);
+  });
+
   it('lends the spare to one run at a time: a nested run gets its own, the next run reuses it', () => {
     let outer: Scratch | null = null, inner: Scratch | null = null;
     withScratch((s) => {
@@ -45,8 +56,10 @@ describe('scratch buffers', () => {
       expect([...map.palette]).toEqual([...fresh[i]!.palette]);
     });
     // The scratch was really shared (sized for the biggest run), not reallocated per run.
-    // Per pixel: RGBA, mask, colour index, labels, blend map.
-    expect(scratch.bytes).toBe(240 * 180 * (4 + 1 + 4 + 2 + 1));
+    // Per pixel: RGBA, mask, colour index, labels, blend map; the JPEG's Lab and smoothing flags; the smoothing's
+    // two work lists (a quarter of the pixels each) and its output slots (border ring and work list, 3 floats each).
+    const n = 240 * 180, list = n >> 2, ring = 2 * 240 + 2 * 178;
+    expect(scratch.bytes).toBe(n * (4 + 1 + 4 + 2 + 1) + n * (12 + 1) + 2 * 4 * list + 12 * (ring + list));
   });
 
   it('vectorize gives the same SVG whatever ran before it on the thread', async () => {

@@ -72,9 +72,9 @@ export function quantize(prep: PreparedImage, colors: ColorsOption, timings?: Re
   // Noisy art is smoothed per pixel; clean art keeps one Lab entry per distinct colour (see lab-image.ts).
   noisy = jpegSource ?? noiseScore(prep.rgba, mask, w, h) > NOISY_SCORE;
   const lab = noisy ? null : labOfColours(prep.rgba, w, scratch);
-  const smoothLab = noisy ? toLab(prep.rgba) : null;
+  const smoothLab = noisy ? toLab(prep.rgba, scratch) : null;
   lap('lab');
-  const labImg: LabImage = lab ?? bilateralLab(smoothLab!, mask, w, h, 7, 2, prep.rgba);
+  const labImg: LabImage = lab ?? bilateralLab(smoothLab!, mask, w, h, 7, 2, prep.rgba, scratch);
   lap('smooth');
   // Clean art: its packed pixels and its blends in scan order (few), for the steps that walk runs of one colour.
   const clean = noisy ? undefined : { px: new Uint32Array(prep.rgba.buffer, prep.rgba.byteOffset, n), w, blendList: [] as number[] };

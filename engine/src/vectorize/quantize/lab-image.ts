@@ -97,10 +97,10 @@ export function labOfColours(rgba: Uint8ClampedArray, w: number, scratch?: Scrat
   return img;
 }
 
-/** A per-pixel Lab image (3 floats per pixel) with the identity index. */
-export function perPixelLab(lab: Float32Array): LabImage {
+/** A per-pixel Lab image (3 floats per pixel) with the identity index (`scratch`: a view of its buffer). */
+export function perPixelLab(lab: Float32Array, scratch?: Scratch): LabImage {
   const n = lab.length / 3;
-  const index = new Uint32Array(n);
+  const index = scratch ? scratch.uint32('lab.index', n) : new Uint32Array(n);
   for (let i = 0; i < n; i++) index[i] = i;
   return { index, lab };
 }

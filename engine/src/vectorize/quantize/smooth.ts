@@ -3,14 +3,16 @@
 // real edges stay sharp because neighbours across an edge get ~zero range weight.
 import { rgbToLab, type Vec3 } from '../../colour/convert.js';
 import { perPixelLab, type LabImage } from './lab-image.js';
+import type { Scratch } from '../scratch.js';
 
 /**
  * CIELAB of every pixel (3 floats per pixel). Art repeats colours in runs, so a pixel equal to its left
- * neighbour copies its Lab; other colours go through a small open-addressing cache.
+ * neighbour copies its Lab; other colours go through a small open-addressing cache. `scratch`: the result is a
+ * view of its buffer.
  */
-export function toLab(rgba: Uint8ClampedArray): Float32Array {
+export function toLab(rgba: Uint8ClampedArray, scratch?: Scratch): Float32Array {
   const n = rgba.length >> 2;
-  const out = new Float32Array(n * 3);
+  const out = scratch ? scratch.float32('lab.pixels', n * 3) : new Float32Array(n * 3);
   const px = new Uint32Array(rgba.buffer, rgba.byteOffset, n);
   const SIZE = 1 << 16;
   const keys = new Uint32Array(SIZE);
@@ -67,8 +69,9 @@ export function noiseScore(rgba: Uint8ClampedArray, mask: Uint8Array, w: number,
  * @param sigmaR range sigma in ΔE76 units (noise below it is averaged, edges above it kept)
  * @param rgba the pixels `lab` was converted from (toLab), if at hand: equal packed pixels are equal Lab, a
  *   cheaper first flatness test than twelve float compares
+ * @param scratch the work arrays, the index and the varied map are views of its buffers
  */
-export function bilateralLab(lab: Float32Array, mask: Uint8Array, w: number, h: number, sigmaR: number, passes: number, rgba?: Uint8ClampedArray): LabImage {
+export function bilateralLab(lab: Float32Array, mask: Uint8Array, w: number, h: number, sigmaR: number, passes: number, rgba?: Uint8ClampedArray, scratch?: Scratch): LabImage {
   const n = w * h;
   const src = lab;
   const TABLE = 1024;
@@ -88,16 +91,18 @@ export function bilateralLab(lab: Float32Array, mask: Uint8Array, w: number, h: 
   // one that was not flat in the previous pass (a flat pixel whose four neighbours were flat kept its value and
   // still equals them). Border pixels are never flat (bounds-checked window, every pass).
   // queued[i]: the pass that queued interior pixel i; 255 for border and untraced pixels (never queued).
-  const queued = new Uint8Array(n);
+  // (Its buffer holds the varied map afterwards.)
+  const queued = (scratch ? scratch.uint8('smooth.flags', n) : new Uint8Array(n)).fill(0);
   for (let x = 0; x < w; x++) { queued[x] = 255; queued[n - w + x] = 255; }
   for (let y = 1; y < h - 1; y++) { queued[y * w] = 255; queued[y * w + w - 1] = 255; }
   for (let i = mask.indexOf(0); i !== -1; i = mask.indexOf(0, i + 1)) queued[i] = 255;
   // Every pixel traced (an opaque upload): no mask reads per neighbour.
   const all = mask.indexOf(0) === -1;
   // Capacities for a typical JPEG of flat art (about a fifth of the pixels smoothed per pass); they grow as needed.
-  let pending: Int32Array = new Int32Array(Math.max(1024, n >> 2));
+  const cap = Math.max(1024, n >> 2);
+  let pending: Int32Array = scratch ? scratch.int32('smooth.pending', cap) : new Int32Array(cap);
   let nPending = 0;
-  let busy: Int32Array = new Int32Array(Math.max(1024, n >> 2));
+  let busy: Int32Array = scratch ? scratch.int32('smooth.busy', cap) : new Int32Array(cap);
   let nBusy = 0;
   // A pass reads `lab` as it was and writes the new colours of the pixels it smooths (border ring, then busy
   // pixels) to `out`, 3 floats each; they are written back into `lab` after the pass. Flat and untraced pixels
@@ -105,7 +110,7 @@ export function bilateralLab(lab: Float32Array, mask: Uint8Array, w: number, h: 
   // Border slots: the first and last row, then the first and last column between them (twice the pixels when h or
   // w is 1: each is written twice, with the same value).
   const ring = 2 * w + 2 * Math.max(0, h - 2);
-  let out = new Float32Array(3 * (ring + busy.length));
+  let out = scratch ? scratch.float32('smooth.out', 3 * (ring + busy.length)) : new Float32Array(3 * (ring + busy.length));
   const px = rgba ? new Uint32Array(rgba.buffer, rgba.byteOffset, n) : null;
   for (let pass = 0; pass < passes; pass++) {
     if (out.length < 3 * ring) out = new Float32Array(3 * ring);
@@ -219,11 +224,11 @@ export function bilateralLab(lab: Float32Array, mask: Uint8Array, w: number, h: 
       src[o] = out[u]!; src[o + 1] = out[u + 1]!; src[o + 2] = out[u + 2]!;
     }
   }
-  const img = perPixelLab(lab);
+  const img = perPixelLab(lab, scratch);
   if (passes > 0) {
     // A window without a pixel that was not flat in the last pass holds nine equal colours (the centre equals its
     // four neighbours, which equal the corners). Border pixels are never flat: the two outer rings are varied.
-    const varied = new Uint8Array(n);
+    const varied = queued.fill(0);
     for (let x = 0; x < w; x++) { varied[x] = varied[w + x] = varied[n - 2 * w + x] = varied[n - w + x] = 1; }
     for (let y = 0; y < h; y++) { varied[y * w] = varied[y * w + 1] = varied[y * w + w - 2] = varied[y * w + w - 1] = 1; }
     for (let t = 0; t < nBusy; t++) {
