@@ -19,8 +19,21 @@ export function dissolveEdgeClusters(labels: Uint16Array, img: LabImage, w: numb
   const interior = new Float64Array(k);
   const adj = new Float64Array(k * k);
   let total = 0;
-  // Rows are walked by runs of one label. A run's end pixels border another label or the image side, and its
-  // pixels are compared with the rows above and below one by one; transparent runs are skipped.
+  // Only a cluster with at most MAX_SHARE of the traced pixels can dissolve: a first walk (by runs of one label)
+  // counts the pixels, and the second one looks around the pixels of those clusters only.
+  for (let i = 0, n = w * h; i < n;) {
+    const l = labels[i]!;
+    let e = i + 1;
+    while (e < n && labels[e] === l) e++;
+    if (l !== TRANSPARENT) { count[l]! += e - i; total += e - i; }
+    i = e;
+  }
+  const small = new Uint8Array(k);
+  let any = false;
+  for (let j = 0; j < k; j++) if (count[j]! > 0 && count[j]! <= MAX_SHARE * total) { small[j] = 1; any = true; }
+  if (!any) return 0;
+  // A run's end pixels border another label or the image side, and its pixels are compared with the rows above and
+  // below one by one.
   for (let y = 0; y < h; y++) {
     const row = y * w, rowEnd = row + w;
     const up = y > 0, down = y < h - 1;
@@ -28,10 +41,7 @@ export function dissolveEdgeClusters(labels: Uint16Array, img: LabImage, w: numb
       const l = labels[s]!;
       let e = s + 1;
       while (e < rowEnd && labels[e] === l) e++;
-      if (l === TRANSPARENT) { s = e; continue; }
-      const len = e - s;
-      total += len;
-      count[l]! += len;
+      if (l === TRANSPARENT || !small[l]) { s = e; continue; }
       const base = l * k;
       if (s > row) { const v = labels[s - 1]!; if (v !== TRANSPARENT) adj[base + v]! += 1; }
       if (e < rowEnd) { const v = labels[e]!; if (v !== TRANSPARENT) adj[base + v]! += 1; }
@@ -51,7 +61,7 @@ export function dissolveEdgeClusters(labels: Uint16Array, img: LabImage, w: numb
   const dissolve = new Uint8Array(k);
   let nd = 0;
   for (let j = 0; j < k; j++) {
-    if (count[j] === 0 || interior[j]! > MAX_INTERIOR * count[j]! || count[j]! > MAX_SHARE * total) continue;
+    if (!small[j] || interior[j]! > MAX_INTERIOR * count[j]!) continue;
     // The two inks it borders most.
     let a = -1, b = -1;
     for (let v = 0; v < k; v++) {
@@ -77,7 +87,11 @@ export function dissolveEdgeClusters(labels: Uint16Array, img: LabImage, w: numb
     for (let x = 0; x < w; x++) {
       const i = y * w + x;
       const l = labels[i]!;
-      if (l === TRANSPARENT || !dissolve[l]) continue;
+      if (l === TRANSPARENT || !dissolve[l]) {
+        // Skip the rest of the run in a tight scan.
+        while (x + 1 < w && labels[y * w + x + 1] === l) x++;
+        continue;
+      }
       const e = ix[i]! * 3;
       const L = lab[e]!, A = lab[e + 1]!, B = lab[e + 2]!;
       let best = -1, bd = Infinity;
