@@ -10,8 +10,11 @@ import type { LabImage } from './lab-image.js';
 const MAX_INTERIOR = 0.15;
 const MAX_SHARE = 0.03;
 
-/** Dissolve edge clusters in place; returns the number of clusters dissolved. */
-export function dissolveEdgeClusters(labels: Uint16Array, img: LabImage, w: number, h: number, cl: Clusters): number {
+/**
+ * Dissolve edge clusters in place; returns the number of clusters dissolved. `counts`: the pixels of each label in
+ * `labels`, when known (saves a walk over the map).
+ */
+export function dissolveEdgeClusters(labels: Uint16Array, img: LabImage, w: number, h: number, cl: Clusters, counts?: Float64Array): number {
   const { index: ix, lab } = img;
   const k = cl.k;
   if (k < 3) return 0;
@@ -19,14 +22,19 @@ export function dissolveEdgeClusters(labels: Uint16Array, img: LabImage, w: numb
   const interior = new Float64Array(k);
   const adj = new Float64Array(k * k);
   let total = 0;
-  // Only a cluster with at most MAX_SHARE of the traced pixels can dissolve: a first walk (by runs of one label)
-  // counts the pixels, and the second one looks around the pixels of those clusters only.
-  for (let i = 0, n = w * h; i < n;) {
-    const l = labels[i]!;
-    let e = i + 1;
-    while (e < n && labels[e] === l) e++;
-    if (l !== TRANSPARENT) { count[l]! += e - i; total += e - i; }
-    i = e;
+  // Only a cluster with at most MAX_SHARE of the traced pixels can dissolve: the pixels are counted (given, or a
+  // walk by runs of one label), and the walk below looks around the pixels of those clusters only.
+  if (counts) {
+    count.set(counts);
+    for (let j = 0; j < k; j++) total += counts[j]!;
+  } else {
+    for (let i = 0, n = w * h; i < n;) {
+      const l = labels[i]!;
+      let e = i + 1;
+      while (e < n && labels[e] === l) e++;
+      if (l !== TRANSPARENT) { count[l]! += e - i; total += e - i; }
+      i = e;
+    }
   }
   const small = new Uint8Array(k);
   let any = false;

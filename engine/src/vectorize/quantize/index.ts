@@ -12,7 +12,7 @@ import { labOfColours, type LabImage } from './lab-image.js';
 import { blendPartner, detectBlends, NOT_BLEND, type BlendMap } from './blend.js';
 import { buildSamples, kmeans, mergeClusters, nearest, nearestFrom, nearestRadii, seedCentroids, type Clusters, type MergeRules, type Samples } from './palette.js';
 import { majorityCleanup } from './cleanup.js';
-import { rowRuns, type ColourRuns } from './runs.js';
+import { RowReader, type ColourRuns } from './runs.js';
 import { dissolveEdgeClusters } from './dissolve.js';
 
 export type ColorsOption = number | 'auto' | 'unlimited';
@@ -122,14 +122,16 @@ export function quantize(prep: PreparedImage, colors: ColorsOption, timings?: Re
   }
 
   lap('palette');
-  if (clean) assignCleanLabels(prep, labImg, blends, clean.blendList, cl, labels);
+  // Pixels per label, when the labelling counts them on the way (clean art).
+  let labelCounts: Float64Array | undefined;
+  if (clean) labelCounts = assignCleanLabels(prep, labImg, blends, clean.blendList, cl, labels);
   else assignLabels(prep, labImg, blends, cl, labels);
   lap('assign');
   if (paperLabel >= 0) {
     for (let i = 0; i < n; i++) if (labels[i] === paperLabel) labels[i] = TRANSPARENT;
   }
   if (colors !== 1) {
-    dissolveEdgeClusters(labels, labImg, w, h, cl);
+    dissolveEdgeClusters(labels, labImg, w, h, cl, paperLabel < 0 ? labelCounts : undefined);
     lap('dissolve');
     majorityCleanup(labels, w, h, 2);
     lap('majority');
@@ -182,8 +184,10 @@ function assignLabels(prep: PreparedImage, img: LabImage, blends: BlendMap, cl: 
 /**
  * Labels of clean art (see labOfColours), by runs of one colour: every pixel of a distinct colour has the same
  * nearest ink, looked up once; untraced runs are TRANSPARENT. Then the listed blends take their side's ink.
+ * Returns the pixel count of each label.
  */
-function assignCleanLabels(prep: PreparedImage, img: LabImage, blends: BlendMap, blendList: readonly number[], cl: Clusters, labels: Uint16Array): void {
+function assignCleanLabels(prep: PreparedImage, img: LabImage, blends: BlendMap, blendList: readonly number[], cl: Clusters, labels: Uint16Array): Float64Array {
+  const counts = new Float64Array(cl.k);
   const { mask, width: w, height: h } = prep;
   const { index: ix, lab } = img;
   const px = new Uint32Array(prep.rgba.buffer, prep.rgba.byteOffset, w * h);
@@ -192,11 +196,12 @@ function assignCleanLabels(prep: PreparedImage, img: LabImage, blends: BlendMap,
   let guess = -1;
   // Nearest ink per Lab entry, -1 until needed.
   const inkOf = new Int32Array(lab.length / 3).fill(-1);
-  const buf = new Int32Array(w + 1);
+  const rows = new RowReader(img.runs, px, w);
   for (let y = 0; y < h; y++) {
-    const m = rowRuns(img.runs, px, y, w, buf);
-    for (let r = 0; r < m; r++) {
-      const start = buf[r]!, end = buf[r + 1]!;
+    rows.read(y);
+    const list = rows.list;
+    for (let r = rows.first, last = r + rows.count; r < last; r++) {
+      const start = list[r]!, end = list[r + 1]!;
       let l = TRANSPARENT;
       // A run is one mask value (traced pixels have alpha 255, the rest are 0; see PreparedImage).
       if (mask[start]) {
@@ -206,13 +211,19 @@ function assignCleanLabels(prep: PreparedImage, img: LabImage, blends: BlendMap,
           guess = nearestFrom(c, k, r2, guess, lab[e * 3]!, lab[e * 3 + 1]!, lab[e * 3 + 2]!);
           l = inkOf[e] = guess;
         }
+        counts[l]! += end - start;
       }
       if (end - start > 16) labels.fill(l, start, end);
       else for (let t = start; t < end; t++) labels[t] = l;
     }
   }
   // Blends (labelled as their run above) take the ink of the side they lean to.
-  for (const i of blendList) assignBlend(img, blends, cl, labels, w, i);
+  for (const i of blendList) {
+    counts[labels[i]!]! -= 1;
+    assignBlend(img, blends, cl, labels, w, i);
+    counts[labels[i]!]! += 1;
+  }
+  return counts;
 }
 
 /** Blend i takes the ink of the side it leans to, labelled already; chains of blends fall back to the nearest ink. */
@@ -239,16 +250,17 @@ function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: BlendMa
   const px = new Uint32Array(prep.rgba.buffer, prep.rgba.byteOffset, n);
   // A run of m ink pixels of one colour v and one label is m steps of that label's majority vote (Boyer-Moore) at
   // once, with the same outcome (`vote`); blends count for the label but do not vote.
-  const buf = clean ? new Int32Array(w + 1) : null;
-  if (clean && buf) {
+  const rows = clean ? new RowReader(clean.runs, px, w) : null;
+  if (clean && rows) {
     // Clean art: the runs of one colour (untraced ones skipped) split where the label changes; blends are listed.
     const list = clean.blendList;
     let next = 0;
     for (let y = 0; y < h; y++) {
-      const nr = rowRuns(clean.runs, px, y, w, buf);
-      for (let r = 0; r < nr; r++) {
-        let i = buf[r]!;
-        const end = buf[r + 1]!;
+      rows.read(y);
+      const runList = rows.list;
+      for (let r = rows.first, last = r + rows.count; r < last; r++) {
+        let i = runList[r]!;
+        const end = runList[r + 1]!;
         // Untraced (see PreparedImage): TRANSPARENT since assignCleanLabels, never filled later.
         if (!prep.mask[i]) continue;
         const v = px[i]!;
@@ -295,14 +307,15 @@ function finishPalette(prep: PreparedImage, labels: Uint16Array, blends: BlendMa
   let relabel = false;
   for (let j = 0; j < k; j++) if (remap[j] !== j && counts[j]! > 0) relabel = true;
   // One pass when needed: relabel in palette order and count the undecided candidates (runs of one label).
-  if (clean && buf && (relabel || counting)) {
+  if (clean && rows && (relabel || counting)) {
     const list = clean.blendList;
     let next = 0;
     for (let y = 0; y < h; y++) {
-      const nr = rowRuns(clean.runs, px, y, w, buf);
-      for (let r = 0; r < nr; r++) {
-        let i = buf[r]!;
-        const end = buf[r + 1]!;
+      rows.read(y);
+      const runList = rows.list;
+      for (let r = rows.first, last = r + rows.count; r < last; r++) {
+        let i = runList[r]!;
+        const end = runList[r + 1]!;
         if (!prep.mask[i]) continue;
         const v = px[i]!;
         while (i < end) {

@@ -8,7 +8,7 @@
 
 import { NOT_BLEND, type BlendMap } from './blend.js';
 import type { LabImage } from './lab-image.js';
-import { rowRuns } from './runs.js';
+import { RowReader } from './runs.js';
 
 /** Weighted colour samples: one entry per non-empty Lab bucket. */
 export interface Samples {
@@ -44,12 +44,13 @@ export function buildSamples(img: LabImage, mask: Uint8Array, blends: BlendMap |
     // see PreparedImage), minus the blends among them.
     const { px, w, blendList } = clean;
     const h = w > 0 ? n / w : 0;
-    const buf = new Int32Array(w + 1);
+    const rows = new RowReader(img.runs, px, w);
     let next = 0;
     for (let y = 0; y < h; y++) {
-      const m = rowRuns(img.runs, px, y, w, buf);
-      for (let r = 0; r < m; r++) {
-        const start = buf[r]!, end = buf[r + 1]!;
+      rows.read(y);
+      const list = rows.list;
+      for (let r = rows.first, last = r + rows.count; r < last; r++) {
+        const start = list[r]!, end = list[r + 1]!;
         let count = end - start;
         if (blends) while (next < blendList.length && blendList[next]! < end) { next++; count--; }
         if (!mask[start] || count === 0) continue;

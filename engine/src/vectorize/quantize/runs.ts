@@ -35,3 +35,28 @@ export function rowRuns(runs: ColourRuns | null | undefined, px: Uint32Array, y:
   out[m] = end;
   return m;
 }
+
+/**
+ * Reads the runs of one row at a time without copying listed ones: after `read(y)`, `list[first]` ..
+ * `list[first + count - 1]` are the starts of row y's runs and `list[first + count]` is the row's end.
+ */
+export class RowReader {
+  list: Int32Array;
+  first = 0;
+  count = 0;
+  private readonly buf: Int32Array | null;
+
+  constructor(private readonly runs: ColourRuns | null | undefined, private readonly px: Uint32Array, private readonly w: number) {
+    this.buf = runs ? null : new Int32Array(w + 1);
+    this.list = runs ? runs.starts : this.buf!;
+  }
+
+  read(y: number): void {
+    if (this.runs) {
+      this.first = this.runs.rowFirst[y]!;
+      this.count = this.runs.rowFirst[y + 1]! - this.first;
+    } else {
+      this.count = rowRuns(null, this.px, y, this.w, this.buf!);
+    }
+  }
+}
