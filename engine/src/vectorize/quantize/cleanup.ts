@@ -19,11 +19,13 @@ export function majorityCleanup(labels: Uint16Array, w: number, h: number, passe
   let next: Uint8Array = new Uint8Array(bw * h);
   for (let pass = 0; pass < passes; pass++) {
     let changed = 0;
+    // The first pass judges whole rows (one span a row, so its skips run across block borders).
+    const spans = now ? bw : 1;
     for (let y = 0; y < h; y++) {
-      for (let bx = 0; bx < bw; bx++) {
+      for (let bx = 0; bx < spans; bx++) {
         if (now && !now[y * bw + bx]) continue;
-        const xEnd = Math.min(w, (bx + 1) << BLOCK_SHIFT);
-        // Last column whose right neighbour a row fast path may read (the block's, short of the image's last).
+        const xEnd = now ? Math.min(w, (bx + 1) << BLOCK_SHIFT) : w;
+        // Last column whose right neighbour a row fast path may read (the span's, short of the image's last).
         const xStop = Math.min(xEnd, w - 1) - 1;
         for (let x = bx << BLOCK_SHIFT; x < xEnd; x++) {
           const i = y * w + x;
