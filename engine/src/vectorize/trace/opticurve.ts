@@ -38,11 +38,40 @@ function bez(t: number, p0: number, p1: number, p2: number, p3: number): number 
 }
 
 /**
- * Squared distance from (px, py) to the cubic (x0..x3, y0..y3), refined by Newton steps from parameter t0
- * (the nearest of a set of samples).
+ * The operands of distSqToCubic: the cubic x0, y0, x1, y1, x2, y2, x3, y3 (0..7), the point px, py (8, 9), the
+ * start parameter t0 (10); it leaves its result at 11. Passed through this array, not as arguments and a return
+ * value: the function is too large to inline, and every double passed to or returned from a call that is not
+ * inlined is boxed (a heap number each, ~12 a call, tens of thousands of calls per image).
  */
-function distSqToCubic(px: number, py: number, x0: number, y0: number, x1: number, y1: number, x2: number, y2: number, x3: number, y3: number, t0: number): number {
-  let t = t0;
+const cubic = new Float64Array(12);
+
+function setCubic(x0: number, y0: number, x1: number, y1: number, x2: number, y2: number, x3: number, y3: number): void {
+  cubic[0] = x0;
+  cubic[1] = y0;
+  cubic[2] = x1;
+  cubic[3] = y1;
+  cubic[4] = x2;
+  cubic[5] = y2;
+  cubic[6] = x3;
+  cubic[7] = y3;
+}
+
+/**
+ * Squared distance from (px, py) to the cubic set by setCubic, refined by Newton steps from parameter t0
+ * (the nearest of a set of samples); see `cubic` for where the operands and the result are.
+ */
+function distSqToCubic(): void {
+  const px = cubic[8]!;
+  const py = cubic[9]!;
+  const x0 = cubic[0]!;
+  const y0 = cubic[1]!;
+  const x1 = cubic[2]!;
+  const y1 = cubic[3]!;
+  const x2 = cubic[4]!;
+  const y2 = cubic[5]!;
+  const x3 = cubic[6]!;
+  const y3 = cubic[7]!;
+  let t = cubic[10]!;
   for (let it = 0; it < 4; it++) {
     const u = 1 - t;
     const bx = bez(t, x0, x1, x2, x3) - px;
@@ -65,7 +94,16 @@ function distSqToCubic(px: number, py: number, x0: number, y0: number, x1: numbe
   }
   const ex = bez(t, x0, x1, x2, x3) - px;
   const ey = bez(t, y0, y1, y2, y3) - py;
-  return ex * ex + ey * ey;
+  cubic[11] = ex * ex + ey * ey;
+}
+
+/** distSqToCubic of (px, py) from t0 (small enough to inline: its operands and result stay unboxed). */
+function distSq(px: number, py: number, t0: number): number {
+  cubic[8] = px;
+  cubic[9] = py;
+  cubic[10] = t0;
+  distSqToCubic();
+  return cubic[11]!;
 }
 
 /** From index `from`, moves forward while the next sample is nearer to (px, py); returns the index. */
@@ -256,11 +294,12 @@ function tryMerge(c: SmoothCurve, areaPrefix: Float64Array, tol2: number, s: num
   // both sample sequences run along the same curve, so nearest samples advance monotonically
   let sum = 0;
   let near = 0;
+  setCubic(p0x, p0y, c1x, c1y, c2x, c2y, p3x, p3y);
   for (let i = 1; i < n - 1; i++) {
     const px = origX[i]!;
     const py = origY[i]!;
     near = advance(px, py, newX, newY, NEW_SAMPLES + 1, near);
-    const d = distSqToCubic(px, py, p0x, p0y, c1x, c1y, c2x, c2y, p3x, p3y, near / NEW_SAMPLES);
+    const d = distSq(px, py, near / NEW_SAMPLES);
     if (d > tol2) return -1;
     sum += d;
   }
@@ -272,7 +311,8 @@ function tryMerge(c: SmoothCurve, areaPrefix: Float64Array, tol2: number, s: num
     const ni = Math.min(near, n - 2);
     const k = s + Math.floor(ni / ORIG_SAMPLES);
     const t0 = (ni % ORIG_SAMPLES) / ORIG_SAMPLES;
-    const d = distSqToCubic(px, py, startX(c, k), startY(c, k), c.c1x[k]!, c.c1y[k]!, c.c2x[k]!, c.c2y[k]!, c.ex[k]!, c.ey[k]!, t0);
+    setCubic(startX(c, k), startY(c, k), c.c1x[k]!, c.c1y[k]!, c.c2x[k]!, c.c2y[k]!, c.ex[k]!, c.ey[k]!);
+    const d = distSq(px, py, t0);
     if (d > tol2) return -1;
     sum += d;
   }
