@@ -3,15 +3,17 @@
 // outlines and primitive fits call it hundreds of thousands of times per image.
 // Exactness: V8 computes max = max(|x|, |y|), then sqrt of the Kahan sum of (|x|/max)^2 and (|y|/max)^2, times
 // max; for two terms the Kahan compensation is exactly 0, so that is sqrt(a*a + b*b) * max evaluated in the
-// same order here. Zero, infinite and NaN arguments go to Math.hypot itself.
+// same order here. Both zero (common: a point inside a rectangle's corner box) gives +0 as Math.hypot does;
+// infinite and NaN arguments go to Math.hypot itself.
 
 /** Math.hypot(x, y), bit for bit. */
 export function hypot(x: number, y: number): number {
   const ax = Math.abs(x);
   const ay = Math.abs(y);
   const m = ax > ay ? ax : ay;
+  if (m === 0) return 0;
   // m !== m: a NaN argument
-  if (m === 0 || m === Infinity || m !== m) return Math.hypot(x, y);
+  if (m === Infinity || m !== m) return Math.hypot(x, y);
   const a = ax / m;
   const b = ay / m;
   return Math.sqrt(a * a + b * b) * m;

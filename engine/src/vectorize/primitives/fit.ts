@@ -21,25 +21,42 @@ export function sampleOutline(sp: PathSegments, step = 0.5): Float64Array {
     py = s.y;
   }
   step = Math.max(step, approx / 600);
-  const out: number[] = [];
+  // samples per segment, counted first so they are written straight into the result
+  const count = (s: PathSegments['segs'][number], x0: number, y0: number): number => {
+    if (s.kind === 'L') return Math.max(1, Math.ceil(hypot(s.x - x0, s.y - y0) / step));
+    const len = hypot(s.x1 - x0, s.y1 - y0) + hypot(s.x2 - s.x1, s.y2 - s.y1) + hypot(s.x - s.x2, s.y - s.y2);
+    return Math.max(2, Math.ceil(len / step));
+  };
+  let total = 0;
+  px = sp.start[0];
+  py = sp.start[1];
+  for (const s of sp.segs) {
+    total += count(s, px, py);
+    px = s.x;
+    py = s.y;
+  }
+  const out = new Float64Array(2 * total);
+  let o = 0;
   let x0 = sp.start[0], y0 = sp.start[1];
   for (const s of sp.segs) {
+    const n = count(s, x0, y0);
     if (s.kind === 'L') {
-      const n = Math.max(1, Math.ceil(hypot(s.x - x0, s.y - y0) / step));
-      for (let i = 0; i < n; i++) out.push(x0 + ((s.x - x0) * i) / n, y0 + ((s.y - y0) * i) / n);
+      for (let i = 0; i < n; i++) {
+        out[o++] = x0 + ((s.x - x0) * i) / n;
+        out[o++] = y0 + ((s.y - y0) * i) / n;
+      }
     } else {
-      const len = hypot(s.x1 - x0, s.y1 - y0) + hypot(s.x2 - s.x1, s.y2 - s.y1) + hypot(s.x - s.x2, s.y - s.y2);
-      const n = Math.max(2, Math.ceil(len / step));
       for (let i = 0; i < n; i++) {
         const t = i / n, u = 1 - t;
         const a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t;
-        out.push(a * x0 + b * s.x1 + c * s.x2 + d * s.x, a * y0 + b * s.y1 + c * s.y2 + d * s.y);
+        out[o++] = a * x0 + b * s.x1 + c * s.x2 + d * s.x;
+        out[o++] = a * y0 + b * s.y1 + c * s.y2 + d * s.y;
       }
     }
     x0 = s.x;
     y0 = s.y;
   }
-  return Float64Array.from(out);
+  return out;
 }
 
 /** Signed area (positive = clockwise on screen, y down), centroid and central second moments of a polygon. */
@@ -150,7 +167,7 @@ function refine(prim: Primitive, p: Float64Array): Primitive {
   const cen = new Float64Array(n), xr = new Float64Array(n), xe = new Float64Array(n), xc = new Float64Array(n);
   const order = Array.from({ length: n + 1 }, (_, i) => i);
   for (let iter = 0; iter < 30 * n; iter++) {
-    order.sort((a, b) => vals[a]! - vals[b]!);
+    sortByValue(order, vals);
     const best = order[0]!, worst = order[n]!, second = order[n - 1]!;
     if (vals[worst]! - vals[best]! < 1e-5) break;
     cen.fill(0);
@@ -184,6 +201,27 @@ function refine(prim: Primitive, p: Float64Array): Primitive {
   let bi = 0;
   for (let i = 1; i <= n; i++) if (vals[i]! < vals[bi]!) bi = i;
   return fromVector(kind, Array.from(S.subarray(bi * n, bi * n + n)));
+}
+
+/**
+ * `order.sort((a, b) => vals[a] - vals[b])` without its allocations (a closure and the sort's work arrays per
+ * call, hundreds of calls per refinement): a stable insertion sort, so the same order as the (stable) built-in
+ * sort whenever the comparisons are consistent; with a NaN value the built-in sort itself decides.
+ */
+function sortByValue(order: number[], vals: Float64Array): void {
+  for (let i = 0; i < order.length; i++) {
+    if (Number.isNaN(vals[order[i]!]!)) {
+      order.sort((a, b) => vals[a]! - vals[b]!);
+      return;
+    }
+  }
+  for (let i = 1; i < order.length; i++) {
+    const o = order[i]!;
+    const v = vals[o]!;
+    let j = i;
+    for (; j > 0 && vals[order[j - 1]!]! > v; j--) order[j] = order[j - 1]!;
+    order[j] = o;
+  }
 }
 
 function maxDistance(prim: Primitive, p: Float64Array, limit: number): number {

@@ -38,26 +38,27 @@ function bez(t: number, p0: number, p1: number, p2: number, p3: number): number 
 }
 
 /**
- * The operands of distSqToCubic: the cubic x0, y0, x1, y1, x2, y2, x3, y3 (0..7), the point px, py (8, 9), the
- * start parameter t0 (10); it leaves its result at 11. Passed through this array, not as arguments and a return
- * value: the function is too large to inline, and every double passed to or returned from a call that is not
- * inlined is boxed (a heap number each, ~12 a call, tens of thousands of calls per image).
+ * The operands of distSqToCubic and advance: the cubic x0, y0, x1, y1, x2, y2, x3, y3 (0..7), the point px, py
+ * (8, 9), the start parameter t0 (10); distSqToCubic leaves its result at 11. Passed through this array, not as
+ * arguments and return values: every double passed to or returned from a call the optimiser does not inline is
+ * boxed (a heap number each, ~12 a call, tens of thousands of calls per image).
  */
 const cubic = new Float64Array(12);
 
-function setCubic(x0: number, y0: number, x1: number, y1: number, x2: number, y2: number, x3: number, y3: number): void {
-  cubic[0] = x0;
-  cubic[1] = y0;
-  cubic[2] = x1;
-  cubic[3] = y1;
-  cubic[4] = x2;
-  cubic[5] = y2;
-  cubic[6] = x3;
-  cubic[7] = y3;
+/** Sets the cubic of distSqToCubic to smooth segment k of `c`. */
+function setSegmentCubic(c: SmoothCurve, k: number): void {
+  cubic[0] = k === 0 ? (c.open ? c.sx : c.ex[c.m - 1]!) : c.ex[k - 1]!;
+  cubic[1] = k === 0 ? (c.open ? c.sy : c.ey[c.m - 1]!) : c.ey[k - 1]!;
+  cubic[2] = c.c1x[k]!;
+  cubic[3] = c.c1y[k]!;
+  cubic[4] = c.c2x[k]!;
+  cubic[5] = c.c2y[k]!;
+  cubic[6] = c.ex[k]!;
+  cubic[7] = c.ey[k]!;
 }
 
 /**
- * Squared distance from (px, py) to the cubic set by setCubic, refined by Newton steps from parameter t0
+ * Squared distance from (px, py) to the cubic, refined by Newton steps from parameter t0
  * (the nearest of a set of samples); see `cubic` for where the operands and the result are.
  */
 function distSqToCubic(): void {
@@ -97,17 +98,11 @@ function distSqToCubic(): void {
   cubic[11] = ex * ex + ey * ey;
 }
 
-/** distSqToCubic of (px, py) from t0 (small enough to inline: its operands and result stay unboxed). */
-function distSq(px: number, py: number, t0: number): number {
-  cubic[8] = px;
-  cubic[9] = py;
-  cubic[10] = t0;
-  distSqToCubic();
-  return cubic[11]!;
-}
 
-/** From index `from`, moves forward while the next sample is nearer to (px, py); returns the index. */
-function advance(px: number, py: number, xs: Float64Array, ys: Float64Array, n: number, from: number): number {
+/** From index `from`, moves forward while the next sample is nearer to (px, py) (`cubic`); returns the index. */
+function advance(xs: Float64Array, ys: Float64Array, n: number, from: number): number {
+  const px = cubic[8]!;
+  const py = cubic[9]!;
   let i = from;
   let dx = xs[i]! - px;
   let dy = ys[i]! - py;
@@ -294,25 +289,40 @@ function tryMerge(c: SmoothCurve, areaPrefix: Float64Array, tol2: number, s: num
   // both sample sequences run along the same curve, so nearest samples advance monotonically
   let sum = 0;
   let near = 0;
-  setCubic(p0x, p0y, c1x, c1y, c2x, c2y, p3x, p3y);
+  cubic[0] = p0x;
+  cubic[1] = p0y;
+  cubic[2] = c1x;
+  cubic[3] = c1y;
+  cubic[4] = c2x;
+  cubic[5] = c2y;
+  cubic[6] = p3x;
+  cubic[7] = p3y;
   for (let i = 1; i < n - 1; i++) {
-    const px = origX[i]!;
-    const py = origY[i]!;
-    near = advance(px, py, newX, newY, NEW_SAMPLES + 1, near);
-    const d = distSq(px, py, near / NEW_SAMPLES);
+    cubic[8] = origX[i]!;
+    cubic[9] = origY[i]!;
+    near = advance(newX, newY, NEW_SAMPLES + 1, near);
+    cubic[10] = near / NEW_SAMPLES;
+    distSqToCubic();
+    const d = cubic[11]!;
     if (d > tol2) return -1;
     sum += d;
   }
   near = 0;
+  // the original segment measured against, set when it changes
+  let segment = -1;
   for (let i = 1; i < NEW_SAMPLES; i++) {
-    const px = newX[i]!;
-    const py = newY[i]!;
-    near = advance(px, py, origX, origY, n, near);
+    cubic[8] = newX[i]!;
+    cubic[9] = newY[i]!;
+    near = advance(origX, origY, n, near);
     const ni = Math.min(near, n - 2);
     const k = s + Math.floor(ni / ORIG_SAMPLES);
-    const t0 = (ni % ORIG_SAMPLES) / ORIG_SAMPLES;
-    setCubic(startX(c, k), startY(c, k), c.c1x[k]!, c.c1y[k]!, c.c2x[k]!, c.c2y[k]!, c.ex[k]!, c.ey[k]!);
-    const d = distSq(px, py, t0);
+    if (k !== segment) {
+      setSegmentCubic(c, k);
+      segment = k;
+    }
+    cubic[10] = (ni % ORIG_SAMPLES) / ORIG_SAMPLES;
+    distSqToCubic();
+    const d = cubic[11]!;
     if (d > tol2) return -1;
     sum += d;
   }
