@@ -101,16 +101,33 @@ function samplesOf(o: Outline): Float64Array {
   return (o.samples ??= sampleOutline(o.sp));
 }
 
-/** The outlines of other shapes with a sample within `d` px of a sample of `a` (grid hash of a's samples, built once). */
+/**
+ * The outlines of other shapes with a sample within `d` px of a sample of `a`. a's samples are bucketed once
+ * into a dense grid over their bounding box (at most ~64 x 64 cells, each at least `d` and 1 px wide, so the
+ * 3 x 3 cells around a point hold every sample within `d` of it), linked through typed arrays.
+ */
 function coincident(a: Outline, all: readonly Outline[], d: number): Outline[] {
   const as = samplesOf(a);
-  const cell = Math.max(d, 1);
-  const grid = new Map<number, number[]>();
-  const key = (gx: number, gy: number) => gx * 131071 + gy;
+  const ns = as.length / 2;
+  if (ns === 0) return [];
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (let i = 0; i < as.length; i += 2) {
-    const k = key(Math.floor(as[i]! / cell), Math.floor(as[i + 1]! / cell));
-    const list = grid.get(k);
-    if (list) list.push(i); else grid.set(k, [i]);
+    const x = as[i]!, y = as[i + 1]!;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  const cell = Math.max(d, 1, (maxX - minX) / 64, (maxY - minY) / 64);
+  const gw = Math.floor((maxX - minX) / cell) + 1;
+  const gh = Math.floor((maxY - minY) / cell) + 1;
+  // head[cell]: first sample in the cell (-1: none); next[sample]: the next sample in its cell
+  const head = new Int32Array(gw * gh).fill(-1);
+  const next = new Int32Array(ns);
+  for (let s = 0; s < ns; s++) {
+    const c = Math.floor((as[2 * s + 1]! - minY) / cell) * gw + Math.floor((as[2 * s]! - minX) / cell);
+    next[s] = head[c]!;
+    head[c] = s;
   }
   const out: Outline[] = [];
   for (const b of all) {
@@ -121,13 +138,12 @@ function coincident(a: Outline, all: readonly Outline[], d: number): Outline[] {
     for (let j = 0; j < bs.length && !hit; j += 2) {
       const x = bs[j]!, y = bs[j + 1]!;
       if (x < a.box[0] - d || x > a.box[2] + d || y < a.box[1] - d || y > a.box[3] + d) continue;
-      const gx = Math.floor(x / cell), gy = Math.floor(y / cell);
-      for (let dx = -1; dx <= 1 && !hit; dx++) {
-        for (let dy = -1; dy <= 1 && !hit; dy++) {
-          const list = grid.get(key(gx + dx, gy + dy));
-          if (!list) continue;
-          for (const i of list) {
-            if (Math.abs(as[i]! - x) <= d && Math.abs(as[i + 1]! - y) <= d && hypot(as[i]! - x, as[i + 1]! - y) <= d) { hit = true; break; }
+      const gx = Math.floor((x - minX) / cell), gy = Math.floor((y - minY) / cell);
+      for (let cy = Math.max(0, gy - 1); cy <= Math.min(gh - 1, gy + 1) && !hit; cy++) {
+        for (let cx = Math.max(0, gx - 1); cx <= Math.min(gw - 1, gx + 1) && !hit; cx++) {
+          for (let s = head[cy * gw + cx]!; s >= 0; s = next[s]!) {
+            const ax = as[2 * s]!, ay = as[2 * s + 1]!;
+            if (Math.abs(ax - x) <= d && Math.abs(ay - y) <= d && hypot(ax - x, ay - y) <= d) { hit = true; break; }
           }
         }
       }
@@ -195,11 +211,13 @@ export function recognisePrimitives(result: TraceResult): { result: TraceResult;
       stats.keptForSeams++;
     }
   }
-  const bySlot = new Map<string, Outline>(outlines.map((o) => [`${o.shape}:${o.index}`, o]));
+  // the outline of subpath `index` of shape `si`: bySlot[si][index]
+  const bySlot: Outline[][] = result.shapes.map(() => []);
+  for (const o of outlines) bySlot[o.shape]![o.index] = o;
   const shapes: TracedShape[] = result.shapes.map((shape, si) => ({
     label: shape.label,
     subpaths: shape.subpaths.map((sp, index) => {
-      const o = bySlot.get(`${si}:${index}`);
+      const o = bySlot[si]![index];
       const prim = o ? replaced.get(o) : undefined;
       if (!o || !prim) return sp;
       const kind = prim.kind === 'rect' && prim.r > 0 ? 'roundedRect' : prim.kind;
