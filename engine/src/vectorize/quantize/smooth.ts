@@ -5,39 +5,46 @@ import { rgbToLab, type Vec3 } from '../../colour/convert.js';
 import { perPixelLab, type LabImage } from './lab-image.js';
 import type { Scratch } from '../scratch.js';
 
+// Direct-mapped cache of packed RGB -> CIELAB (float32) for toLab, kept between calls (about 1 MB): the Lab of a
+// colour never changes, and allocating and zeroing it per image cost more than its misses. An empty slot holds
+// 0xffffffff, never a 24-bit RGB.
+const LAB_SLOTS = 1 << 16;
+const LAB_KEYS = new Uint32Array(LAB_SLOTS).fill(0xffffffff);
+const LAB_VALS = new Float32Array(LAB_SLOTS * 3);
+
 /**
  * CIELAB of every pixel (3 floats per pixel). Art repeats colours in runs, so a pixel equal to its left
- * neighbour copies its Lab; other colours go through a small open-addressing cache. `scratch`: the result is a
+ * neighbour reuses its Lab; other colours go through a direct-mapped cache (LAB_KEYS). `scratch`: the result is a
  * view of its buffer.
  */
 export function toLab(rgba: Uint8ClampedArray, scratch?: Scratch): Float32Array {
   const n = rgba.length >> 2;
   const out = scratch ? scratch.float32('lab.pixels', n * 3) : new Float32Array(n * 3);
   const px = new Uint32Array(rgba.buffer, rgba.byteOffset, n);
-  const SIZE = 1 << 16;
-  const keys = new Uint32Array(SIZE);
-  const used = new Uint8Array(SIZE);
-  const vals = new Float32Array(SIZE * 3);
+  const keys = LAB_KEYS, vals = LAB_VALS;
   const tmp: Vec3 = [0, 0, 0];
+  // The current colour's Lab is held in locals and stored per pixel: no reads back from `out` for a run.
+  // (Locals hold the float32 values, so every store writes exactly what a copy would; they start as doubles so V8
+  // keeps them unboxed.)
   let prev = -1;
-  for (let i = 0; i < n; i++) {
+  let cL = 0.5, cA = 0.5, cB = 0.5;
+  for (let i = 0, o = 0; i < n; i++, o += 3) {
     const v = px[i]!;
-    const o = i * 3;
-    if (v === prev) {
-      out[o] = out[o - 3]!; out[o + 1] = out[o - 2]!; out[o + 2] = out[o - 1]!;
-      continue;
+    if (v !== prev) {
+      prev = v;
+      const rgb = v & 0xffffff;
+      const slot = (Math.imul(rgb, 0x9e3779b1) >>> 16) & (LAB_SLOTS - 1);
+      const s3 = slot * 3;
+      if (keys[slot] === rgb) {
+        cL = vals[s3]!; cA = vals[s3 + 1]!; cB = vals[s3 + 2]!;
+      } else {
+        rgbToLab(rgb & 255, (rgb >>> 8) & 255, (rgb >>> 16) & 255, tmp);
+        keys[slot] = rgb;
+        vals[s3] = tmp[0]; vals[s3 + 1] = tmp[1]; vals[s3 + 2] = tmp[2];
+        cL = vals[s3]!; cA = vals[s3 + 1]!; cB = vals[s3 + 2]!;
+      }
     }
-    prev = v;
-    const rgb = v & 0xffffff;
-    const slot = (Math.imul(rgb, 0x9e3779b1) >>> 16) & (SIZE - 1);
-    if (used[slot] && keys[slot] === rgb) {
-      out[o] = vals[slot * 3]!; out[o + 1] = vals[slot * 3 + 1]!; out[o + 2] = vals[slot * 3 + 2]!;
-      continue;
-    }
-    rgbToLab(rgb & 255, (rgb >>> 8) & 255, (rgb >>> 16) & 255, tmp);
-    out[o] = tmp[0]; out[o + 1] = tmp[1]; out[o + 2] = tmp[2];
-    used[slot] = 1; keys[slot] = rgb;
-    vals[slot * 3] = tmp[0]; vals[slot * 3 + 1] = tmp[1]; vals[slot * 3 + 2] = tmp[2];
+    out[o] = cL; out[o + 1] = cA; out[o + 2] = cB;
   }
   return out;
 }
