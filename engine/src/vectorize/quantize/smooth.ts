@@ -162,6 +162,10 @@ export function bilateralLab(lab: Float32Array, mask: Uint8Array, w: number, h: 
       }
     }
     nBusy = 0;
+    // The range weight of a pair is symmetric (the same ΔE², so the same table slot) and the left and right
+    // neighbours share a spatial weight: a pixel smoothed right after its left neighbour takes that pair's
+    // weight (-1: skipped) from it instead of computing it again. Same doubles, same sums.
+    let lastBusy = -2, lastRight = -1;
     for (let t = 0; t < nPending; t++) {
       const i = pending[t]!;
       const o = i * 3;
@@ -194,17 +198,21 @@ export function bilateralLab(lab: Float32Array, mask: Uint8Array, w: number, h: 
         dL = qL - L; dA = qA - A; dB = qB - B; d2 = dL * dL + dA * dA + dB * dB;
         if (d2 < maxD2) { wt = kwC[(d2 * scale) | 0]!; sL += wt * qL; sA += wt * qA; sB += wt * qB; sWt += wt; }
       }
-      if (all || mask[i - 1]) {
+      if (lastBusy === i - 1) {
+        // (Traced: it was smoothed.)
+        if (lastRight >= 0) { wt = lastRight; q = o - 3; sL += wt * src[q]!; sA += wt * src[q + 1]!; sB += wt * src[q + 2]!; sWt += wt; }
+      } else if (all || mask[i - 1]) {
         q = o - 3; qL = src[q]!; qA = src[q + 1]!; qB = src[q + 2]!;
         dL = qL - L; dA = qA - A; dB = qB - B; d2 = dL * dL + dA * dA + dB * dB;
         if (d2 < maxD2) { wt = kwE[(d2 * scale) | 0]!; sL += wt * qL; sA += wt * qA; sB += wt * qB; sWt += wt; }
       }
       // The centre: ΔE 0, weight exactly 1 * 1.
       sL += L; sA += A; sB += B; sWt += 1;
+      lastBusy = i; lastRight = -1;
       if (all || mask[i + 1]) {
         q = o + 3; qL = src[q]!; qA = src[q + 1]!; qB = src[q + 2]!;
         dL = qL - L; dA = qA - A; dB = qB - B; d2 = dL * dL + dA * dA + dB * dB;
-        if (d2 < maxD2) { wt = kwE[(d2 * scale) | 0]!; sL += wt * qL; sA += wt * qA; sB += wt * qB; sWt += wt; }
+        if (d2 < maxD2) { wt = kwE[(d2 * scale) | 0]!; lastRight = wt; sL += wt * qL; sA += wt * qA; sB += wt * qB; sWt += wt; }
       }
       if (all || mask[i + w - 1]) {
         q = o + w3 - 3; qL = src[q]!; qA = src[q + 1]!; qB = src[q + 2]!;
