@@ -16,10 +16,12 @@ const MODEL_ENV = { INKPREP_FETCH_MODEL: '0', INKPREP_MODEL_DIR: fileURLToPath(n
 
 export default defineConfig({
   resolve: {
-    alias: {
-      '@inkprep/engine': fileURLToPath(new URL('./engine/src/index.ts', import.meta.url)),
-      '@inkprep/http': fileURLToPath(new URL('./adapter-http/src/index.ts', import.meta.url)),
-    },
+    // Exact matches: a string key would also rewrite '@inkprep/engine/internals' to '.../index.ts/internals'.
+    alias: [
+      { find: /^@inkprep\/engine$/, replacement: fileURLToPath(new URL('./engine/src/index.ts', import.meta.url)) },
+      { find: /^@inkprep\/engine\/internals$/, replacement: fileURLToPath(new URL('./engine/src/internals.ts', import.meta.url)) },
+      { find: /^@inkprep\/http$/, replacement: fileURLToPath(new URL('./adapter-http/src/index.ts', import.meta.url)) },
+    ],
   },
   test: {
     testTimeout: 60_000,

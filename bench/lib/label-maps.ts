@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
-import { TRANSPARENT, type LabelMap } from '../../engine/src/vectorize/types.js';
+import { TRANSPARENT, type LabelMap } from '@inkprep/engine/internals';
 import { corpusDir } from '../../golden/lib/corpus.js';
 
 /** The open corpus (committed under corpus/open). */

@@ -9,9 +9,7 @@
 import type { BenchContext, Row } from '../lib/harness.js';
 import { corpusItems, labelMapToRgba, renderCrisp, toLabelMap } from '../lib/label-maps.js';
 import { countSvg, median, runPotrace, runVtracer } from '../lib/vectorize-metrics.js';
-import { traceLabelMap } from '../../engine/src/vectorize/trace/index.js';
-import { writeSvg } from '../../engine/src/vectorize/svg/index.js';
-import { TRANSPARENT, type Fill, type LabelMap, type TraceParams } from '../../engine/src/vectorize/types.js';
+import { traceLabelMap, writeSvg, TRANSPARENT, type Fill, type LabelMap, type TraceParams } from '@inkprep/engine/internals';
 import { Resvg } from '@resvg/resvg-js';
 import type { Raster } from '@inkprep/engine';
 

@@ -11,14 +11,7 @@ import { GEOMETRIC_ART } from '../../golden/lib/geometric-art.js';
 import { corpusDir } from '../../golden/lib/corpus.js';
 import { renderCorpusPiece } from '../../golden/lib/art-render.js';
 import { compareRasters, rasteriseSvg } from '../../golden/lib/metrics.js';
-import { resolveVectorize } from '../../engine/src/ops/vectorize.js';
-import { prepareImage } from '../../engine/src/vectorize/prepare/edge-cleanup.js';
-import { quantize } from '../../engine/src/vectorize/quantize/index.js';
-import { mergeSpecks } from '../../engine/src/vectorize/clean/specks.js';
-import { traceLabelMap } from '../../engine/src/vectorize/trace/index.js';
-import { solidFills } from '../../engine/src/vectorize/gradients/fit.js';
-import { writeSvg } from '../../engine/src/vectorize/svg/index.js';
-import { recognisePrimitives } from '../../engine/src/vectorize/primitives/index.js';
+import { resolveVectorize, prepareImage, quantize, mergeSpecks, traceLabelMap, solidFills, writeSvg, recognisePrimitives } from '@inkprep/engine/internals';
 import { readdirSync } from 'node:fs';
 import type { Raster } from '@inkprep/engine';
 

@@ -11,7 +11,7 @@ import type { BenchContext, Row } from '../lib/harness.js';
 import { rasteriseSvg } from '../../golden/lib/metrics.js';
 import { corpusDir } from '../../golden/lib/corpus.js';
 import { jpegUpload, median, runVtracer } from '../lib/vectorize-metrics.js';
-import { resolveVectorize, vectorizeRaster } from '../../engine/src/ops/vectorize.js';
+import { resolveVectorize, vectorizeRaster } from '@inkprep/engine/internals';
 import type { Raster } from '@inkprep/engine';
 
 interface Item { file: string; id: string }

@@ -13,7 +13,7 @@ import type { BenchContext, Row } from '../lib/harness.js';
 import { compareRasters, rasteriseSvg } from '../../golden/lib/metrics.js';
 import { corpusDir } from '../../golden/lib/corpus.js';
 import { countSvg, jpegUpload, median, renderAt, runImagetracer, runPotrace, runVtracer } from '../lib/vectorize-metrics.js';
-import { resolveVectorize, vectorizeRaster } from '../../engine/src/ops/vectorize.js';
+import { resolveVectorize, vectorizeRaster } from '@inkprep/engine/internals';
 import type { Raster } from '@inkprep/engine';
 
 interface Item { file: string; id: string; category: string; colors: number; palette: string[] }
