@@ -4,7 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, ERROR_REGISTRY, EXIT, exitCodeFor, type AnyErrorCode } from '@inkprep/engine';
+import { ERROR_CODES, EXIT, exitCodeFor, type AnyErrorCode } from '@inkprep/engine';
+import { ERROR_REGISTRY } from '@inkprep/engine/internals';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SRC_DIRS = ['engine/src', 'adapter-http/src'];

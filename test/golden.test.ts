@@ -31,7 +31,7 @@ describe('golden', () => {
 
 describe('golden metrics', async () => {
   const { compareRasters, rasteriseSvg } = await import('../golden/lib/metrics.js');
-  const { rgbToLab, deltaE76 } = await import('@inkprep/engine');
+  const { rgbToLab, deltaE76 } = await import('@inkprep/engine/internals');
   const solid = (w: number, h: number, rgba: [number, number, number, number]) => {
     const data = new Uint8ClampedArray(w * h * 4);
     for (let i = 0; i < data.length; i += 4) data.set(rgba, i);

@@ -4,7 +4,9 @@
 // servers in one process); the process-wide defaults live in one shared registry rendered beside it.
 // Served on INKPREP_METRICS_PORT (serveMetrics below) and, with INKPREP_METRICS_TOKEN, on the API port.
 import http from 'node:http';
-import { ERROR_CODES, InkprepError, OPS, type Engine, type ErrorCode, type OpName } from '@inkprep/engine';
+import { ERROR_CODES, InkprepError, type Engine, type ErrorCode, type OpName } from '@inkprep/engine';
+// Internal: the op table names every method of the Engine facade, so each one is wrapped.
+import { OPS } from '@inkprep/engine/internals';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { HotCounter, HotHistogram } from './metrics-hot.js';
 import type { VectorizeLine } from './queue/vectorize-queue.js';

@@ -6,7 +6,9 @@
 // name a model (INKPREP_SEGMENTATION_MODEL=path, or none). Why not at `npm ci`: every CI run and every
 // install would download ~110 MB through an install script (which npm 11 is moving to block by default);
 // fetching only where the service actually starts costs nothing to those who never serve photos.
-import { DEFAULT_MODEL, MODEL_CATALOG, cachedModelState, fetchModel, modelDir } from '@inkprep/engine';
+import { DEFAULT_MODEL, MODEL_CATALOG } from '@inkprep/engine';
+// Internal: fetching model files is the service's job, not a library consumer's (see cli/commands/models.ts).
+import { cachedModelState, fetchModel, modelDir } from '@inkprep/engine/internals';
 import type { Logger } from './log.js';
 
 /** Start the background fetch if it is wanted; resolves when it is done (or at once when skipped). Never rejects. */

@@ -1,6 +1,8 @@
 // Operator settings read at run time from the store (never cached), with typed accessors and defaults.
 // `inkprep admin setting set NAME VALUE` changes them; GET /api/v1/upscale reports them live.
-import { DEFAULT_BUDGET, DEFAULT_BUDGET_4X, InkprepError } from '@inkprep/engine';
+import { InkprepError } from '@inkprep/engine';
+// Internal: the engine's own upscale budgets are the settings' defaults, so the two cannot disagree.
+import { DEFAULT_BUDGET, DEFAULT_BUDGET_4X } from '@inkprep/engine/internals';
 import type { Store } from './store/types.js';
 
 /** Every setting: default value and the accepted range (all are positive integers). */

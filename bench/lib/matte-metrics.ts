@@ -1,7 +1,8 @@
 // Matte quality against a known alpha, shared by the remove-bg benches: IoU of soft alpha (sum of minima over
 // sum of maxima), mean absolute alpha error, halo (mean CIE76 ΔE on ground-truth edge pixels both keep), the
 // background left and the foreground lost (percent of alpha).
-import { rgbToLab, type Raster, type Vec3 } from '@inkprep/engine';
+import type { Raster } from '@inkprep/engine';
+import { rgbToLab, type Vec3 } from '@inkprep/engine/internals';
 
 export interface MatteMetrics { iou: number; meanAbsAlpha: number; halo: number; bgLeft: number; fgLost: number }
 

@@ -2,7 +2,8 @@
 // print {peakMB, idleMB, cpuS, wallS} as one JSON line. Peak RSS comes from getrusage (the kernel's high-water
 // mark), so nothing between samples is missed. `decode` is the floor every op pays: the decoded RGBA pixels.
 import { readFileSync } from 'node:fs';
-import { createEngine, decodeImage } from '@inkprep/engine';
+import { createEngine } from '@inkprep/engine';
+import { decodeImage } from '@inkprep/engine/internals';
 
 const [op, file] = [process.argv[2]!, process.argv[3]!];
 const png = new Uint8Array(readFileSync(file));

@@ -4,7 +4,8 @@
 // - engine.info through a 1-thread Piscina pool vs `threads: 0` (in-thread) on a small PNG: the cost of
 //   the worker hop, transfer and error/result messages.
 import sharp from 'sharp';
-import { createEngine, decodeImage } from '@inkprep/engine';
+import { createEngine } from '@inkprep/engine';
+import { decodeImage } from '@inkprep/engine/internals';
 import type { BenchContext } from '../lib/harness.js';
 
 /** Artwork-like RGB test image: smooth gradients, hard-edged shapes and a little noise (JPEG-ish content). */

@@ -8,7 +8,8 @@
 // - a glow's fringe fields; the scan -> fix(suggestions) -> scan round trip over the corpus and the cases.
 // Accuracy numbers only (the timing of fix is in the `scan` suite).
 import { readdirSync } from 'node:fs';
-import { createEngine, encodePng, textOptions, type Raster } from '@inkprep/engine';
+import { createEngine, textOptions, type Raster } from '@inkprep/engine';
+import { encodePng } from '@inkprep/engine/internals';
 import type { BenchContext, Row } from '../lib/harness.js';
 import { corpusDir } from '../../golden/lib/corpus.js';
 import { alphaPatch, alphaRamp, corpusArt, glowAndShadow, strayspecks, whiteOutline, type RGB } from '../../golden/lib/customer-art.js';

@@ -12,7 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { rmSync } from 'node:fs';
 import sharp from 'sharp';
-import { clearGarmentMemory, clearMockupDesignCache, createEngine, findOwnStyle, getColored, getGarmentAt, getNeutral, renderSizeFor } from '@inkprep/engine';
+import { createEngine } from '@inkprep/engine';
+import { clearGarmentMemory, clearMockupDesignCache, findOwnStyle, getColored, getGarmentAt, getNeutral, renderSizeFor } from '@inkprep/engine/internals';
 import type { BenchContext } from '../lib/harness.js';
 import { readCorpus } from '../../golden/lib/corpus.js';
 

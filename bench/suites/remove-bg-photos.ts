@@ -19,7 +19,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { DEFAULT_MODEL, MODEL_CATALOG, catalogConfig, cachedModelState, matteArtwork, modelDir, removeBackground, runtimeAvailable, type ModelName, type Raster, type SegmentationModelConfig } from '@inkprep/engine';
+import { DEFAULT_MODEL, MODEL_CATALOG, type ModelName, type Raster } from '@inkprep/engine';
+import { catalogConfig, cachedModelState, matteArtwork, modelDir, removeBackground, runtimeAvailable, type SegmentationModelConfig } from '@inkprep/engine/internals';
 import type { BenchContext, Row } from '../lib/harness.js';
 import { measureMatte } from '../lib/matte-metrics.js';
 import { busyTexture } from '../lib/busy-texture.js';

@@ -14,7 +14,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { createEngine, decodeImage, matteArtwork, type Raster } from '@inkprep/engine';
+import { createEngine, type Raster } from '@inkprep/engine';
+import { decodeImage, matteArtwork } from '@inkprep/engine/internals';
 import type { BenchContext, Row } from '../lib/harness.js';
 import { measureMatte as measure, type MatteMetrics as Metrics } from '../lib/matte-metrics.js';
 import { busyTexture } from '../lib/busy-texture.js';

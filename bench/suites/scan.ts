@@ -5,7 +5,8 @@
 // - fix: halftone, alpha threshold, despeckle+trim, resize to half width; baseline decode + encodePng.
 // - halftone accuracy: measured dot pitch vs dpi/lpi, coverage of a uniform 50 % alpha patch.
 import sharp from 'sharp';
-import { createEngine, decodeImage, encodePng, halftoneRaster, labelRuns, scanRaster, type Raster } from '@inkprep/engine';
+import { createEngine, type Raster } from '@inkprep/engine';
+import { decodeImage, encodePng, halftoneRaster, labelRuns, scanRaster } from '@inkprep/engine/internals';
 import type { BenchContext, Row } from '../lib/harness.js';
 import { readCorpus } from '../../golden/lib/corpus.js';
 

@@ -20,7 +20,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { checkRoundTrip, classifyArt, DEFAULT_BUDGET, DEFAULT_BUDGET_4X, modelUnavailableReason, OPS, patchFailingWindows, routeFor, WHOLE_FALLBACK_SHARE, runUpscale, upscaleModel, upscaleRaster, upscaleResample, upscaleVector, type GuardReport, type Raster, type UpscaleRoute } from '@inkprep/engine';
+import type { Raster, UpscaleRoute } from '@inkprep/engine';
+import { checkRoundTrip, classifyArt, DEFAULT_BUDGET, DEFAULT_BUDGET_4X, modelUnavailableReason, OPS, patchFailingWindows, routeFor, WHOLE_FALLBACK_SHARE, runUpscale, upscaleModel, upscaleRaster, upscaleResample, upscaleVector, type GuardReport } from '@inkprep/engine/internals';
 import { compareRasters, rasteriseSvg, rasterToPng } from '../../golden/lib/metrics.js';
 import { corpusDir } from '../../golden/lib/corpus.js';
 import type { BenchContext, Row } from '../lib/harness.js';

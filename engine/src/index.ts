@@ -28,5 +28,3 @@ export type { MockupWarning } from './mockup/warnings.js';
 export type { VectorizeOptions, VectorizeResult, Detail } from './ops/vectorize.js';
 export type { ColorsOption } from './vectorize/quantize/index.js';
 export type { VectorFormat, DxfUnits, DxfOptions } from './vectorize/formats/index.js';
-// Temporary while bench, golden, tests and the adapter move to the subpath; removed in the next commit.
-export * from './internals.js';

@@ -2,7 +2,8 @@
 // halftone of a glow, alpha threshold of a white-matte edge, despeckle + trim + resize, and resize
 // followed by halftone at the final resolution. Halftone output is binary, so alpha IoU must stay ~1.
 import sharp from 'sharp';
-import { createEngine, encodePng, type FixOptions, type Raster } from '@inkprep/engine';
+import { createEngine, type FixOptions, type Raster } from '@inkprep/engine';
+import { encodePng } from '@inkprep/engine/internals';
 import type { GoldenCase } from '../lib/golden.js';
 import { readCorpus } from '../lib/corpus.js';
 

@@ -5,7 +5,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { renderMockup, resolveMockup, type Raster } from '@inkprep/engine';
+import type { Raster } from '@inkprep/engine';
+import { renderMockup, resolveMockup } from '@inkprep/engine/internals';
 import type { GoldenCase } from '../lib/golden.js';
 import { readCorpus } from '../lib/corpus.js';
 

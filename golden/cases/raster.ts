@@ -1,7 +1,8 @@
 // Golden area `raster`: decode and encode at the edges (engine/src/raster) on synthetic images and one
 // corpus artwork, so a change in sharp/libvips behaviour (orientation, colour conversion, alpha) shows up.
 import sharp from 'sharp';
-import { decodeImage, encodeImage, encodePng, type Raster } from '@inkprep/engine';
+import type { Raster } from '@inkprep/engine';
+import { decodeImage, encodeImage, encodePng } from '@inkprep/engine/internals';
 import type { GoldenCase } from '../lib/golden.js';
 import { readCorpus } from '../lib/corpus.js';
 

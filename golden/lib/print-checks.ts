@@ -1,7 +1,8 @@
 // Print-readiness measurements of fix output, shared by the round-trip tests and the `fix-print` bench:
 // halftone dot sizes and shapes, coverage, colour of the hard edge next to transparency, and the
 // scan -> apply suggestions -> fix -> scan round trip as a client of POST /scan and POST /fix would run it.
-import { deltaE76, labelRuns, rgbToLab, textOptions, type Engine, type Raster, type ScanReport } from '@inkprep/engine';
+import { textOptions, type Engine, type Raster, type ScanReport } from '@inkprep/engine';
+import { deltaE76, labelRuns, rgbToLab } from '@inkprep/engine/internals';
 import type { RGB } from './customer-art.js';
 
 export interface DotStats {

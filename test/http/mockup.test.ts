@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog, SsActivewearConnector } from '../../adapter-http/src/catalog/index.js';
 import { startBlankWarmup, useCatalog, warmBlanksEnabled, warmMockupBlanks } from '../../adapter-http/src/routes/mockup.js';
-import { resolveMockup } from '@inkprep/engine';
+import { resolveMockup } from '@inkprep/engine/internals';
 import { form, get, post, startTestServer, type TestServer } from './harness.js';
 
 process.env.INKPREP_GARMENT_CACHE_DIR = path.join(os.tmpdir(), 'inkprep-test-garment-cache');

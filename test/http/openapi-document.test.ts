@@ -7,7 +7,8 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
-import { ERROR_CODES, OPS, textOptions, validate, type ErrorCode } from '@inkprep/engine';
+import { ERROR_CODES, textOptions, type ErrorCode } from '@inkprep/engine';
+import { OPS, validate } from '@inkprep/engine/internals';
 import { OPERATION_DOCS, ROUTES, buildOpenApi, json, openApiText, postImageRoute, type RouteDef } from '@inkprep/http';
 import { get, startTestServer, type TestServer } from './harness.js';
 

@@ -3,7 +3,9 @@
 // by running it: RouteMeta.fields) and the error registry (engine/src/errors.ts: codes and statuses).
 // operations.ts adds what code cannot say (summaries, reply schemas, prose). Served at GET
 // /api/v1/openapi.json and committed as docs/openapi.json (`npm run openapi`; a test keeps them equal).
-import { ERROR_CODES, type ErrorCode, type validate } from '@inkprep/engine';
+import { ERROR_CODES, type ErrorCode } from '@inkprep/engine';
+// Internal: the field descriptions the engine's parse helpers record, from which the request schemas come.
+import type { validate } from '@inkprep/engine/internals';
 import type { RouteDef, RouteMeta } from '../routes/define.js';
 import { OPERATION_DOCS, SERVER_OPERATIONS, type HeaderDoc, type OperationDoc } from './operations.js';
 import { errorSchema, type Schema } from './schemas.js';

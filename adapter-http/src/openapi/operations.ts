@@ -3,7 +3,9 @@
 // `METHOD path` exactly as in routes/index.ts; the generator (document.ts) fails on a route without an
 // entry and on an entry without a route. Field names, kinds, defaults, ranges and allowed values are NOT
 // here: they come from the routes' own validation (RouteMeta.fields).
-import { CONTENT_TYPES, type ErrorCode } from '@inkprep/engine';
+import type { ErrorCode } from '@inkprep/engine';
+// Internal: the media types the vectorize op writes, so the document lists exactly those.
+import { CONTENT_TYPES } from '@inkprep/engine/internals';
 import { WEB_FILES } from '../routes/web.js';
 import * as S from './schemas.js';
 import type { Schema } from './schemas.js';

@@ -5,7 +5,10 @@
 //   reservation) -> vectorize line (optional) -> engine (aborted with the client) -> reply; any error goes
 //   through the one error map (http/errors.ts). A reservation is kept (confirmed in the store, before the
 //   reply is sent) only when the reply is 2xx; otherwise released.
-import { InkprepError, OPS, textOptions, validate, type ImageFormat, type OpName, type ResolvedOf, type ResultOf } from '@inkprep/engine';
+import { InkprepError, textOptions, type ImageFormat, type OpName, type ResultOf } from '@inkprep/engine';
+// Internal: a route resolves the request's text fields with the op's own resolver (and the engine's parse
+// helpers), so HTTP validation and its OpenAPI description follow the engine's rules exactly.
+import { OPS, validate, type ResolvedOf } from '@inkprep/engine/internals';
 import { authenticate, authenticateSync, type Caller } from '../auth/authenticate.js';
 import { extractKey } from '../auth/keys.js';
 import type { Exchange } from '../http/exchange.js';

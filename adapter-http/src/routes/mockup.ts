@@ -1,11 +1,14 @@
 // Garment catalog and mockup endpoints (spec 4.9-4.12): GET /mockup/templates, GET /garments,
 // GET /garments/style, POST /mockup, and GET /mockup/preview (the blank pictures that preview_url, thumb and
 // images point to; no key needed, like any product picture).
-import { invalidOption, validate, type MockupResult } from '@inkprep/engine';
+import { invalidOption, type MockupResult } from '@inkprep/engine';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { GARMENT_RENDER_VERSION, garmentCacheDir, listTemplates, OWN_STYLES, resolveMockup, textOptions } from '@inkprep/engine';
+import { listTemplates, OWN_STYLES, textOptions } from '@inkprep/engine';
+// Internal: the engine's parse helpers and mockup resolver check a request before any work (same rules as
+// the op), and garment previews are cached in the engine's garment cache under its render version.
+import { GARMENT_RENDER_VERSION, garmentCacheDir, resolveMockup, validate } from '@inkprep/engine/internals';
 import { sharedCatalog, type Catalog } from '../catalog/index.js';
 import { fetchGarmentPhoto } from '../catalog/photos.js';
 import { binary, json, type Reply } from '../http/reply.js';

@@ -4,7 +4,8 @@
 // (`output_hosted_by: service`, `output_url_expires: false`). When the storage write fails the image is kept
 // in the in-process holder for DEFAULT_HOLD_MS (15 min) instead (`output_hosted_by: provider`,
 // `output_url_expires: true`, plus `output_url_expires_at`).
-import { validate } from '@inkprep/engine';
+// Internal: the engine's parse helpers, so `scale` is read by the same rules as the op's options.
+import { validate } from '@inkprep/engine/internals';
 import { binary, errorJson, json } from '../http/reply.js';
 import { getUpscaleLimits } from '../settings.js';
 import { hostingFor } from '../storage/index.js';

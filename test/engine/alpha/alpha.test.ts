@@ -2,7 +2,8 @@
 // canvas edge), seams between shapes, the matte estimate of the fringe test (and its refusal of
 // two-colour blends), and threshold decontamination without an opaque neighbour (un-mixing the matte).
 import { describe, expect, it } from 'vitest';
-import { alphaStats, detectFringe, thresholdAlpha, type Raster } from '@inkprep/engine';
+import type { Raster } from '@inkprep/engine';
+import { alphaStats, detectFringe, thresholdAlpha } from '@inkprep/engine/internals';
 import { canvas, disc } from '../scan/fixtures.js';
 
 function rect(r: Raster, x0: number, y0: number, x1: number, y1: number, rgba: number[]): void {

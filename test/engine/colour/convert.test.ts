@@ -1,10 +1,7 @@
 // Colour helpers against published reference values: sRGB transfer (IEC 61966-2-1), CIELAB D65 primaries,
 // OKLab (Ottosson 2020) and CIEDE2000 test pairs (Sharma, Wu, Dalal 2005, Table 1).
 import { describe, expect, it } from 'vitest';
-import {
-  deltaE2000, deltaE76, deltaERgb, labToRgb, linearToSrgb, linearToSrgb8, oklabToRgb, rgbToLab, rgbToOklab,
-  rgbaToLabArray, rgbaToOklabArray, srgbToLinear8, toHex,
-} from '@inkprep/engine';
+import { deltaE2000, deltaE76, deltaERgb, labToRgb, linearToSrgb, linearToSrgb8, oklabToRgb, rgbToLab, rgbToOklab, rgbaToLabArray, rgbaToOklabArray, srgbToLinear8, toHex } from '@inkprep/engine/internals';
 
 describe('sRGB transfer', () => {
   it('matches the sRGB curve at known points', () => {

@@ -3,7 +3,8 @@
 // no dark fringe), halftone at the final resolution, PNG density, and the worker pool path.
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { createEngine, InkprepError, resolveFix, textOptions, type FixOptions, type Raster } from '@inkprep/engine';
+import { createEngine, InkprepError, textOptions, type FixOptions, type Raster } from '@inkprep/engine';
+import { resolveFix } from '@inkprep/engine/internals';
 import { canvas, disc, png } from '../scan/fixtures.js';
 
 const engine = createEngine({ threads: 0 });

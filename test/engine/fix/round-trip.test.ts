@@ -4,7 +4,8 @@
 // asked to repair; plus what each repair must achieve on film (dots, edge colour, specks, trim box).
 import { readdirSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEngine, encodePng, minDotSidePx, type ScanReport } from '@inkprep/engine';
+import { createEngine, type ScanReport } from '@inkprep/engine';
+import { encodePng, minDotSidePx } from '@inkprep/engine/internals';
 import { corpusDir } from '../../../golden/lib/corpus.js';
 import { corpusArt, glowAndShadow, strayspecks, whiteOutline, type RGB } from '../../../golden/lib/customer-art.js';
 import { decodeToRaster } from '../../../golden/lib/metrics.js';

@@ -4,7 +4,8 @@
 // printable dot, round dots and coverage within 2 % at every lpi 15-65 for 150-600 DPI, the small-cell
 // warning, round holes in dark tones.
 import { describe, expect, it } from 'vitest';
-import { clippedDiscArea, halftoneRaster, labelRuns, minDotSidePx, type Raster } from '@inkprep/engine';
+import type { Raster } from '@inkprep/engine';
+import { clippedDiscArea, halftoneRaster, labelRuns, minDotSidePx } from '@inkprep/engine/internals';
 import { alphaRamp } from '../../../golden/lib/customer-art.js';
 import { dotStats, meanAlpha } from '../../../golden/lib/print-checks.js';
 import { canvas, disc } from '../scan/fixtures.js';

@@ -1,6 +1,7 @@
 // Shared test helpers: render art with known alpha, composite it over backgrounds, measure the matte.
 import sharp from 'sharp';
-import { rgbToLab, type Raster, type Vec3 } from '@inkprep/engine';
+import type { Raster } from '@inkprep/engine';
+import { rgbToLab, type Vec3 } from '@inkprep/engine/internals';
 
 /** Render an SVG to straight-alpha RGBA (the ground truth). */
 export async function renderSvg(svg: string): Promise<Raster> {

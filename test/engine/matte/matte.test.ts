@@ -1,7 +1,8 @@
 // The artwork matte against ground truth: art with known alpha composited over white, a colour, JPEG
 // white and a gradient; letter counters; specks; a photo-like input; an already transparent input.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodeImage, matteArtwork, removeBackground, type Raster } from '@inkprep/engine';
+import type { Raster } from '@inkprep/engine';
+import { decodeImage, matteArtwork, removeBackground } from '@inkprep/engine/internals';
 import { composite, jpegRoundTrip, logoSvg, measure, renderSvg } from './helpers.js';
 
 let gt: Raster;

@@ -6,7 +6,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEngine, removeBackground, resolveModelConfig, runtimeAvailable, segmentationModelFromEnv, InkprepError, type Raster } from '@inkprep/engine';
+import { createEngine, InkprepError, type Raster } from '@inkprep/engine';
+import { removeBackground, resolveModelConfig, runtimeAvailable, segmentationModelFromEnv } from '@inkprep/engine/internals';
 import { decodePng, encodePngRaster } from './helpers.js';
 import { brightnessMaskModel } from './onnx-fixture.js';
 

@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { removeBackground, resolveModelConfig, runtimeAvailable, type Raster } from '@inkprep/engine';
+import type { Raster } from '@inkprep/engine';
+import { removeBackground, resolveModelConfig, runtimeAvailable } from '@inkprep/engine/internals';
 import { fixedMaskModel } from './onnx-fixture.js';
 
 const runtime = await runtimeAvailable();

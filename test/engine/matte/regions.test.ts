@@ -3,8 +3,9 @@
 // cut along the tolerance line); small background-coloured islands (JPEG ringing) are removed, small dark dots
 // are not. Measured on corpus pieces with known alpha and on synthetic cases.
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEngine, matteArtwork, type Raster } from '@inkprep/engine';
-import { decodeImage, rgbToLab } from '@inkprep/engine';
+import { createEngine, type Raster } from '@inkprep/engine';
+import { matteArtwork } from '@inkprep/engine/internals';
+import { decodeImage, rgbToLab } from '@inkprep/engine/internals';
 import { composite, decodePng, jpegRoundTrip, lightGradient, renderCorpusPiece, renderSvg } from './helpers.js';
 
 const engine = createEngine({ threads: 0 });

@@ -3,7 +3,7 @@
 // matted; every non-flag corpus piece on white, a light gradient and JPEG white stays on the matte.
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { decodeImage, matteArtwork, removeBackground } from '@inkprep/engine';
+import { decodeImage, matteArtwork, removeBackground } from '@inkprep/engine/internals';
 import { scene, SCENES } from '../../../golden/lib/scenes.js';
 import { composite, corpusPieces, lightGradient, renderCorpusPiece } from './helpers.js';
 

@@ -4,8 +4,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { getGarmentAt, OWN_STYLES } from '@inkprep/engine';
-import { deltaE76, rgbToLab } from '../../../engine/src/colour/convert.js';
+import { OWN_STYLES } from '@inkprep/engine';
+import { getGarmentAt } from '@inkprep/engine/internals';
+import { deltaE76, rgbToLab } from '@inkprep/engine/internals';
 
 process.env.INKPREP_GARMENT_CACHE_DIR = path.join(os.tmpdir(), 'inkprep-test-garment-cache');
 

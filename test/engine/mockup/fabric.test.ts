@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getGarmentAt, OWN_STYLES, renderMockup, resolveMockup, type Raster } from '@inkprep/engine';
+import { OWN_STYLES, type Raster } from '@inkprep/engine';
+import { getGarmentAt, renderMockup, resolveMockup } from '@inkprep/engine/internals';
 
 process.env.INKPREP_GARMENT_CACHE_DIR = path.join(os.tmpdir(), 'inkprep-test-garment-cache');
 

@@ -5,10 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  createEngine, getGarmentAt, InkprepError, listTemplates, OWN_STYLES, renderMockup, resolveMockup, textOptions,
-  type MockupOptions, type Raster, type SupplierGarment,
-} from '@inkprep/engine';
+import { createEngine, InkprepError, listTemplates, OWN_STYLES, textOptions, type MockupOptions, type Raster, type SupplierGarment } from '@inkprep/engine';
+import { getGarmentAt, renderMockup, resolveMockup } from '@inkprep/engine/internals';
 
 process.env.INKPREP_GARMENT_CACHE_DIR = path.join(os.tmpdir(), 'inkprep-test-garment-cache');
 

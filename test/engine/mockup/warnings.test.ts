@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { InkprepError, renderMockup, resolveMockup, scanRaster, textOptions, type Raster, type SupplierGarment } from '@inkprep/engine';
+import { InkprepError, textOptions, type Raster, type SupplierGarment } from '@inkprep/engine';
+import { renderMockup, resolveMockup, scanRaster } from '@inkprep/engine/internals';
 
 process.env.INKPREP_GARMENT_CACHE_DIR = path.join(os.tmpdir(), 'inkprep-test-garment-cache');
 

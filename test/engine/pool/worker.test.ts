@@ -3,7 +3,7 @@
 // movable (transfer list = the op's `transfer(result)`), so they are moved to the caller, not copied.
 import { describe, expect, it } from 'vitest';
 import { Piscina } from 'piscina';
-import { OPS } from '@inkprep/engine';
+import { OPS } from '@inkprep/engine/internals';
 import runTask from '../../../engine/src/pool/worker.js';
 import { toWireError } from '../../../engine/src/pool/run-op.js';
 import { card } from '../raster/fixtures.js';

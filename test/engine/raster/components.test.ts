@@ -1,6 +1,7 @@
 // Run-based connected-component labelling, trimming and the alpha plane, on ASCII-art masks.
 import { describe, expect, it } from 'vitest';
-import { alphaPlane, forEachRunOf, labelComponents, labelRuns, opaqueBounds, trimTransparent, type Raster } from '@inkprep/engine';
+import type { Raster } from '@inkprep/engine';
+import { alphaPlane, forEachRunOf, labelComponents, labelRuns, opaqueBounds, trimTransparent } from '@inkprep/engine/internals';
 
 /** '#' = on (255), '+' = 100, '.' = off. */
 function mask(rows: string[]): { data: Uint8Array; width: number; height: number } {

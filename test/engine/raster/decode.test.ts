@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { PNG } from 'pngjs';
-import { decodeImage, encodePng, probeImage, InkprepError, rgbToLab, deltaE76 } from '@inkprep/engine';
+import { probeImage, InkprepError } from '@inkprep/engine';
+import { decodeImage, encodePng, rgbToLab, deltaE76 } from '@inkprep/engine/internals';
 import { CARD_H, CARD_W, bombPng, card, px, withChunkAfterIhdr } from './fixtures.js';
 
 async function rejects(p: Promise<unknown>): Promise<InkprepError> {

@@ -1,7 +1,8 @@
 // Encoding at the edge: PNG with pHYs density, JPEG (alpha flattened) and WebP round trips.
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { decodeImage, encodeImage, encodePng, rgbToLab, deltaE76, type Raster } from '@inkprep/engine';
+import type { Raster } from '@inkprep/engine';
+import { decodeImage, encodeImage, encodePng, rgbToLab, deltaE76 } from '@inkprep/engine/internals';
 import { px } from './fixtures.js';
 
 /** 32x16: left half orange opaque, right half teal half-transparent, last column fully transparent. */

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { readdirSync } from 'node:fs';
-import { createEngine, scanRaster, resizeRaster, InkprepError, textOptions, type Raster, type ScanReport } from '@inkprep/engine';
+import { createEngine, InkprepError, textOptions, type Raster, type ScanReport } from '@inkprep/engine';
+import { scanRaster, resizeRaster } from '@inkprep/engine/internals';
 import { canvas, corpusRaster, disc, png } from './fixtures.js';
 import { corpusDir } from '../../../golden/lib/corpus.js';
 

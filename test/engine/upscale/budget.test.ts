@@ -1,6 +1,7 @@
 // Budget arithmetic (spec 2.4 / 4.5): pre-shrink to the budget up to 4x its pixels, 413 beyond.
 import { describe, expect, it } from 'vitest';
-import { InkprepError, maxPixelsFor, planSize, SHRINK_ALLOWANCE } from '@inkprep/engine';
+import { InkprepError } from '@inkprep/engine';
+import { maxPixelsFor, planSize, SHRINK_ALLOWANCE } from '@inkprep/engine/internals';
 
 const B = { budget: 10_000, budget4x: 2_500 };
 

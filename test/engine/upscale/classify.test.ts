@@ -1,6 +1,7 @@
 // Art classification for routing: flat (few fills + anti-aliased edges), painted (smooth shading), other.
 import { describe, expect, it } from 'vitest';
-import { classifyArt, routeFor, type Raster } from '@inkprep/engine';
+import type { Raster } from '@inkprep/engine';
+import { classifyArt, routeFor } from '@inkprep/engine/internals';
 
 function make(w: number, h: number, px: (x: number, y: number) => [number, number, number, number]): Raster {
   const data = new Uint8ClampedArray(w * h * 4);

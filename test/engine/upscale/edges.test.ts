@@ -2,7 +2,8 @@
 // the input's coverage says they are (area, position and outline of a disc; grid-aligned edges stay exact),
 // and the enlargement it labels from must be centred (libvips' is +0.5 output px off).
 import { describe, expect, it } from 'vitest';
-import { upscaleVector, type Raster } from '@inkprep/engine';
+import type { Raster } from '@inkprep/engine';
+import { upscaleVector } from '@inkprep/engine/internals';
 import { enlargeLanczos3 } from '../../../engine/src/upscale/lanczos.js';
 
 /** Disc of radius r at (cx, cy) with exact area coverage (16x16 supersampling); on `bg` or on transparency. */

@@ -3,7 +3,8 @@
 // where the trace lost them, while the rest stays the vector render; clean flat art is not patched. The
 // former whole-image guard (mean error <= 6) passed this art with the whiskers erased.
 import { describe, expect, it } from 'vitest';
-import { checkRoundTrip, roundTripError, upscaleRaster, upscaleVector, VECTOR_MAX_ROUNDTRIP, type Raster } from '@inkprep/engine';
+import type { Raster } from '@inkprep/engine';
+import { checkRoundTrip, roundTripError, upscaleRaster, upscaleVector, VECTOR_MAX_ROUNDTRIP } from '@inkprep/engine/internals';
 
 type Rgb = [number, number, number];
 type Seg = [number, number, number, number];

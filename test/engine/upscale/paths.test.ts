@@ -1,7 +1,8 @@
 // The three upscale paths on small synthetic art: output size, no halos, no dark/light fringe at alpha
 // edges, exact inks from the vector path, and the shipped ONNX model files and the model path.
 import { describe, expect, it } from 'vitest';
-import { modelUnavailableReason, roundTripError, upscaleModel, upscaleRaster, upscaleResample, upscaleVector, VECTOR_MAX_ROUNDTRIP, type Raster } from '@inkprep/engine';
+import type { Raster } from '@inkprep/engine';
+import { modelUnavailableReason, roundTripError, upscaleModel, upscaleRaster, upscaleResample, upscaleVector, VECTOR_MAX_ROUNDTRIP } from '@inkprep/engine/internals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { modelPath } from '../../../engine/src/upscale/model.js';

@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { modelUnavailableReason, upscaleRaster, upscaleResample, type Raster } from '@inkprep/engine';
+import type { Raster } from '@inkprep/engine';
+import { modelUnavailableReason, upscaleRaster, upscaleResample } from '@inkprep/engine/internals';
 import { compareRasters } from '../../../golden/lib/metrics.js';
 
 const PHOTOS = ['Dune', 'Storm'].map((n) => `/usr/share/backgrounds/mate/nature/${n}.jpg`);

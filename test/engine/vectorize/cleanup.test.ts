@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { majorityCleanup } from '../../../engine/src/vectorize/quantize/cleanup.js';
-import { TRANSPARENT } from '../../../engine/src/vectorize/types.js';
+import { TRANSPARENT } from '@inkprep/engine/internals';
 
 /** The rule stated in cleanup.ts, applied by rescanning the whole map every pass (no change tracking). */
 function referenceCleanup(labels: Uint16Array, w: number, h: number, passes: number): number {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { prepareImage } from '../../../engine/src/vectorize/prepare/edge-cleanup.js';
-import { quantize } from '../../../engine/src/vectorize/quantize/index.js';
+import { prepareImage } from '@inkprep/engine/internals';
+import { quantize } from '@inkprep/engine/internals';
 import { mergeShadedBands } from '../../../engine/src/vectorize/gradients/merge.js';
-import { fitGradientFills } from '../../../engine/src/vectorize/gradients/fit.js';
+import { fitGradientFills } from '@inkprep/engine/internals';
 import { art, usedLabels } from './helpers-colour.js';
 
 const RAMP = `<defs><linearGradient id="g" x1="0" x2="1"><stop offset="0" stop-color="#203060"/><stop offset="1" stop-color="#e0a030"/></linearGradient></defs><rect x="4" y="4" width="192" height="72" fill="url(#g)"/>`;

@@ -3,7 +3,7 @@
 import sharp from 'sharp';
 import type { Raster } from '@inkprep/engine';
 import { rasteriseSvg, decodeToRaster } from '../../../golden/lib/metrics.js';
-import { TRANSPARENT, type LabelMap } from '../../../engine/src/vectorize/types.js';
+import { TRANSPARENT, type LabelMap } from '@inkprep/engine/internals';
 
 /** Render SVG markup (viewBox 0 0 w h) at w px wide. */
 export async function art(w: number, h: number, body: string): Promise<Raster> {

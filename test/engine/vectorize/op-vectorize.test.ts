@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { createEngine, InkprepError, textOptions } from '@inkprep/engine';
-import { DETAIL_PARAMS, resolveVectorize, vectorizeRaster } from '../../../engine/src/ops/vectorize.js';
+import { DETAIL_PARAMS, resolveVectorize, vectorizeRaster } from '@inkprep/engine/internals';
 import { compareRasters } from '../../../golden/lib/metrics.js';
 import { renderAt } from '../../../bench/lib/vectorize-metrics.js';
 import { art } from './helpers-colour.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prepareImage } from '../../../engine/src/vectorize/prepare/edge-cleanup.js';
+import { prepareImage } from '@inkprep/engine/internals';
 
 function raster(w: number, h: number, px: Array<[number, number, number, number]>) {
   const data = new Uint8ClampedArray(w * h * 4);

@@ -4,7 +4,7 @@
 // outline (a sliver would open) is kept as traced; a cutout dot and the hole it fills get the same circle;
 // holes stay holes in PDF; DXF writes circles as CIRCLE entities.
 import { describe, expect, it } from 'vitest';
-import { fitPrimitive, mergeSpecks, prepareImage, primitiveSegments, quantize, recognisePrimitives, resolveVectorize, traceLabelMap, vectorizeRaster, type Primitive } from '@inkprep/engine';
+import { fitPrimitive, mergeSpecks, prepareImage, primitiveSegments, quantize, recognisePrimitives, resolveVectorize, traceLabelMap, vectorizeRaster, type Primitive } from '@inkprep/engine/internals';
 import { GEOMETRIC_ART } from '../../../golden/lib/geometric-art.js';
 import { compareRasters, rasteriseSvg } from '../../../golden/lib/metrics.js';
 import { parseDxf } from './formats/readers.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { prepareImage } from '../../../engine/src/vectorize/prepare/edge-cleanup.js';
-import { quantize } from '../../../engine/src/vectorize/quantize/index.js';
-import { TRANSPARENT } from '../../../engine/src/vectorize/types.js';
+import { prepareImage } from '@inkprep/engine/internals';
+import { quantize } from '@inkprep/engine/internals';
+import { TRANSPARENT } from '@inkprep/engine/internals';
 import { art, jpeg, labelAt, paletteHex, usedLabels } from './helpers-colour.js';
 
 const SIX = `<rect width="200" height="200" fill="#ffffff"/>

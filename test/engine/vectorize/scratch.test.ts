@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { prepareImage } from '../../../engine/src/vectorize/prepare/edge-cleanup.js';
-import { quantize } from '../../../engine/src/vectorize/quantize/index.js';
+import { prepareImage } from '@inkprep/engine/internals';
+import { quantize } from '@inkprep/engine/internals';
 import { Scratch, withScratch } from '../../../engine/src/vectorize/scratch.js';
-import { resolveVectorize, vectorizeRaster } from '../../../engine/src/ops/vectorize.js';
-import type { Raster } from '../../../engine/src/raster/types.js';
+import { resolveVectorize, vectorizeRaster } from '@inkprep/engine/internals';
+import type { Raster } from '@inkprep/engine';
 import { art, jpeg } from './helpers-colour.js';
 
 const BIG = `<rect width="240" height="180" fill="#ffffff"/><circle cx="80" cy="90" r="50" fill="#e63946"/>

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { bilateralLab, toLab } from '../../../engine/src/vectorize/quantize/smooth.js';
 import { detectBlends } from '../../../engine/src/vectorize/quantize/blend.js';
-import { rgbToLab } from '../../../engine/src/colour/convert.js';
+import { rgbToLab } from '@inkprep/engine/internals';
 import { jpeg, art } from './helpers-colour.js';
 
 /** Deterministic PRNG (mulberry32). */

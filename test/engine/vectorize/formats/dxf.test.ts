@@ -5,7 +5,8 @@
 // that catches a wrong flip, scale or flattening.
 import { describe, expect, it } from 'vitest';
 import type { Raster } from '@inkprep/engine';
-import { resolveVectorize, vectorizeRaster, type VectorizeOptions } from '../../../../engine/src/ops/vectorize.js';
+import { resolveVectorize, vectorizeRaster } from '@inkprep/engine/internals';
+import type { VectorizeOptions } from '@inkprep/engine';
 import { renderCorpusPiece } from '../../../../golden/lib/art-render.js';
 import { brokenLimits } from '../../../../golden/lib/golden.js';
 import { compareRasters, rasteriseSvg } from '../../../../golden/lib/metrics.js';

@@ -7,7 +7,8 @@
 // counters must stay transparent (a writer that lost the holes' orientation or filled them fails).
 import { describe, expect, it } from 'vitest';
 import type { Raster } from '@inkprep/engine';
-import { resolveVectorize, vectorizeRaster, type VectorizeOptions } from '../../../../engine/src/ops/vectorize.js';
+import { resolveVectorize, vectorizeRaster } from '@inkprep/engine/internals';
+import type { VectorizeOptions } from '@inkprep/engine';
 import { renderCorpusPiece } from '../../../../golden/lib/art-render.js';
 import { GEOMETRIC_ART } from '../../../../golden/lib/geometric-art.js';
 import { brokenLimits } from '../../../../golden/lib/golden.js';

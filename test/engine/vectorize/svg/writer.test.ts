@@ -3,10 +3,10 @@
 // and that resvg parses and renders the result.
 import { describe, expect, it } from 'vitest';
 import { Resvg } from '@resvg/resvg-js';
-import { writeSvg, hexColour } from '../../../../engine/src/vectorize/svg/index.js';
+import { writeSvg, hexColour } from '@inkprep/engine/internals';
 import { encodePath } from '../../../../engine/src/vectorize/svg/pathdata.js';
-import { traceLabelMap } from '../../../../engine/src/vectorize/trace/index.js';
-import type { Fill, PathSegments, TraceResult } from '../../../../engine/src/vectorize/types.js';
+import { traceLabelMap } from '@inkprep/engine/internals';
+import type { Fill, PathSegments, TraceResult } from '@inkprep/engine/internals';
 import { BALANCED, blank, disc, fillsFor, parsePathData, rng } from '../trace/helpers.js';
 
 const square: PathSegments = { start: [1, 1], segs: [{ kind: 'L', x: 9, y: 1 }, { kind: 'L', x: 9, y: 9 }, { kind: 'L', x: 1, y: 9 }, { kind: 'L', x: 1, y: 1 }] };

@@ -2,9 +2,9 @@
 // holes survive with the opposite orientation, thin lines survive, pixel-exact mode is exact, output is
 // deterministic.
 import { describe, expect, it } from 'vitest';
-import { traceLabelMap } from '../../../../engine/src/vectorize/trace/index.js';
-import { writeSvg } from '../../../../engine/src/vectorize/svg/index.js';
-import { TRANSPARENT, type PathSegments } from '../../../../engine/src/vectorize/types.js';
+import { traceLabelMap } from '@inkprep/engine/internals';
+import { writeSvg } from '@inkprep/engine/internals';
+import { TRANSPARENT, type PathSegments } from '@inkprep/engine/internals';
 import { alphaIoU, ascii, BALANCED, blank, disc, fillsFor, flatten, rasterise, signedArea } from './helpers.js';
 
 /** Number of corners: joints where the incoming and outgoing tangents differ by more than `deg` degrees. */

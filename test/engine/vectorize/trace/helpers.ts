@@ -1,7 +1,7 @@
 // Shared helpers for the trace/svg tests: ASCII-art label maps, synthetic blob maps, rasterising SVGs
 // with resvg, path-data parsing and signed areas.
 import { Resvg } from '@resvg/resvg-js';
-import { TRANSPARENT, type Fill, type LabelMap, type PathSegments, type TraceParams } from '../../../../engine/src/vectorize/types.js';
+import { TRANSPARENT, type Fill, type LabelMap, type PathSegments, type TraceParams } from '@inkprep/engine/internals';
 
 export const BALANCED: TraceParams = { alphaMax: 1, optTolerance: 0.2, turdSize: 0, shapeStyle: 'stacked', smooth: true };
 

@@ -3,9 +3,9 @@
 // seamless interiors, and for cutout every path alone sums to coverage 1 inside the art (no overlap, no gap;
 // resvg anti-aliases with 4 sub-scanlines, so a shared edge may sum to 1 +- 0.25 on single pixels).
 import { describe, expect, it } from 'vitest';
-import { traceLabelMap } from '../../../../engine/src/vectorize/trace/index.js';
-import { writeSvg } from '../../../../engine/src/vectorize/svg/index.js';
-import { TRANSPARENT, type LabelMap } from '../../../../engine/src/vectorize/types.js';
+import { traceLabelMap } from '@inkprep/engine/internals';
+import { writeSvg } from '@inkprep/engine/internals';
+import { TRANSPARENT, type LabelMap } from '@inkprep/engine/internals';
 import { corpusItems, renderCrisp, toLabelMap } from '../../../../bench/lib/label-maps.js';
 import { alphaIoU, BALANCED, blobs, fillsFor, rasterise } from './helpers.js';
 import { Resvg } from '@resvg/resvg-js';

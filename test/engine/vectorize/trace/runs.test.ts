@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { labelRuns } from '../../../../engine/src/vectorize/trace/runs.js';
 import { orderLayers } from '../../../../engine/src/vectorize/trace/order.js';
-import { TRANSPARENT, type LabelMap } from '../../../../engine/src/vectorize/types.js';
+import { TRANSPARENT, type LabelMap } from '@inkprep/engine/internals';
 
 function randomMap(seed: number, w: number, h: number, colours: number, speckle: number): LabelMap {
   let s = seed >>> 0;
