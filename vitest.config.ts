@@ -5,6 +5,7 @@
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
 import { findUwsBinary } from './adapter-http/src/transport/uws-load.js';
+import { TEST_GARMENT_CACHE_DIR } from './test/garments-dir.js';
 
 const chosen = (process.env.INKPREP_HTTP ?? '').trim() || 'auto';
 const defaultKind = chosen === 'auto' ? (findUwsBinary().ok ? 'uws' : 'node') : chosen;
@@ -13,6 +14,9 @@ const other = defaultKind === 'uws' ? 'node' : findUwsBinary().ok ? 'uws' : null
 // remove-bg: tests never fetch the segmentation model nor pick up one a developer cached under ./data/models
 // (the model tests find it themselves and pass its path; see test/engine/matte/isnet.test.ts).
 const MODEL_ENV = { INKPREP_FETCH_MODEL: '0', INKPREP_MODEL_DIR: fileURLToPath(new URL('./test/.no-models', import.meta.url)) };
+// mockup: every test process (and the servers and CLIs they start) reads the one blank cache that
+// test/garments-global.ts warms before the first test (not ./data of the checkout, not one folder per file).
+const TEST_ENV = { ...MODEL_ENV, INKPREP_GARMENT_CACHE_DIR: TEST_GARMENT_CACHE_DIR };
 
 export default defineConfig({
   resolve: {
@@ -24,17 +28,21 @@ export default defineConfig({
     ],
   },
   test: {
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Generous on purpose: the suite must pass on a 2-core machine that is busy (CI beside other jobs; two
+    // CPU-bound loops beside it), where a test gets a quarter of a core or less: the heaviest tests take
+    // ~5 s alone and up to ~10x that under such load. A timeout here only catches a hang; what a test
+    // waits for (a server start, a reply, a child's exit) has its own deadline with a message naming it.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,
     // Every response of the service a test receives is checked against the OpenAPI document (issue 18).
     setupFiles: ['test/openapi-setup.ts'],
-    globalSetup: ['test/openapi-global.ts'],
+    globalSetup: ['test/openapi-global.ts', 'test/garments-global.ts'],
     projects: [
-      { extends: true, test: { name: defaultKind, include: ['test/**/*.test.ts'], env: { ...MODEL_ENV, INKPREP_HTTP: defaultKind } } },
-      ...(other ? [{ extends: true as const, test: { name: `http-${other}`, include: ['test/http/**/*.test.ts'], env: { ...MODEL_ENV, INKPREP_HTTP: other } } }] : []),
+      { extends: true, test: { name: defaultKind, include: ['test/**/*.test.ts'], env: { ...TEST_ENV, INKPREP_HTTP: defaultKind } } },
+      ...(other ? [{ extends: true as const, test: { name: `http-${other}`, include: ['test/http/**/*.test.ts'], env: { ...TEST_ENV, INKPREP_HTTP: other } } }] : []),
     ],
   },
 });

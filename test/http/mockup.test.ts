@@ -4,7 +4,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Catalog, SsActivewearConnector } from '../../adapter-http/src/catalog/index.js';
 import { startBlankWarmup, useCatalog, warmBlanksEnabled, warmMockupBlanks } from '../../adapter-http/src/routes/mockup.js';
 import { resolveMockup } from '@inkprep/engine/internals';
@@ -166,34 +166,43 @@ describe('blank warm-up at server start', () => {
   });
 
   it('runs in the background one blank at a time, only when the pool is idle, and stops at close', async () => {
-    let running = 1; // a request is running: the warm-up must wait
-    const calls: string[] = [];
-    const closers: (() => void)[] = [];
-    let release: () => void = () => {};
-    const engine = {
-      stats: () => ({ threads: 2, running, queued: 0 }),
-      mockup: (_input: unknown, opts: Record<string, unknown>, call: { signal?: AbortSignal }) => new Promise((resolve, reject) => {
-        calls.push(`${opts.style} ${opts.placement}`);
-        release = () => resolve({});
-        call.signal?.addEventListener('abort', () => reject(new Error('aborted')));
-      }),
-    };
-    const logs: string[] = [];
-    const log = { info: (m: string) => logs.push(m), warn: (m: string) => logs.push(m) };
-    startBlankWarmup({ engine: engine as never, log: log as never, onClose: (fn) => { closers.push(fn as () => void); } }, true);
-    expect(calls).toEqual([]); // never synchronous: listening is not delayed
-    await new Promise((r) => setTimeout(r, 400));
-    expect(calls).toEqual([]); // pool busy
-    running = 0;
-    await new Promise((r) => setTimeout(r, 400));
-    expect(calls).toEqual(['own:classic-tee full-front']);
-    release();
-    await new Promise((r) => setTimeout(r, 50));
-    expect(calls).toEqual(['own:classic-tee full-front', 'own:classic-tee full-back']);
-    expect(closers).toHaveLength(1);
-    closers[0]!(); // server close: the running render is aborted, nothing more starts
-    await new Promise((r) => setTimeout(r, 400));
-    expect(calls).toHaveLength(2);
-    expect(logs).toEqual([]);
+    // Fake timers: the warm-up polls the pool every 250 ms and starts after setImmediate; the test moves the
+    // clock instead of sleeping (real sleeps of 400 ms were a race on a busy machine).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate'] });
+    try {
+      let running = 1; // a request is running: the warm-up must wait
+      const calls: string[] = [];
+      const closers: (() => void)[] = [];
+      let release: () => void = () => {};
+      const engine = {
+        stats: () => ({ threads: 2, running, queued: 0 }),
+        mockup: (_input: unknown, opts: Record<string, unknown>, call: { signal?: AbortSignal }) => new Promise((resolve, reject) => {
+          calls.push(`${opts.style} ${opts.placement}`);
+          release = () => resolve({});
+          call.signal?.addEventListener('abort', () => reject(new Error('aborted')));
+        }),
+      };
+      const logs: string[] = [];
+      const log = { info: (m: string) => logs.push(m), warn: (m: string) => logs.push(m) };
+      startBlankWarmup({ engine: engine as never, log: log as never, onClose: (fn) => { closers.push(fn as () => void); } }, true);
+      expect(calls).toEqual([]); // never synchronous: listening is not delayed
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(calls).toEqual([]); // pool busy: still waiting after many polls
+      running = 0;
+      await vi.advanceTimersByTimeAsync(250);
+      expect(calls).toEqual(['own:classic-tee full-front']);
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(calls).toEqual(['own:classic-tee full-front']); // one at a time: the next waits for this one
+      release();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(calls).toEqual(['own:classic-tee full-front', 'own:classic-tee full-back']);
+      expect(closers).toHaveLength(1);
+      closers[0]!(); // server close: the running render is aborted, nothing more starts
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(calls).toHaveLength(2);
+      expect(logs).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
