@@ -22,7 +22,7 @@ export default async function fixPrint(ctx: BenchContext): Promise<void> {
   const engine = createEngine({ threads: 0 });
   const fix = async (r: Raster, o: Record<string, string>) => {
     const out = await engine.fix(await encodePng(r), textOptions(o)); // POST /fix form fields are text
-    return { out, raster: await decodeToRaster(out.png) };
+    return { out, raster: await decodeToRaster(out.data) };
   };
   const warningsOf = (o: object): string => ((o as { warnings?: Array<{ code: string }> }).warnings ?? []).map((w) => w.code).join(',') || '-';
 
@@ -74,7 +74,7 @@ export default async function fixPrint(ctx: BenchContext): Promise<void> {
   const glow = await glowAndShadow('noto-1f981-lion.svg', ctx.short ? 1200 : 2400);
   const pw = String(glow.width / 300);
   const g25 = await fix(glow, { fix_halftone: 'true', halftone_lpi: '25', print_width_inches: pw });
-  const rescan = await engine.scan(g25.out.png.slice(), textOptions({ print_width_inches: pw }));
+  const rescan = await engine.scan(g25.out.data.slice(), textOptions({ print_width_inches: pw }));
   const gs = await engine.scan(await encodePng(glow), textOptions({ print_width_inches: pw }));
   ctx.table('glow + shadow: scan, then 25 lpi halftone re-scanned', [
     { when: 'before fix', speck_count: gs.speck_count, edge_quality: gs.edge_quality, thin_line_percent: gs.thin_line_percent, has_fringe: gs.alpha.has_fringe, fringe_percent: gs.alpha.fringe_percent, fringe_color: gs.alpha.fringe_color, recommended: gs.transparency_fix.recommended, issues: issueList(gs).join(' ') },
@@ -88,7 +88,7 @@ export default async function fixPrint(ctx: BenchContext): Promise<void> {
   const s0 = await engine.scan(spBytes.slice(), textOptions({ print_width_inches: spw }));
   const fixed = await engine.fix(spBytes.slice(), textOptions({ fix_despeckle: 'true', fix_trim: 'true', print_width_inches: spw }));
   // the fixed file keeps the art's printed size: its print width is its width at the DPI fix wrote
-  const s1 = await engine.scan(fixed.png.slice(), { print_width_inches: fixed.width / fixed.dpi });
+  const s1 = await engine.scan(fixed.data.slice(), { print_width_inches: fixed.width / fixed.dpi });
   ctx.table('60 stray specks (squares of 1-6 px), fix_despeckle + fix_trim', [{
     'specks placed': sp.specks, 'scan speck_count': s0.speck_count, removed: fixed.stats.specks_removed ?? null,
     'trim box': `${fixed.width}x${fixed.height}`, 'art box': `${sp.artBox.width}x${sp.artBox.height}`, 're-scan speck_count': s1.speck_count, 're-scan issues': issueList(s1).join(' ') || '-',
@@ -100,7 +100,7 @@ export default async function fixPrint(ctx: BenchContext): Promise<void> {
   const wpw = String(wo.width / 300);
   const w0 = await engine.scan(await encodePng(wo), textOptions({ print_width_inches: wpw }));
   const wf = await fix(wo, { fix_alpha_threshold: 'true' });
-  const w1 = await engine.scan(wf.out.png.slice(), textOptions({ print_width_inches: wpw }));
+  const w1 = await engine.scan(wf.out.data.slice(), textOptions({ print_width_inches: wpw }));
   const e0 = edgeColour({ ...wo, data: wo.data.map((v, i) => (i % 4 === 3 ? (v >= 144 ? 255 : 0) : v)) }, red);
   const e1 = edgeColour(wf.raster, red);
   ctx.table('white-outline fringe, fix_alpha_threshold: hard-edge pixels off the art colour', [

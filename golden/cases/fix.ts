@@ -50,7 +50,7 @@ async function glowing(file: string, size: number): Promise<Raster> {
 async function runFix(input: Raster, options: FixOptions): Promise<Uint8Array> {
   const engine = createEngine({ threads: 0 });
   try {
-    return (await engine.fix(await encodePng(input), options)).png;
+    return (await engine.fix(await encodePng(input), options)).data;
   } finally {
     await engine.close();
   }

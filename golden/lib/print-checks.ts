@@ -104,8 +104,8 @@ export async function roundTrip(engine: Engine, png: Uint8Array, printWidthInche
   const fields = Object.fromEntries(before.suggestions.map((s) => [s.field, s.value]));
   const fixed = await engine.fix(png.slice(), textOptions(fields));
   const printWidthAfter = fields.print_width_inches ? fixed.width / fixed.dpi : (printWidthInches * fixed.width) / before.width;
-  const after = await engine.scan(fixed.png.slice(), { print_width_inches: printWidthAfter });
-  return { before, fields, width: fixed.width, height: fixed.height, png: fixed.png, printWidthAfter, after };
+  const after = await engine.scan(fixed.data.slice(), { print_width_inches: printWidthAfter });
+  return { before, fields, width: fixed.width, height: fixed.height, png: fixed.data, printWidthAfter, after };
 }
 
 /** Issue codes of a report, with severity: `code:severity`. */

@@ -22,7 +22,7 @@ export const removeBgRoute: RouteDef = postImageRoute<Record<string, never>>({
   validate: () => ({}),
   async handle({ app, image, signal }) {
     const out = await app.engine.removeBg(image, {}, { signal, maxPixels: await maxPixelsFor(app), transfer: true });
-    return binary(out.png, 'image/png', {
+    return binary(out.data, out.contentType, {
       'X-Method': out.method,
       'X-Warnings': out.warnings.join(' | '),
       'X-Width': String(out.width),

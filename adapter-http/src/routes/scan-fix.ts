@@ -12,5 +12,5 @@ export const fixRoute: RouteDef = postImageRoute({
   path: '/api/v1/fix',
   op: 'fix',
   // X-Warnings: comma list of warning codes, empty when none (as on POST /mockup)
-  respond: (out) => binary(out.png, 'image/png', { 'X-Width': String(out.width), 'X-Height': String(out.height), 'X-DPI': String(out.dpi), 'X-Warnings': out.warnings.map((w) => w.code).join(',') }),
+  respond: (out) => binary(out.data, out.contentType, { 'X-Width': String(out.width), 'X-Height': String(out.height), 'X-DPI': String(out.dpi), 'X-Warnings': out.warnings.map((w) => w.code).join(',') }),
 });

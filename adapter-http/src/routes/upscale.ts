@@ -58,11 +58,11 @@ export const upscaleRoute: RouteDef = postImageRoute<UpscaleFields>({
       route: out.route,
     };
     try {
-      const key = await hosting.storage.put({ bytes: out.png, contentType: 'image/png' });
+      const key = await hosting.storage.put({ bytes: out.data, contentType: out.contentType });
       return json({ output_url: publicUrl(RESULTS_PREFIX + key), ...base, output_hosted_by: 'service', output_url_expires: false });
     } catch (err) {
       ex.log.warn('result storage write failed; returning a short-lived link', { storage: hosting.storage.kind, err: err instanceof Error ? err.message : String(err) });
-      const held = hosting.holder.put({ bytes: out.png, contentType: 'image/png' });
+      const held = hosting.holder.put({ bytes: out.data, contentType: out.contentType });
       return json({
         output_url: publicUrl(HELD_PREFIX + held.key),
         ...base,

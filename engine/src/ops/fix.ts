@@ -7,10 +7,10 @@ import { resolveFix, type FixOptions, type ResolvedFix } from '../fix/options.js
 import { fixRaster, type FixStep, type FixWarning } from '../fix/pipeline.js';
 import { stageProgress } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
+import { pngFile, type PngFile } from './output.js';
 
-/** Result of `fix`: the PNG bytes (moved back from the worker) and what was done. */
-export interface FixResult {
-  png: Uint8Array;
+/** Result of `fix`: the PNG (`data`, moved back from the worker) and what was done. */
+export interface FixResult extends PngFile {
   width: number;
   height: number;
   /** DPI written into the PNG. */
@@ -40,9 +40,9 @@ export const fixOp: OpDef<FixOptions, ResolvedFix, FixResult> = {
     progress('encode');
     const dpi = Math.round(out.dpi * 100) / 100;
     const png = await encodePng(out.raster, { dpi });
-    return { png, width: out.raster.width, height: out.raster.height, dpi, applied: out.applied, stats: out.stats, warnings: out.warnings };
+    return { ...pngFile(png), width: out.raster.width, height: out.raster.height, dpi, applied: out.applied, stats: out.stats, warnings: out.warnings };
   },
   transfer(result) {
-    return [result.png.buffer as ArrayBuffer];
+    return [result.data.buffer as ArrayBuffer];
   },
 };

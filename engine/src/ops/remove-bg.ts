@@ -12,6 +12,7 @@ import { defaultSegmentationModel } from '../matte/model-catalog.js';
 import type { MatteStats, RemoveBgMethod } from '../matte/types.js';
 import { stageProgress } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
+import { pngFile, type PngFile } from './output.js';
 
 /** Largest remove-bg input in pixels (spec 8: 25 megapixels). */
 export const REMOVE_BG_MAX_PIXELS = 25_000_000;
@@ -36,10 +37,8 @@ export interface ResolvedRemoveBg {
   modelState: 'absent' | 'loading';
 }
 
-/** What `removeBg` returns. */
-export interface RemoveBgResult {
-  /** PNG bytes, straight alpha, same size as the input (the input's DPI is kept). */
-  png: Uint8Array;
+/** What `removeBg` returns: the PNG in `data`, straight alpha, same size as the input (the input's DPI is kept). */
+export interface RemoveBgResult extends PngFile {
   width: number;
   height: number;
   /** `matte` (artwork matting), `model` (segmentation model refined by matting), `alpha` (input already transparent). */
@@ -96,10 +95,10 @@ export const removeBgOp: OpDef<RemoveBgOptions, ResolvedRemoveBg, RemoveBgResult
     const r = await removeBackground(raster, { backend: opts.backend, model: opts.model, jpeg, enclosed: opts.enclosed, modelState: opts.modelState, onProgress: (done, stage) => progress('matte', done, stage) });
     progress('encode');
     const png = await encodePng({ width: r.width, height: r.height, data: r.data }, dpi ? { dpi } : {});
-    return { png, width: r.width, height: r.height, method: r.method, warnings: r.warnings, stats: r.stats };
+    return { ...pngFile(png), width: r.width, height: r.height, method: r.method, warnings: r.warnings, stats: r.stats };
   },
   transfer(result) {
-    return [result.png.buffer as ArrayBuffer];
+    return [result.data.buffer as ArrayBuffer];
   },
 };
 

@@ -9,6 +9,7 @@ import { upscaleRaster, type UpscaleRoute } from '../upscale/upscale.js';
 import type { ArtClass } from '../upscale/classify.js';
 import { stageProgress } from '../progress.js';
 import { isRaster, type OpContext, type OpDef, type OpInput } from './types.js';
+import { pngFile, type PngFile } from './output.js';
 
 /** Options of `upscale`. */
 export interface UpscaleOptions {
@@ -29,10 +30,8 @@ export interface ResolvedUpscale {
   route: 'auto' | UpscaleRoute;
 }
 
-/** What `upscale` returns. */
-export interface UpscaleResult {
-  /** The upscaled image as PNG (density scaled when the source stated one). */
-  png: Uint8Array;
+/** What `upscale` returns: the upscaled image as PNG in `data` (density scaled when the source stated one). */
+export interface UpscaleResult extends PngFile {
   width: number;
   height: number;
   scale: 2 | 4;
@@ -77,7 +76,7 @@ export const upscaleOp: OpDef<UpscaleOptions, ResolvedUpscale, UpscaleResult> = 
   },
   run: (input, opts, ctx) => runUpscale(input, opts, ctx),
   transfer(result) {
-    return [result.png.buffer as ArrayBuffer];
+    return [result.data.buffer as ArrayBuffer];
   },
 };
 
@@ -116,7 +115,7 @@ export async function runUpscale(input: OpInput, opts: Readonly<ResolvedUpscale>
     const opaque = isOpaque(src);
     const png = await encodePng(out.raster, { ...(density ? { dpi: (density * out.raster.width) / src.width } : {}), dropAlpha: opaque });
     return {
-      png,
+      ...pngFile(png),
       width: out.raster.width,
       height: out.raster.height,
       scale: opts.scale,

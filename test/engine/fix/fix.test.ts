@@ -17,7 +17,7 @@ async function decode(bytes: Uint8Array): Promise<Raster & { density: number | u
 
 async function fix(r: Raster, o: FixOptions) {
   const out = await engine.fix(await png(r), o);
-  return { ...out, raster: await decode(out.png) };
+  return { ...out, raster: await decode(out.data) };
 }
 
 function fieldOf(fn: () => unknown): string | undefined {
@@ -226,8 +226,8 @@ describe('fix steps', () => {
     const pooled = createEngine({ threads: 1 });
     try {
       const out = await pooled.fix(await png(disc(200, 200, { r: 50, glowSigma: 10 })), { fix_halftone: true, print_width_inches: 1 });
-      expect(out.png).toBeInstanceOf(Uint8Array);
-      expect(out.png.byteLength).toBeGreaterThan(100);
+      expect(out.data).toBeInstanceOf(Uint8Array);
+      expect(out.data.byteLength).toBeGreaterThan(100);
       expect(out.applied).toEqual(['halftone']);
       const err = await pooled.fix(await png(canvas(4, 4)), { halftone_lpi: 99 }).catch((e: unknown) => e);
       expect((err as InkprepError).details.field).toBe('halftone_lpi');

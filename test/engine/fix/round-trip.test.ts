@@ -54,7 +54,7 @@ describe('round trip on customer uploads', () => {
   it('the same glow halftoned at 25 lpi re-scans without specks, jagged edges or thin lines', async () => {
     const art = await glowAndShadow('noto-1f981-lion.svg', 1200);
     const fixed = await engine.fix(await encodePng(art), { fix_halftone: true, halftone_lpi: 25, print_width_inches: 4 });
-    const s = await engine.scan(fixed.png, { print_width_inches: 4 });
+    const s = await engine.scan(fixed.data, { print_width_inches: 4 });
     expect(s.speck_count).toBe(0);
     expect(codes(s)).not.toContain('specks');
     expect(codes(s)).not.toContain('jagged_edges');

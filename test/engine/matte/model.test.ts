@@ -97,7 +97,7 @@ describe.skipIf(!runtime.ok)('segmentation backend (onnxruntime-node, generated 
     const { raster, truth } = photoLike();
     const res = await engine.removeBg(await encodePngRaster(raster), { backend: 'model', model: { path: modelPath, input_size: '64', mean: '0,0,0', std: '1,1,1', output: 'probability' } });
     expect(res.method).toBe('model');
-    const out = await decodePng(res.png);
+    const out = await decodePng(res.data);
     expect(iou(out.data, truth)).toBeGreaterThan(0.95);
   });
 

@@ -80,7 +80,7 @@ describe('whites of the art in a JPEG (codec noise hides the 0.5 ΔE the clean r
   it('off-white regions enclosed by the art stay, counters go (engine.removeBg, JPEG q85)', async () => {
     const scene = await renderSvg(svg);
     const res = await engine.removeBg(await jpegRoundTrip(scene, 85));
-    const out = await decodePng(res.png);
+    const out = await decodePng(res.data);
     for (const { cx, cy, art } of rings) expect(out.data[(cy * 640 + cx) * 4 + 3], `${art ? 'off-white region' : 'counter'} at ${cx},${cy}`).toBe(art ? 255 : 0);
     // Before the JPEG rule every one of these off-white regions went with the counters.
     const before = matteArtwork((await decodeImage(await jpegRoundTrip(scene, 85))).raster, { jpeg: true, codecRegionRules: false }).data;
@@ -91,7 +91,7 @@ describe('whites of the art in a JPEG (codec noise hides the 0.5 ΔE the clean r
     const S = 1024;
     const gt = await renderCorpusPiece('noto-1f98b-butterfly.svg', S);
     const res = await engine.removeBg(await jpegRoundTrip(composite(gt, white), 85));
-    expect(fgLost((await decodePng(res.png)).data, gt)).toBeLessThan(0.5); // 3.9 % before the JPEG rule
+    expect(fgLost((await decodePng(res.data)).data, gt)).toBeLessThan(0.5); // 3.9 % before the JPEG rule
     for (const file of ['lettering-good-vibes.svg', 'si-porsche.svg', 'si-openbsd.svg']) {
       const art = await renderCorpusPiece(file, 512);
       const input = (await decodeImage(await jpegRoundTrip(composite(art, white), 85))).raster;

@@ -31,18 +31,18 @@ describe('engine.removeBg', () => {
     expect(res.method).toBe('matte');
     expect(res.warnings).toEqual([]);
     expect([res.width, res.height]).toEqual([128, 128]);
-    const meta = await sharp(res.png).metadata();
+    const meta = await sharp(res.data).metadata();
     expect(meta.format).toBe('png');
     expect(meta.hasAlpha).toBe(true);
     expect(meta.density).toBe(300);
-    const out = await decodePng(res.png);
+    const out = await decodePng(res.data);
     expect(measure(out, gt).iou).toBeGreaterThan(0.99);
   });
 
   it('JPEG input works and takes the JPEG tolerances (no stray pixels on the background)', async () => {
     const gt = await renderSvg(logoSvg(128));
     const res = await engine.removeBg(await jpegRoundTrip(composite(gt, () => [255, 255, 255]), 80));
-    const out = await decodePng(res.png);
+    const out = await decodePng(res.data);
     expect(res.stats.noiseDeltaE).toBeGreaterThanOrEqual(2);
     expect(res.stats.compression).toBe('jpeg');
     let stray = 0;
@@ -57,7 +57,7 @@ describe('engine.removeBg', () => {
     const png = new Uint8Array(await sharp(Buffer.from(fromJpeg.data.buffer), { raw: { width: 128, height: 128, channels: 4 } }).png().toBuffer());
     const res = await engine.removeBg(png);
     expect(res.stats.compression).toBe('detected');
-    const out = await decodePng(res.png);
+    const out = await decodePng(res.data);
     let stray = 0;
     for (let i = 0; i < 128 * 12; i++) if (out.data[i * 4 + 3]! > 0) stray++;
     expect(stray).toBe(0);

@@ -13,10 +13,10 @@ describe('pool worker entry', () => {
   it('wraps results with buffers as a Piscina movable listing exactly those buffers', async () => {
     const png = new Uint8Array(await card().png().toBuffer());
     const reply = (await runTask({ op: 'fix', input: png, options: OPS.fix.resolve({}), maxPixels: 1e8 })) as unknown as Record<symbol, unknown>;
-    const value = reply[Piscina.valueSymbol] as { ok: true; value: { png: Uint8Array } };
+    const value = reply[Piscina.valueSymbol] as { ok: true; value: { data: Uint8Array } };
     expect(value.ok).toBe(true);
-    expect(value.value.png).toBeInstanceOf(Uint8Array);
-    expect(reply[Piscina.transferableSymbol]).toEqual([value.value.png.buffer]);
+    expect(value.value.data).toBeInstanceOf(Uint8Array);
+    expect(reply[Piscina.transferableSymbol]).toEqual([value.value.data.buffer]);
   });
 
   it('replies without buffers are plain; failures become wire errors', async () => {

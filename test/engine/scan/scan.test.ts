@@ -202,7 +202,7 @@ describe('scan op (engine, encoded input)', () => {
       expect(s.content_box!.x).toBeGreaterThan(150);
       const fixed = await engine.fix(new Uint8Array(jpeg), { fix_despeckle: true, print_width_inches: 2 });
       expect(fixed.stats.specks_removed).toBe(3);
-      const again = await engine.scan(fixed.png, { print_width_inches: 2 });
+      const again = await engine.scan(fixed.data, { print_width_inches: 2 });
       expect(again.speck_count).toBe(0);
       expect(again.content_box!.x).toBeGreaterThan(150);
     } finally {

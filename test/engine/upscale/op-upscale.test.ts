@@ -36,7 +36,7 @@ describe('op upscale', () => {
     expect(['vector', 'model', 'resample']).toContain(out.route);
     expect(out.preShrunk).toBe(false);
     expect(out.from).toEqual({ width: 24, height: 16 });
-    const { data, info } = await sharp(out.png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(out.data).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     expect([info.width, info.height]).toEqual([96, 64]);
     expect(data[3]).toBe(0); // transparent corner
     expect(data[(32 * 96 + 48) * 4 + 3]).toBe(255); // opaque centre
@@ -74,6 +74,6 @@ describe('op upscale', () => {
 
   it('scales a stated density with the image (72 DPI x4 -> 288 DPI)', async () => {
     const out = await engine.upscale(await png(16, 16, { dpi: 72 }), { scale: 4 });
-    expect((await sharp(out.png).metadata()).density).toBe(288);
+    expect((await sharp(out.data).metadata()).density).toBe(288);
   });
 });

@@ -32,7 +32,7 @@ export const fixCommand: Command = {
   run(argv) {
     return runFileVerb(argv, { verb: this.name, usage: this.usage, output: 'out.png', binary: true, fields: FIELDS }, async ({ input, output, options, engine, call, write, report, warn }) => {
       const out = await engine.fix(input, textOptions(options), call);
-      await write(out.png);
+      await write(out.data);
       report({ output, width: out.width, height: out.height, dpi: out.dpi, applied: out.applied, stats: out.stats, warnings: out.warnings });
       for (const w of out.warnings) warn(w.code, w.message);
     });

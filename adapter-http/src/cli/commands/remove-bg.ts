@@ -28,7 +28,7 @@ export const removeBgCommand: Command = {
     return runFileVerb(argv, spec, async ({ input, output, options, engine, call, write, report, warn }) => {
       // Flags are text; the op validates the values (invalid_option naming the field).
       const out = await engine.removeBg(input, textOptions(options), call);
-      await write(out.png);
+      await write(out.data);
       report({ output, width: out.width, height: out.height, method: out.method, warnings: out.warnings, stats: out.stats });
       // Warnings are `<code>: <text>` sentences (the X-Warnings header).
       for (const w of out.warnings) {

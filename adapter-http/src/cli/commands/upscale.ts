@@ -27,7 +27,7 @@ export const upscaleCommand: Command = {
     return runFileVerb(argv, { verb: this.name, usage: this.usage, output: 'out.png', binary: true, fields: FIELDS }, async ({ input, output, options, engine, call, write, report }) => {
       const started = performance.now();
       const out = await engine.upscale(input, textOptions(options), call);
-      await write(out.png);
+      await write(out.data);
       report({
         output, width: out.width, height: out.height, scale: out.scale, route: out.route, chosen: out.chosen,
         fallback: out.fallback, patched: out.patched, model: out.model, art: out.art, preShrunk: out.preShrunk, from: out.from, to: out.to, effectiveScale: out.effectiveScale,
