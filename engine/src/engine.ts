@@ -8,7 +8,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { InkprepError, fromWire } from './errors.js';
 import { DEFAULT_MAX_PIXELS } from './raster/decode.js';
-import { OPS, type OpName, type OptionsOf, type ResultOf } from './ops/registry.js';
+import { OPS, isResolved, type OpName, type OptionsOf, type Resolved, type ResultOf } from './ops/registry.js';
 import { isRaster, type OpDef, type OpInput } from './ops/types.js';
 import type { ReplyMessage, TaskMessage } from './pool/messages.js';
 import type { TextOptions } from './options/validate.js';
@@ -47,8 +47,11 @@ export interface CallOptions {
   onProgress?: (event: ProgressEvent) => void;
 }
 
-/** Options of op K: typed (`OptionsOf<K>`), or text fields wrapped by `textOptions` (what HTTP and the CLI receive). */
-export type OpOptions<K extends OpName> = OptionsOf<K> | TextOptions;
+/**
+ * Options of op K: typed (`OptionsOf<K>`), text fields wrapped by `textOptions` (what HTTP and the CLI
+ * receive), or a value already resolved by `resolveOptions` (taken as it is).
+ */
+export type OpOptions<K extends OpName> = OptionsOf<K> | TextOptions | Resolved<K>;
 
 type OpMethods = { [K in OpName]: (input: OpInput, options?: OpOptions<K>, call?: CallOptions) => Promise<ResultOf<K>> };
 
@@ -153,7 +156,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
     if (closed) throw new InkprepError('shutting_down', 'The engine is closed');
     const def = OPS[op] as unknown as OpDef<unknown, unknown, ResultOf<K>>;
     checkInput(input);
-    const resolved = def.resolve(raw);
+    // Resolved once at the boundary (resolveOptions) is taken as it is; anything else is validated here.
+    const resolved = isResolved(op, raw) ? raw : def.resolve(raw);
     const limit = Math.min(maxPixels, call.maxPixels ?? maxPixels);
     if (call.signal?.aborted) throw new InkprepError('aborted');
     const onProgress = safeSink(call.onProgress);

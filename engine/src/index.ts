@@ -4,7 +4,7 @@
 // stability promise.
 export { createEngine, type Engine, type EngineOptions, type CallOptions, type OpOptions } from './engine.js';
 export { textOptions, type TextOptions } from './options/validate.js';
-export type { OpName, OptionsOf, ResultOf } from './ops/registry.js';
+export { resolveOptions, isResolved, type OpName, type OptionsOf, type Resolved, type ResultOf } from './ops/registry.js';
 export type { OpInput } from './ops/types.js';
 export type { ProgressEvent } from './progress.js';
 export { ERROR_CODES, EXIT, InkprepError, exitCodeFor, invalidOption, isErrorCode, type AnyErrorCode, type CliErrorCode, type ErrorCode, type ErrorDetails } from './errors.js';

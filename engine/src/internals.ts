@@ -4,6 +4,9 @@
 export { workerFilename } from './engine.js';
 export { TextOptions } from './options/validate.js';
 export { OPS, isOpName, type ResolvedOf } from './ops/registry.js';
+export * as optionFields from './options/fields.js';
+export type { Field, FieldExtras, Surface } from './options/fields.js';
+export { defineOptions, type OptionTable, type LibOptions, type WireOptions, type FieldValues } from './options/table.js';
 export type { OpDef, OpContext } from './ops/types.js';
 export { stageProgress, type ProgressSink, type StageReporter } from './progress.js';
 export { ERROR_REGISTRY, fromWire, type WireError } from './errors.js';

@@ -147,7 +147,7 @@ describe('POST /api/v1/mockup', () => {
 describe('warmMockupBlanks', () => {
   it('renders every own blank front and back once with valid options', async () => {
     const calls: Record<string, unknown>[] = [];
-    await warmMockupBlanks({ mockup: async (_input, opts) => { calls.push(opts as Record<string, unknown>); return resolveMockup(opts) as never; } });
+    await warmMockupBlanks({ mockup: async (_input, opts) => { calls.push(opts as Record<string, unknown>); return resolveMockup(opts as never) as never; } });
     expect(calls.map((c) => `${c.style} ${c.placement}`)).toEqual([
       'own:classic-tee full-front', 'own:classic-tee full-back', 'own:womens-tee full-front', 'own:womens-tee full-back',
       'own:long-sleeve-tee full-front', 'own:long-sleeve-tee full-back', 'own:hoodie full-front', 'own:hoodie full-back',

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { ERROR_CODES, textOptions, type ErrorCode } from '@inkprep/engine';
-import { OPS, validate } from '@inkprep/engine/internals';
+import { OPS, defineOptions, optionFields, validate } from '@inkprep/engine/internals';
 import { OPERATION_DOCS, ROUTES, buildOpenApi, json, openApiText, postImageRoute, type RouteDef } from '@inkprep/http';
 import { get, startTestServer, type TestServer } from './harness.js';
 
@@ -124,23 +124,20 @@ describe('OpenAPI document', () => {
     expect(Object.keys(form('/api/v1/remove-bg'))).toEqual(['image']);
   });
 
-  it('a field added to an op\'s parsing appears in the document without touching the generator', () => {
-    const scan = OPS.scan as { resolve: (raw: unknown) => unknown };
-    const original = scan.resolve;
-    // The op's resolve gains a field, exactly as a developer would add one (a parse helper call).
-    scan.resolve = (raw) => {
-      const base = original(raw) as object;
-      const o = validate.readOptions(raw);
-      return Object.freeze({ ...base, sharpen: validate.parseEnum(o, 'sharpen', 'off', ['off', 'light', 'strong'] as const) });
-    };
+  it('a field added to an op\'s option table appears in the document without touching the generator', () => {
+    const scan = OPS.scan as { fields?: readonly unknown[]; resolve: (raw: unknown) => unknown };
+    const original = { fields: scan.fields, resolve: scan.resolve };
+    // The op's table gains a field, exactly as a developer would add one (one line in the table).
+    const table = defineOptions([...OPS.scan.fields!, optionFields.oneOf('sharpen', 'sharpen', ['off', 'light', 'strong'] as const, 'off', 'edge sharpening')]);
+    Object.assign(scan, { fields: table.fields, resolve: table.resolve });
     try {
       const d = buildOpenApi(ROUTES) as Json;
       expect(d.paths['/api/v1/scan'].post.requestBody.content['multipart/form-data'].schema.properties.sharpen)
-        .toEqual({ type: 'string', enum: ['off', 'light', 'strong'], default: 'off' });
-      // and it is the same code path that validates requests
+        .toEqual({ type: 'string', enum: ['off', 'light', 'strong'], default: 'off', description: 'edge sharpening' });
+      // and it is the same table that validates requests
       expect(() => OPS.scan.resolve(textOptions({ sharpen: 'max' }))).toThrow(/one of off, light, strong for sharpen/);
     } finally {
-      scan.resolve = original;
+      Object.assign(scan, original);
     }
     // A route-level validation (custom image route) is described the same way.
     const extra: RouteDef = postImageRoute({

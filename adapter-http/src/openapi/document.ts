@@ -4,9 +4,9 @@
 // operations.ts adds what code cannot say (summaries, reply schemas, prose). Served at GET
 // /api/v1/openapi.json and committed as docs/openapi.json (`npm run openapi`; a test keeps them equal).
 import { ERROR_CODES, type ErrorCode } from '@inkprep/engine';
-// Internal: the field descriptions the engine's parse helpers record, from which the request schemas come.
+// Internal: the field descriptions (option tables, parse helpers), from which the request schemas come.
 import type { validate } from '@inkprep/engine/internals';
-import type { RouteDef, RouteMeta } from '../routes/define.js';
+import type { RouteDef, RouteField, RouteMeta } from '../routes/define.js';
 import { OPERATION_DOCS, SERVER_OPERATIONS, type HeaderDoc, type OperationDoc } from './operations.js';
 import { errorSchema, type Schema } from './schemas.js';
 
@@ -27,7 +27,7 @@ function operationId(key: string): string {
   return `${method.toLowerCase()}_${rest || 'root'}`;
 }
 
-/** JSON Schema of one request field, from what its parser noted. */
+/** JSON Schema of one request field, from its option table entry or what its parser noted. */
 export function fieldSchema(f: validate.FieldSpec, description?: string): Schema {
   let s: Schema;
   switch (f.kind) {
@@ -111,7 +111,10 @@ function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: str
   const names = new Set(fields.map((f) => f.field));
   for (const n of Object.keys(doc.fields ?? {})) {
     if (!names.has(n)) throw new Error(`openapi: ${key} documents field ${n}, which its validation never reads`);
+    // A field with an option table entry is documented there, once.
+    if (fields.some((f) => f.field === n && f.doc !== undefined)) throw new Error(`openapi: ${key} documents field ${n}, which its option table documents`);
   }
+  const describe = (f: RouteField) => fieldSchema(f, f.doc ?? doc.fields?.[f.field]);
   const op: Record<string, unknown> = {
     operationId: operationId(key),
     summary: doc.summary,
@@ -121,12 +124,12 @@ function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: str
   };
   const params: unknown[] = [...route.path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string', minLength: 1 } }));
   if (meta.kind === 'get') {
-    for (const f of fields) params.push({ name: f.field, in: 'query', required: !!f.required, schema: fieldSchema(f, doc.fields?.[f.field]) });
+    for (const f of fields) params.push({ name: f.field, in: 'query', required: !!f.required, schema: describe(f) });
   } else {
     const properties: Record<string, unknown> = {
       image: { type: 'string', contentMediaType: 'application/octet-stream', description: `the image file: ${(meta.formats ?? []).map((f) => f.toUpperCase()).join(', ')}` },
     };
-    for (const f of fields) properties[f.field] = fieldSchema(f, doc.fields?.[f.field]);
+    for (const f of fields) properties[f.field] = describe(f);
     op.requestBody = {
       required: true,
       content: {

@@ -1,8 +1,9 @@
 // What the route table cannot say about each endpoint: summary, success replies (JSON schema or media
 // types, X- headers), error codes beyond the ones its kind implies, and prose for its fields. Keyed by
 // `METHOD path` exactly as in routes/index.ts; the generator (document.ts) fails on a route without an
-// entry and on an entry without a route. Field names, kinds, defaults, ranges and allowed values are NOT
-// here: they come from the routes' own validation (RouteMeta.fields).
+// entry and on an entry without a route. Fields of the ops are NOT here: they come from the ops' option
+// tables (engine, options/table.ts), prose included; query parameters of GET routes are described by
+// running their validation (RouteMeta.fields) and get their prose here.
 import type { ErrorCode } from '@inkprep/engine';
 // Internal: the media types the vectorize op writes, so the document lists exactly those.
 import { CONTENT_TYPES } from '@inkprep/engine/internals';
@@ -46,8 +47,6 @@ const intText = (description: string, required = true): HeaderDoc => ({ schema: 
 const numText = (description: string): HeaderDoc => ({ schema: { type: 'string', pattern: '^-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?$' }, description });
 const text = (description: string): HeaderDoc => ({ schema: { type: 'string' }, description });
 const codeList = (description: string): HeaderDoc => ({ schema: { type: 'string', pattern: '^([a-z0-9_]+(,[a-z0-9_]+)*)?$' }, description });
-
-const PRINT_WIDTH = 'target print width in inches';
 
 /** The try-it page and its assets (routes/web.ts): one entry per file of its fixed list. */
 function webDocs(): Record<string, OperationDoc> {
@@ -110,7 +109,6 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
   'POST /api/v1/scan': {
     summary: 'Print-readiness report', tag: 'artwork', spec: '4.1 / 2.2',
     replies: [{ status: 200, description: 'the scan report', json: S.SCAN_REPORT }],
-    fields: { print_width_inches: PRINT_WIDTH },
   },
   'POST /api/v1/fix': {
     summary: 'Repair artwork (edges, trim, specks, resize, halftone)', tag: 'artwork', spec: '4.2',
@@ -123,17 +121,6 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
         'X-Warnings': codeList('comma list of warning codes (e.g. halftone_cell_too_small), empty when none'),
       },
     }],
-    fields: {
-      fix_alpha_threshold: '`true` cuts semi-transparent edge fringe',
-      alpha_threshold: 'lower is more aggressive',
-      fix_halftone: '`true` converts soft fades and glows to fully opaque halftone dots (wins over fix_alpha_threshold); dots are made after any resize',
-      halftone_lpi: 'dot frequency in lines per inch; lower means bigger dots',
-      print_width_inches: `${PRINT_WIDTH}; sizes halftone dots for the physical print; omitted: 300 DPI artwork`,
-      fix_trim: '`true` trims transparent border pixels',
-      fix_despeckle: '`true` removes isolated noise pixels',
-      resize_width_px: 'output width in pixels; keeps aspect ratio',
-      resize_height_px: 'output height in pixels; with both, exact dimensions',
-    },
   },
   'POST /api/v1/remove-bg': {
     summary: 'Remove the background', tag: 'artwork', spec: '4.3',
@@ -179,7 +166,6 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     summary: 'Upscale 2x or 4x', tag: 'artwork', spec: '4.5 / 2.5',
     description: 'Input over the budget is shrunk first, up to 4x the budget in pixels; larger input gets 413 image_too_large with maxPixels and pixels. Subject to the fair-use cap.',
     replies: [{ status: 200, description: 'where the result is', json: S.UPSCALE_RESULT }],
-    fields: { scale: 'enlargement factor' },
   },
   'GET /api/v1/upscale/results/{key}': {
     summary: 'A hosted upscale result', tag: 'artwork',

@@ -1,14 +1,15 @@
 // Route helpers: every endpoint is declared with getRoute() or postImageRoute() and listed in
 // routes/index.ts. postImageRoute runs the straight line of every image POST:
 //   body limit (Content-Length, then while streaming) -> auth (key + live account state) -> form ->
-//   options (engine op `resolve`) -> image header probe (format, pixel limit) -> metering (atomic
-//   reservation) -> vectorize line (optional) -> engine (aborted with the client) -> reply; any error goes
+//   options (resolved once, by the op's option table: `resolveOptions`) -> image header probe (format, pixel limit) -> metering (atomic
+//   reservation) -> vectorize line (optional) -> engine (takes the resolved value as it is; aborted with the
+//   client) -> reply; any error goes
 //   through the one error map (http/errors.ts). A reservation is kept (confirmed in the store, before the
 //   reply is sent) only when the reply is 2xx; otherwise released.
-import { InkprepError, textOptions, type ImageFormat, type OpName, type ResultOf } from '@inkprep/engine';
-// Internal: a route resolves the request's text fields with the op's own resolver (and the engine's parse
-// helpers), so HTTP validation and its OpenAPI description follow the engine's rules exactly.
-import { OPS, validate, type ResolvedOf } from '@inkprep/engine/internals';
+import { InkprepError, resolveOptions, textOptions, type ImageFormat, type OpName, type Resolved, type ResultOf } from '@inkprep/engine';
+// Internal: the op registry (each op's option table: its HTTP fields, their docs, its resolver) and the
+// engine's parse helpers, so HTTP validation and its OpenAPI description follow the engine's rules exactly.
+import { OPS, validate } from '@inkprep/engine/internals';
 import { authenticate, authenticateSync, type Caller } from '../auth/authenticate.js';
 import { extractKey } from '../auth/keys.js';
 import type { Exchange } from '../http/exchange.js';
@@ -43,10 +44,33 @@ export interface RouteMeta {
   /** Image POSTs backed by an engine op. */
   op?: OpName;
   /**
-   * The request fields (form fields or query parameters), described by running the route's own validation
-   * (the op's `resolve`, the route's `validate` or `params`) under the recorder (engine validate.describeFields).
+   * The request fields (form fields or query parameters): an op's option table (its fields offered over
+   * HTTP, with their one-line docs), or, for routes without one, described by running the route's own
+   * validation (`validate` or `params`) under the recorder (engine validate.describeFields).
    */
-  fields(): validate.FieldSpec[];
+  fields(): RouteField[];
+}
+
+/** One request field of a route: what its parser says about it, and its one-line doc when a table has one. */
+export type RouteField = validate.FieldSpec & { doc?: string };
+
+/** The fields of op `op` offered over HTTP, from its option table (undefined: the op has no table yet). */
+export function tableFields(op: OpName): RouteField[] | undefined {
+  const fields = OPS[op].fields;
+  return fields?.filter((f) => f.surfaces.includes('http')).map((f) => ({ ...f.spec, doc: f.doc }));
+}
+
+/** The form fields an op's table offers over HTTP, as text options (others are ignored, as they always were). */
+export function formOptions(op: OpName, fields: Record<string, string>): ReturnType<typeof textOptions> {
+  return textOptions(httpFields(op, fields));
+}
+
+function httpFields(op: OpName, fields: Record<string, string>): Record<string, string> {
+  const table = OPS[op].fields;
+  if (!table) return fields;
+  const out: Record<string, string> = {};
+  for (const f of table) if (f.surfaces.includes('http') && Object.prototype.hasOwnProperty.call(fields, f.wire)) out[f.wire] = fields[f.wire]!;
+  return out;
 }
 
 /** Field values a route's validation is described with; one run per probe (see validate.describeFields). */
@@ -261,14 +285,16 @@ export interface ImageRouteBase<Options> {
 }
 
 /** An image POST backed by one engine op: `respond` turns the op's result into the reply. */
-export interface OpImageRoute<K extends OpName> extends ImageRouteBase<ResolvedOf<K>> {
+export interface OpImageRoute<K extends OpName> extends ImageRouteBase<Resolved<K>> {
   op: K;
-  respond(result: ResultOf<K>, call: ImageCall<ResolvedOf<K>>): Reply | Promise<Reply>;
+  respond(result: ResultOf<K>, call: ImageCall<Resolved<K>>): Reply | Promise<Reply>;
 }
 
 /** An image POST with its own handler (e.g. upscale: engine + storage); `validate` checks the fields first. */
 export interface CustomImageRoute<Options> extends ImageRouteBase<Options> {
   op?: undefined;
+  /** The op whose option table lists this route's form fields (its HTTP fields) for the API document. */
+  options?: OpName;
   /** Validate the text fields (throw `invalidOption(field, ...)`); runs before metering. */
   validate(fields: Record<string, string>): Options;
   handle(call: ImageCall<Options>): Promise<Reply>;
@@ -286,6 +312,7 @@ export function postImageRoute<Options>(spec: CustomImageRoute<Options>): RouteD
 export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unknown>): RouteDef {
   const endpoint = spec.endpoint ?? spec.path.slice(spec.path.lastIndexOf('/') + 1);
   const formats = spec.formats ?? ALL_FORMATS;
+  const table = spec.op ?? spec.options;
   const describe = spec.op !== undefined
     ? (p: Record<string, string>) => OPS[spec.op!].resolve(textOptions(p))
     : (p: Record<string, string>) => spec.validate(p);
@@ -296,7 +323,7 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
       kind: 'image', auth: true, meter: spec.meter ?? 'daily', formats,
       ...(spec.queue ? { queue: spec.queue } : {}),
       ...(spec.op !== undefined ? { op: spec.op } : {}),
-      fields: () => validate.describeFields(describe, spec.probes ?? [{}]),
+      fields: () => (table !== undefined ? tableFields(table) : undefined) ?? validate.describeFields(describe, spec.probes ?? [{}]),
     },
     handle(ex, app) {
       const maxBytes = typeof spec.maxBytes === 'function' ? spec.maxBytes(app) : spec.maxBytes ?? app.config.maxUploadBytes;
@@ -308,9 +335,9 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
         const form = await body.done;
         if (!form.image || form.image.bytes.byteLength === 0) throw new InkprepError('missing_image', 'The image file is missing: send it as a file part named image');
         const image = form.image.bytes;
-        // Form fields are text: only textOptions lets the engine parse numbers and booleans from text.
-        const text = textOptions(form.fields);
-        const options: unknown = spec.op !== undefined ? OPS[spec.op].resolve(text) : spec.validate(form.fields);
+        // Form fields are text: only textOptions lets the engine parse numbers and booleans from text. An op
+        // route resolves them here, once; the engine takes the resolved value as it is.
+        const options: unknown = spec.op !== undefined ? resolveOptions(spec.op, formOptions(spec.op, form.fields)) : spec.validate(form.fields);
         const maxPixels = typeof spec.maxPixels === 'function'
           ? await spec.maxPixels({ app, options: options as never, caller })
           : spec.maxPixels ?? app.config.maxPixels;
@@ -325,7 +352,7 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
         };
         let reply: Reply;
         if (spec.op !== undefined) {
-          const result = await app.engine.run(spec.op, image, text, { signal: spec.abortEngine ? ex.signal : undefined, maxPixels, transfer: true });
+          const result = await app.engine.run(spec.op, image, options as Resolved<OpName>, { signal: spec.abortEngine ? ex.signal : undefined, maxPixels, transfer: true });
           turn?.release();
           reply = await spec.respond(result as never, call as never);
         } else {

@@ -19,6 +19,7 @@ export const removeBgRoute: RouteDef = postImageRoute<Record<string, never>>({
   formats: ['png', 'jpeg'],
   meter: { fairUse: 'remove_bg' },
   maxPixels: ({ app }) => maxPixelsFor(app),
+  options: 'removeBg', // its table offers no field over HTTP
   validate: () => ({}),
   async handle({ app, image, signal }) {
     const out = await app.engine.removeBg(image, {}, { signal, maxPixels: await maxPixelsFor(app), transfer: true });

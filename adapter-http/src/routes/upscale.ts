@@ -4,28 +4,17 @@
 // (`output_hosted_by: service`, `output_url_expires: false`). When the storage write fails the image is kept
 // in the in-process holder for DEFAULT_HOLD_MS (15 min) instead (`output_hosted_by: provider`,
 // `output_url_expires: true`, plus `output_url_expires_at`).
-// Internal: the engine's parse helpers, so `scale` is read by the same rules as the op's options.
-import { validate } from '@inkprep/engine/internals';
+import { resolveOptions, type Resolved } from '@inkprep/engine';
 import { binary, errorJson, json } from '../http/reply.js';
 import { getUpscaleLimits } from '../settings.js';
 import { hostingFor } from '../storage/index.js';
-import { getRoute, postImageRoute, type RouteDef } from './define.js';
+import { formOptions, getRoute, postImageRoute, type RouteDef } from './define.js';
 
 /** Path prefix of hosted (lasting) results. */
 export const RESULTS_PREFIX = '/api/v1/upscale/results/';
 /** Path prefix of held (short-lived) results. */
 export const HELD_PREFIX = '/api/v1/upscale/held/';
 
-/** Validated fields of POST /upscale. */
-export interface UpscaleFields {
-  scale: 2 | 4;
-}
-
-/** `scale`: 2 or 4 (text), default 4. */
-export function parseUpscaleFields(fields: Record<string, string>): UpscaleFields {
-  // The engine's parser: present-but-blank is invalid_option; spec 2 decimal text, so "4.0" is the number 4.
-  return { scale: validate.parseIntegerChoice(validate.readOptions(validate.textOptions(fields)), 'scale', 4, [2, 4] as const) };
-}
 
 /** Absolute URL when `INKPREP_PUBLIC_URL` is set (e.g. https://api.example.com), else the path. */
 function publicUrl(pathname: string): string {
@@ -33,11 +22,13 @@ function publicUrl(pathname: string): string {
   return base ? `${base}${pathname}` : pathname;
 }
 
-export const upscaleRoute: RouteDef = postImageRoute<UpscaleFields>({
+export const upscaleRoute: RouteDef = postImageRoute<Resolved<'upscale'>>({
   path: '/api/v1/upscale',
   formats: ['png', 'jpeg'],
   meter: { fairUse: 'upscale' },
-  validate: parseUpscaleFields,
+  // The table's HTTP field (`scale`: 2 or 4, decimal text, default 4); the budgets are the live settings below.
+  options: 'upscale',
+  validate: (fields) => resolveOptions('upscale', formOptions('upscale', fields)),
   // 413 `image_too_large` with maxPixels (budget x 4 for the scale, read live) and pixels, from the header.
   maxPixels: async ({ app, options }) => {
     const l = await getUpscaleLimits(app.store);

@@ -34,7 +34,7 @@ export interface FixOutcome {
 
 /**
  * Run the fix steps on a raster (modified in place where possible). `progress` hears each step as it starts.
- * @example const { raster, dpi } = await fixRaster(r, resolveFix({ fix_halftone: 'true' }));
+ * @example const { raster, dpi } = await fixRaster(r, resolveFix({ fixHalftone: true }));
  */
 export async function fixRaster(input: Raster, o: Readonly<ResolvedFix>, progress: (step: FixStep) => void = () => {}): Promise<FixOutcome> {
   let r = input;
@@ -42,8 +42,8 @@ export async function fixRaster(input: Raster, o: Readonly<ResolvedFix>, progres
   const stats: Record<string, number> = {};
   const warnings: FixWarning[] = [];
   // resolution of the pixels as they are now (input: from the print width; kept by trim, scaled by resize)
-  let dpi = o.print_width_inches ? r.width / o.print_width_inches : FIX_DEFAULTS.dpi;
-  if (o.fix_despeckle) {
+  let dpi = o.printWidthInches ? r.width / o.printWidthInches : FIX_DEFAULTS.dpi;
+  if (o.fixDespeckle) {
     progress('despeckle');
     const d = despeckle(r, dpi);
     stats.specks_removed = d.specksRemoved;
@@ -51,9 +51,9 @@ export async function fixRaster(input: Raster, o: Readonly<ResolvedFix>, progres
     stats.colour_specks_fixed = d.colourSpecksFixed;
     applied.push('despeckle');
   }
-  if (o.fix_alpha_threshold && !o.fix_halftone) {
+  if (o.fixAlphaThreshold && !o.fixHalftone) {
     progress('alpha_threshold');
-    const t = thresholdAlpha(r, o.alpha_threshold);
+    const t = thresholdAlpha(r, o.alphaThreshold);
     stats.alpha_removed = t.removed;
     stats.alpha_kept = t.kept;
     stats.alpha_recoloured = t.recoloured;
@@ -68,28 +68,28 @@ export async function fixRaster(input: Raster, o: Readonly<ResolvedFix>, progres
     trimX += b.x;
     trimY += b.y;
   };
-  if (o.fix_trim) {
+  if (o.fixTrim) {
     progress('trim');
     // with halftone, alpha below MIN_DOT_ALPHA will carry no ink
-    trim(o.fix_halftone ? MIN_DOT_ALPHA : 1);
+    trim(o.fixHalftone ? MIN_DOT_ALPHA : 1);
     applied.push('trim');
   }
-  const resized = !!(o.resize_width_px || o.resize_height_px);
+  const resized = !!(o.resizeWidthPx || o.resizeHeightPx);
   if (resized) {
-    const size = resizeDimensions(r.width, r.height, { width: o.resize_width_px, height: o.resize_height_px });
+    const size = resizeDimensions(r.width, r.height, { width: o.resizeWidthPx, height: o.resizeHeightPx });
     if (size.width * size.height > MAX_RESIZE_PIXELS || size.width > MAX_RESIZE_SIDE || size.height > MAX_RESIZE_SIDE) {
-      const field = o.resize_width_px ? 'resize_width_px' : 'resize_height_px';
-      throw invalidOption(field, `a size that keeps the output within ${MAX_RESIZE_SIDE} px per side and ${MAX_RESIZE_PIXELS} pixels (would be ${size.width}x${size.height})`, o[field]);
+      const [field, value] = o.resizeWidthPx ? ['resize_width_px', o.resizeWidthPx] : ['resize_height_px', o.resizeHeightPx];
+      throw invalidOption(field, `a size that keeps the output within ${MAX_RESIZE_SIDE} px per side and ${MAX_RESIZE_PIXELS} pixels (would be ${size.width}x${size.height})`, value);
     }
     progress('resize');
-    if (o.print_width_inches) dpi *= size.width / r.width;
+    if (o.printWidthInches) dpi *= size.width / r.width;
     r = await resizeRaster(r, size);
     applied.push('resize');
   }
-  if (!o.print_width_inches) dpi = FIX_DEFAULTS.dpi;
-  if (o.fix_halftone) {
+  if (!o.printWidthInches) dpi = FIX_DEFAULTS.dpi;
+  if (o.fixHalftone) {
     progress('halftone');
-    const h = halftoneRaster(r, { lpi: o.halftone_lpi, dpi });
+    const h = halftoneRaster(r, { lpi: o.halftoneLpi, dpi });
     stats.halftone_cell_px = Math.round(h.cellPx * 1000) / 1000;
     stats.halftone_lpi = Math.round(h.lpi * 100) / 100;
     stats.halftone_angle = h.angle;
@@ -99,9 +99,9 @@ export async function fixRaster(input: Raster, o: Readonly<ResolvedFix>, progres
     warnings.push(...h.warnings);
     applied.push('halftone');
     // dots dropped at the border may leave a transparent margin; the size is free unless resized
-    if (o.fix_trim && !resized) trim(1);
+    if (o.fixTrim && !resized) trim(1);
   }
-  if (o.fix_trim) {
+  if (o.fixTrim) {
     stats.trim_x = trimX;
     stats.trim_y = trimY;
   }

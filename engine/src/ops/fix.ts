@@ -1,9 +1,9 @@
 // Op `fix`: despeckle -> alpha threshold -> trim -> resize -> halftone (fix/pipeline.ts), then PNG with its DPI (pHYs)
-// (spec 4.2, POST /api/v1/fix). Options use the API field names; see fix/options.ts.
+// (spec 4.2, POST /api/v1/fix). Options: the table in fix/options.ts.
 import { decodeImage } from '../raster/decode.js';
 import { encodePng } from '../raster/encode.js';
 import type { Raster } from '../raster/types.js';
-import { resolveFix, type FixOptions, type ResolvedFix } from '../fix/options.js';
+import { FIX_OPTIONS, type FixOptions, type ResolvedFix } from '../fix/options.js';
 import { fixRaster, type FixStep, type FixWarning } from '../fix/pipeline.js';
 import { stageProgress } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
@@ -27,7 +27,8 @@ export interface FixResult extends PngFile {
 export const FIX_STAGES = { decode: 5, despeckle: 35, alpha_threshold: 10, trim: 3, resize: 30, halftone: 10, encode: 7 } as const;
 
 export const fixOp: OpDef<FixOptions, ResolvedFix, FixResult> = {
-  resolve: resolveFix,
+  fields: FIX_OPTIONS.fields,
+  resolve: FIX_OPTIONS.resolve,
   async run(input, opts, ctx) {
     const progress = stageProgress(ctx.progress, FIX_STAGES);
     let raster: Raster;

@@ -1,18 +1,19 @@
 // Op `info`: the decode report of a file (format, size, alpha, density) without running any algorithm.
 import { decodeImage } from '../raster/decode.js';
 import type { DecodeInfo } from '../raster/types.js';
-import { readOptions } from '../options/validate.js';
+import { defineOptions } from '../options/table.js';
 import { stageProgress } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
 
 /** `info` takes no options. */
 export type InfoOptions = Record<string, never>;
 
+/** No fields: the resolver only checks that options, when given, are an object. */
+const INFO_OPTIONS = defineOptions([]);
+
 export const infoOp: OpDef<InfoOptions, InfoOptions, DecodeInfo> = {
-  resolve(raw) {
-    readOptions(raw);
-    return Object.freeze({});
-  },
+  fields: INFO_OPTIONS.fields,
+  resolve: INFO_OPTIONS.resolve,
   async run(input, _opts, ctx) {
     if (isRaster(input)) {
       return {

@@ -5,7 +5,9 @@ import { InkprepError, invalidOption } from '../errors.js';
 import { decodeImage } from '../raster/decode.js';
 import { encodePng } from '../raster/encode.js';
 import type { Raster } from '../raster/types.js';
-import { isUnset, parseEnum, readOptions } from '../options/validate.js';
+import { isUnset, type OptionReader } from '../options/validate.js';
+import { custom, oneOf } from '../options/fields.js';
+import { defineOptions, type LibOptions, type WireOptions } from '../options/table.js';
 import { resolveModelConfig, segmentationModelFromEnv, type SegmentationModelConfig, type SegmentationModelOptions } from '../matte/model.js';
 import { removeBackground, type RemoveBgBackend } from '../matte/pipeline.js';
 import { defaultSegmentationModel } from '../matte/model-catalog.js';
@@ -17,17 +19,41 @@ import { pngFile, type PngFile } from './output.js';
 /** Largest remove-bg input in pixels (spec 8: 25 megapixels). */
 export const REMOVE_BG_MAX_PIXELS = 25_000_000;
 
-/** Options of `removeBg`. All optional; the HTTP endpoint sends none. */
-export interface RemoveBgOptions {
-  /** `auto` (default): artwork matte, segmentation model for photos (422 not_separable without one); `matte` (always the matte, with a warning on photos); `model` (needs a model). */
-  backend?: RemoveBgBackend;
-  /** Segmentation model; default from env INKPREP_SEGMENTATION_MODEL / _SIZE / _MEAN / _STD / _OUTPUT, else the
-   * cached default model (`inkprep models`; INKPREP_SEGMENTATION_MODEL=none: no model). */
-  model?: SegmentationModelOptions | string;
-  /** `remove` (default): enclosed regions of the background colour (letter counters, but also e.g. white
-   * details of art on white) become transparent; `keep`: only the background connected to the border. */
-  enclosed?: 'remove' | 'keep';
+/** The named or default segmentation model, and why there is none (`loading`: the default is being fetched). */
+function readModel(o: OptionReader): { model: SegmentationModelConfig | null; state: 'absent' | 'loading' } {
+  const m = o.get('model');
+  if (isUnset(o, 'model', m)) {
+    const env = segmentationModelFromEnv();
+    if (env) return { model: env, state: 'absent' };
+    // No model named: the cached default (fetched by `inkprep models fetch` or on the server's first start).
+    const d = defaultSegmentationModel();
+    return { model: d.model, state: d.state === 'loading' ? 'loading' : 'absent' };
+  }
+  if (typeof m === 'string') return { model: resolveModelConfig({ ...envModelOptions(), path: m }), state: 'absent' };
+  if (typeof m === 'object' && !Array.isArray(m)) return { model: resolveModelConfig({ ...envModelOptions(), ...(m as SegmentationModelOptions) }), state: 'absent' };
+  throw invalidOption('model', 'a model path or { path, input_size, mean, std, output }', m);
 }
+
+// Options of `removeBg`, declared once. All optional; the HTTP endpoint sends none (a client can never choose
+// a model file), so every field is offered by the CLI and the library only.
+const FIELDS = [
+  oneOf('backend', 'backend', ['auto', 'matte', 'model'] as const, 'auto', '`auto`: artwork matte for art, the segmentation model for photos (not_separable without one); `matte`: always the matte (a photo gets a warning); `model`: needs a model', { surfaces: ['cli'] }),
+  custom<SegmentationModelOptions | string, ReturnType<typeof readModel>>()('model', 'model', {
+    spec: { kind: 'text' }, text: 'FILE.onnx', read: (o) => readModel(o),
+  }, 'segmentation model file; default env INKPREP_SEGMENTATION_MODEL, else the cached default model (`inkprep models`)', { surfaces: ['cli'] }),
+  oneOf('enclosed', 'enclosed', ['remove', 'keep'] as const, 'remove', '`remove`: enclosed regions of the background colour (letter counters, white details of art on white) become transparent; `keep`: only the background connected to the border', { surfaces: ['cli'] }),
+] as const;
+
+/** The `removeBg` option table. */
+export const REMOVE_BG_OPTIONS = defineOptions(FIELDS, ({ field }): ResolvedRemoveBg => {
+  const backend = field('backend');
+  const { model, state } = field('model');
+  if (backend === 'model' && !model) throw invalidOption('backend', 'auto or matte when no segmentation model is configured (INKPREP_SEGMENTATION_MODEL)', backend);
+  return { backend, model, enclosed: field('enclosed'), modelState: state };
+});
+
+/** Options of `removeBg`. All optional; the HTTP endpoint sends none. */
+export type RemoveBgOptions = LibOptions<typeof FIELDS> | WireOptions<typeof FIELDS>;
 
 export interface ResolvedRemoveBg {
   backend: RemoveBgBackend;
@@ -52,27 +78,8 @@ export interface RemoveBgResult extends PngFile {
 export const REMOVE_BG_STAGES = { decode: 3, matte: 95, encode: 2 } as const;
 
 export const removeBgOp: OpDef<RemoveBgOptions, ResolvedRemoveBg, RemoveBgResult> = {
-  resolve(raw) {
-    const o = readOptions(raw);
-    const backend = parseEnum<RemoveBgBackend>(o, 'backend', 'auto', ['auto', 'matte', 'model']);
-    const m = o.get('model');
-    let model: SegmentationModelConfig | null;
-    let modelState: 'absent' | 'loading' = 'absent';
-    if (isUnset(o, 'model', m)) {
-      model = segmentationModelFromEnv();
-      if (!model) {
-        // No model named: the cached default (fetched by `inkprep models fetch` or on the server's first start).
-        const d = defaultSegmentationModel();
-        model = d.model;
-        if (d.state === 'loading') modelState = 'loading';
-      }
-    } else if (typeof m === 'string') model = resolveModelConfig({ ...envModelOptions(), path: m });
-    else if (typeof m === 'object' && !Array.isArray(m)) model = resolveModelConfig({ ...envModelOptions(), ...(m as SegmentationModelOptions) });
-    else throw invalidOption('model', 'a model path or { path, input_size, mean, std, output }', m);
-    if (backend === 'model' && !model) throw invalidOption('backend', 'auto or matte when no segmentation model is configured (INKPREP_SEGMENTATION_MODEL)', backend);
-    const enclosed = parseEnum<'remove' | 'keep'>(o, 'enclosed', 'remove', ['remove', 'keep']);
-    return Object.freeze({ backend, model, enclosed, modelState });
-  },
+  fields: REMOVE_BG_OPTIONS.fields,
+  resolve: REMOVE_BG_OPTIONS.resolve,
   async run(input, opts, ctx) {
     const progress = stageProgress(ctx.progress, REMOVE_BG_STAGES);
     const limit = Math.min(ctx.maxPixels, REMOVE_BG_MAX_PIXELS);

@@ -2,6 +2,7 @@
 import type { Raster } from '../raster/types.js';
 import type { ProgressSink } from '../progress.js';
 import type { TextOptions } from '../options/validate.js';
+import type { AnyField } from '../options/fields.js';
 
 /** What an op receives: encoded file bytes (PNG/JPEG/WebP) or already-decoded pixels. */
 export type OpInput = Uint8Array | Raster;
@@ -16,12 +17,16 @@ export interface OpContext {
 
 /**
  * An engine operation.
+ * - `fields` is the op's option table (options/table.ts): the one declaration its resolver, the API document,
+ *   the CLI flags and the docs' option table are made from.
  * - `resolve` validates caller options (typed values, or text wrapped by `textOptions`) into a frozen struct;
- *   throws `invalid_option`.
+ *   throws `invalid_option`. It is the table's resolver.
  * - `run` does the work; it may run in a worker thread, so inputs and results are plain structs.
  * - `transfer` lists result buffers to move (not copy) back to the caller.
  */
 export interface OpDef<In, Resolved, Result> {
+  // Optional only while vectorize and mockup move to their tables (issue 28); then required.
+  fields?: readonly AnyField[];
   resolve(raw: In | TextOptions | undefined): Readonly<Resolved>;
   run(input: OpInput, options: Readonly<Resolved>, ctx: OpContext): Promise<Result>;
   transfer?(result: Result): ArrayBuffer[];

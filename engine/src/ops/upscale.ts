@@ -3,32 +3,15 @@
 import { probeImage, decodeImage } from '../raster/decode.js';
 import { encodePng } from '../raster/encode.js';
 import type { Raster } from '../raster/types.js';
-import { parseEnum, parseInteger, parseIntegerChoice, readOptions } from '../options/validate.js';
-import { DEFAULT_BUDGET, DEFAULT_BUDGET_4X, maxPixelsFor, planSize } from '../upscale/budget.js';
+import { maxPixelsFor, planSize } from '../upscale/budget.js';
+import { UPSCALE_OPTIONS, type ResolvedUpscale, type UpscaleOptions } from '../upscale/options.js';
 import { upscaleRaster, type UpscaleRoute } from '../upscale/upscale.js';
 import type { ArtClass } from '../upscale/classify.js';
 import { stageProgress } from '../progress.js';
 import { isRaster, type OpContext, type OpDef, type OpInput } from './types.js';
 import { pngFile, type PngFile } from './output.js';
 
-/** Options of `upscale`. */
-export interface UpscaleOptions {
-  /** 2 or 4; default 4. */
-  scale?: 2 | 4;
-  /** Input pixels the 2x upscaler runs at; default 1,500,000. Larger input (up to 4x) is shrunk first. */
-  budget?: number;
-  /** Input pixels the 4x upscaler runs at; default 750,000. */
-  budget4x?: number;
-  /** `auto` (default: by art class), or force `vector`, `model`, `resample`. */
-  route?: 'auto' | UpscaleRoute;
-}
-
-export interface ResolvedUpscale {
-  scale: 2 | 4;
-  budget: number;
-  budget4x: number;
-  route: 'auto' | UpscaleRoute;
-}
+export type { UpscaleOptions, ResolvedUpscale };
 
 /** What `upscale` returns: the upscaled image as PNG in `data` (density scaled when the source stated one). */
 export interface UpscaleResult extends PngFile {
@@ -59,21 +42,12 @@ export interface UpscaleResult extends PngFile {
   ms: { shrink: number; classify: number; upscale: number };
 }
 
-const MAX_BUDGET = 100_000_000;
-
 /** Stages of `upscale` and their shares of a typical run; the `upscale` stage is named after its route. */
 export const UPSCALE_STAGES = { decode: 3, upscale: 90, encode: 7 } as const;
 
 export const upscaleOp: OpDef<UpscaleOptions, ResolvedUpscale, UpscaleResult> = {
-  resolve(raw) {
-    const o = readOptions(raw);
-    return Object.freeze({
-      scale: parseIntegerChoice(o, 'scale', 4, [2, 4] as const),
-      budget: parseInteger(o, 'budget', DEFAULT_BUDGET, 1, MAX_BUDGET),
-      budget4x: parseInteger(o, 'budget4x', DEFAULT_BUDGET_4X, 1, MAX_BUDGET),
-      route: parseEnum(o, 'route', 'auto', ['auto', 'vector', 'model', 'resample'] as const),
-    });
-  },
+  fields: UPSCALE_OPTIONS.fields,
+  resolve: UPSCALE_OPTIONS.resolve,
   run: (input, opts, ctx) => runUpscale(input, opts, ctx),
   transfer(result) {
     return [result.data.buffer as ArrayBuffer];

@@ -78,6 +78,7 @@ const DECIMAL = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 /** A finite number within [min, max] (a decimal as text). */
 export function parseNumber(o: OptionReader, field: string, dflt: number, min: number, max: number): number;
 export function parseNumber(o: OptionReader, field: string, dflt: undefined, min: number, max: number): number | undefined;
+export function parseNumber(o: OptionReader, field: string, dflt: number | undefined, min: number, max: number): number | undefined;
 export function parseNumber(o: OptionReader, field: string, dflt: number | undefined, min: number, max: number): number | undefined {
   noteField({ field, kind: 'number', min, max, ...(dflt !== undefined ? { default: dflt } : {}) });
   return readNumber(o, field, dflt, min, max);
@@ -97,6 +98,7 @@ function readNumber(o: OptionReader, field: string, dflt: number | undefined, mi
 /** An integer within [min, max]. */
 export function parseInteger(o: OptionReader, field: string, dflt: number, min: number, max: number): number;
 export function parseInteger(o: OptionReader, field: string, dflt: undefined, min: number, max: number): number | undefined;
+export function parseInteger(o: OptionReader, field: string, dflt: number | undefined, min: number, max: number): number | undefined;
 export function parseInteger(o: OptionReader, field: string, dflt: number | undefined, min: number, max: number): number | undefined {
   noteField({ field, kind: 'integer', min, max, ...(dflt !== undefined ? { default: dflt } : {}) });
   const n = readNumber(o, field, dflt, min, max);

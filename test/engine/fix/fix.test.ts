@@ -33,21 +33,28 @@ function fieldOf(fn: () => unknown): string | undefined {
 }
 
 describe('fix options', () => {
-  it('defaults and text values', () => {
+  it('defaults and text values (resolved by library name)', () => {
     const d = resolveFix({});
-    expect(d).toMatchObject({ fix_alpha_threshold: false, alpha_threshold: 144, fix_halftone: false, halftone_lpi: 35, fix_trim: false, fix_despeckle: false });
-    expect(d.print_width_inches).toBeUndefined();
+    expect(d).toMatchObject({ fixAlphaThreshold: false, alphaThreshold: 144, fixHalftone: false, halftoneLpi: 35, fixTrim: false, fixDespeckle: false });
+    expect(d.printWidthInches).toBeUndefined();
     const t = resolveFix(textOptions({ fix_alpha_threshold: 'true', alpha_threshold: '0', fix_halftone: 'false', halftone_lpi: '65', print_width_inches: '11.5', fix_trim: 'true', fix_despeckle: 'true', resize_width_px: '800', resize_height_px: '600' }));
-    expect(t).toMatchObject({ fix_alpha_threshold: true, alpha_threshold: 0, fix_halftone: false, halftone_lpi: 65, print_width_inches: 11.5, fix_trim: true, fix_despeckle: true, resize_width_px: 800, resize_height_px: 600 });
+    expect(t).toMatchObject({ fixAlphaThreshold: true, alphaThreshold: 0, fixHalftone: false, halftoneLpi: 65, printWidthInches: 11.5, fixTrim: true, fixDespeckle: true, resizeWidthPx: 800, resizeHeightPx: 600 });
     expect(Object.isFrozen(t)).toBe(true);
   });
 
   it('typed values are taken as they are; text forms only through textOptions', () => {
-    const t = resolveFix({ fix_alpha_threshold: true, alpha_threshold: 0, fix_halftone: false, halftone_lpi: 65, print_width_inches: 11.5, resize_width_px: 800 });
-    expect(t).toMatchObject({ fix_alpha_threshold: true, alpha_threshold: 0, fix_halftone: false, halftone_lpi: 65, print_width_inches: 11.5, resize_width_px: 800 });
+    const want = { fixAlphaThreshold: true, alphaThreshold: 0, fixHalftone: false, halftoneLpi: 65, printWidthInches: 11.5, resizeWidthPx: 800 };
+    expect(resolveFix({ fixAlphaThreshold: true, alphaThreshold: 0, fixHalftone: false, halftoneLpi: 65, printWidthInches: 11.5, resizeWidthPx: 800 })).toMatchObject(want);
+    // The contract's snake_case names are accepted from typed callers during the transition (CHANGELOG.md).
+    expect(resolveFix({ fix_alpha_threshold: true, alpha_threshold: 0, fix_halftone: false, halftone_lpi: 65, print_width_inches: 11.5, resize_width_px: 800 })).toMatchObject(want);
+    // One field under both names is ambiguous: invalid_option naming the wire field.
+    expect(fieldOf(() => resolveFix({ printWidthInches: 10, print_width_inches: 11 } as never))).toBe('print_width_inches');
     // A JavaScript caller that sends text without textOptions gets invalid_option naming the field.
     expect(fieldOf(() => resolveFix({ alpha_threshold: '100' } as never))).toBe('alpha_threshold');
+    expect(fieldOf(() => resolveFix({ alphaThreshold: '100' } as never))).toBe('alpha_threshold');
     expect(fieldOf(() => resolveFix({ fix_trim: 'true' } as never))).toBe('fix_trim');
+    // Text forms use the wire names only.
+    expect(resolveFix(textOptions({ fixTrim: 'true' })).fixTrim).toBe(false);
   });
 
   it.each([

@@ -2,6 +2,7 @@
 import { REMOVE_BG_MAX_PIXELS, textOptions } from '@inkprep/engine';
 import { runFileVerb } from '../file-verb.js';
 import type { Command } from '../command.js';
+import { cliFields, optionLines } from '../option-flags.js';
 
 export const removeBgCommand: Command = {
   name: 'remove-bg',
@@ -14,17 +15,11 @@ export const removeBgCommand: Command = {
     'X-Method and X-Warnings headers of the API; on stderr with -o -, which writes the PNG to stdout).',
     '',
     'options:',
-    '  --backend auto|matte|model   default auto: artwork matte for art; photos and shaded shots go to the',
-    '                               segmentation model, or fail with not_separable (exit 1) when none can run;',
-    '                               matte: always the matte (a photo gets a warning)',
-    '  --model <file.onnx>          segmentation model (default: env INKPREP_SEGMENTATION_MODEL); input size,',
-    '                               mean, std, output mapping from INKPREP_SEGMENTATION_SIZE/_MEAN/_STD/_OUTPUT',
-    '  --enclosed remove|keep       default remove: enclosed regions of the background colour (letter counters,',
-    '                               but also white details of art on white) become transparent; keep: only the',
-    '                               background connected to the border is removed',
+    ...optionLines('removeBg'),
+    'A model named by --model takes its input size, mean, std and output mapping from INKPREP_SEGMENTATION_SIZE/_MEAN/_STD/_OUTPUT.',
   ].join('\n'),
   run(argv) {
-    const spec = { verb: this.name, usage: this.usage, output: 'out.png', binary: true, fields: ['backend', 'model', 'enclosed'], engine: { maxPixels: REMOVE_BG_MAX_PIXELS } };
+    const spec = { verb: this.name, usage: this.usage, output: 'out.png', binary: true, fields: cliFields('removeBg'), engine: { maxPixels: REMOVE_BG_MAX_PIXELS } };
     return runFileVerb(argv, spec, async ({ input, output, options, engine, call, write, report, warn }) => {
       // Flags are text; the op validates the values (invalid_option naming the field).
       const out = await engine.removeBg(input, textOptions(options), call);

@@ -2,8 +2,9 @@
 import { runFileVerb } from '../file-verb.js';
 import type { Command } from '../command.js';
 import { textOptions } from '@inkprep/engine';
+import { cliFields, optionLines } from '../option-flags.js';
 
-const FIELDS = ['print_width_inches'];
+const FIELDS = cliFields('scan');
 
 export const scanCommand: Command = {
   name: 'scan',
@@ -16,8 +17,8 @@ export const scanCommand: Command = {
     'ink_coverage_percent, speck_count, is_jpeg, edge_quality, issues and suggestions (POST /fix fields).',
     '- reads the image from stdin.',
     '',
-    'options:',
-    '  --print-width-inches N   target print width in inches (0.1 to 500, default 12)',
+    'options (the fields of POST /api/v1/scan):',
+    ...optionLines('scan'),
   ].join('\n'),
   run(argv) {
     return runFileVerb(argv, { verb: this.name, usage: this.usage, fields: FIELDS }, async ({ input, options, engine, call, report }) => {

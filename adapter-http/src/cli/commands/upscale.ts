@@ -3,8 +3,9 @@
 import { runFileVerb } from '../file-verb.js';
 import type { Command } from '../command.js';
 import { textOptions } from '@inkprep/engine';
+import { cliFields, optionLines } from '../option-flags.js';
 
-const FIELDS = ['scale', 'budget', 'budget4x', 'route'];
+const FIELDS = cliFields('upscale');
 
 export const upscaleCommand: Command = {
   name: 'upscale',
@@ -18,10 +19,7 @@ export const upscaleCommand: Command = {
     'shrunk to it first (up to 4x the budget in pixels); larger input fails with image_too_large.',
     '',
     'options (scale as in POST /api/v1/upscale; the rest are for operators and benchmarks):',
-    '  --scale N        2 or 4, default 4',
-    '  --budget N       pixels the 2x upscaler runs at, default 1500000',
-    '  --budget4x N     pixels the 4x upscaler runs at, default 750000',
-    '  --route R        auto (default), vector, model or resample',
+    ...optionLines('upscale'),
   ].join('\n'),
   run(argv) {
     return runFileVerb(argv, { verb: this.name, usage: this.usage, output: 'out.png', binary: true, fields: FIELDS }, async ({ input, output, options, engine, call, write, report }) => {
