@@ -234,7 +234,7 @@ describe.skipIf(noTerminal !== null)('progress line on a terminal', () => {
     expect(rest.indexOf('\r\x1b[2K')).toBeLessThan(rest.search(/\n|$/));
     const first = r.output.indexOf(`inkprep ${verb}: `);
     expect(r.output.slice(first, lastDraw)).not.toMatch(/\n/);
-  }, 60_000);
+  });
 
   it('vectorize goes through its stages in order', async () => {
     const r = await runCliInTerminal(['vectorize', path.join(dir, 'white.png'), '-o', path.join(dir, 'stages.svg')]);

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tinyPng } from './harness.js';
+import { tinyPng, until } from './harness.js';
 
 const MAIN = fileURLToPath(new URL('../../adapter-http/dist/cli/main.js', import.meta.url));
 const dir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-admin-'));
@@ -97,7 +97,9 @@ describe('inkprep admin', () => {
   it('serve: bootstrap key on an empty store, CLI-made keys work, revoke is live, SIGTERM finishes in-flight work', async () => {
     const serveDir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-serve-'));
     const boot = 'ink_live_bootstrapbootstrapbootstrap1';
-    const child = spawn(process.execPath, [MAIN, 'serve'], { env: { ...process.env, INKPREP_DATA_DIR: serveDir, PORT: '0', HOST: '127.0.0.1', INKPREP_BOOTSTRAP_KEY: boot, INKPREP_THREADS: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The metrics token lets the test see the upload in flight (GET /metrics) instead of sleeping.
+    const metricsToken = 'metrics-token-admin-cli-test';
+    const child = spawn(process.execPath, [MAIN, 'serve'], { env: { ...process.env, INKPREP_DATA_DIR: serveDir, PORT: '0', HOST: '127.0.0.1', INKPREP_BOOTSTRAP_KEY: boot, INKPREP_THREADS: '1', INKPREP_METRICS_TOKEN: metricsToken }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       let out = '';
       const port = await new Promise<number>((resolve, reject) => {
@@ -133,11 +135,18 @@ describe('inkprep admin', () => {
         });
         req.on('error', reject);
       });
+      // Requests in flight as the server counts them (the scrape itself is one of them).
+      const inFlight = async (): Promise<number> => {
+        const text = await (await fetch(base + '/metrics', { headers: { authorization: `Bearer ${metricsToken}` } })).text();
+        return Number(/^inkprep_http_requests_in_flight (\d+)$/m.exec(text)?.[1] ?? NaN);
+      };
+      expect(await inFlight()).toBe(1);
       req.write(body.subarray(0, 50));
-      await new Promise((r) => setTimeout(r, 300));
+      await until(async () => (await inFlight()) >= 2, 60_000, 'the upload to be in flight');
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 300));
+      await until(() => out.includes('"msg":"shutting down"'), 60_000, 'the server to start shutting down');
+      expect(out).toMatch(/"msg":"shutting down".*"in_flight":1/);
       req.end(body.subarray(50));
       expect(await response).toBe(200);
       expect(await exited).toBe(0);

@@ -112,7 +112,7 @@ describe('every present option field must hold a value (spec 4.1-4.12)', () => {
       const res = await get(t, `${r.path}?${new URLSearchParams({ ...r.with, [r.field]: r.valid })}`);
       expect(res.status, `${r.path} ${r.field}=${r.valid}: ${JSON.stringify(res.json)}`).toBe(200);
     }
-  }, 120_000);
+  });
 
   it('enum values are exact: case differs -> 400; legacy placement names match case-insensitively', async () => {
     expect((await post(t, '/api/v1/vectorize', form(png, { detail: 'Balanced' }))).json).toMatchObject({ field: 'detail' });

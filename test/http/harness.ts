@@ -122,9 +122,17 @@ async function read(res: Response): Promise<{ status: number; json: Record<strin
   return { status: res.status, json, headers: res.headers, bytes };
 }
 
-/** Wait until `cond` holds (polling), failing after `ms`. */
+/**
+ * Deadlines of the waits for an event (`until`): at least this long. A deadline only bounds a hang, it is not
+ * what a test proves: on a busy 2-core machine a server start or a reply can take many times its idle time,
+ * and a behaviour that is broken never comes, so it still fails (later). Tests that prove a time bound
+ * measure it themselves.
+ */
+export const MIN_WAIT_MS = 60_000;
+
+/** Wait until `cond` holds (polling every 5 ms), failing after max(`ms`, MIN_WAIT_MS) naming `what`. */
 export async function until(cond: () => boolean | Promise<boolean>, ms = 10_000, what = 'condition'): Promise<void> {
-  const end = Date.now() + ms;
+  const end = Date.now() + Math.max(ms, MIN_WAIT_MS);
   while (!(await cond())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));

@@ -112,7 +112,7 @@ describe('npm start --silent', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
     expect(jsonLines(out).map((l) => l.msg)).toContain('stopped');
-  }, 180_000);
+  });
 });
 
 describe('request lines of `inkprep serve`', () => {
@@ -120,7 +120,7 @@ describe('request lines of `inkprep serve`', () => {
   let s: ServeProcess;
   beforeAll(async () => {
     s = await startServe({ INKPREP_BOOTSTRAP_KEY: key, INKPREP_TRUSTED_PROXY: '127.0.0.1, ::1, 10.0.0.0/8' });
-  }, 60_000);
+  });
   afterAll(async () => {
     await s?.stop();
   });
@@ -187,7 +187,7 @@ describe('request lines of `inkprep serve`', () => {
     await new Promise<void>((res) => (s.child.exitCode !== null ? res() : s.child.once('exit', () => res())));
     expect(await lineOf(s, 'drain-late')).toMatchObject({ level: 'info', status: 503, code: 'shutting_down' });
     expect(jsonLines(s.stdout()).filter((l) => l.level === 'error')).toEqual([]);
-  }, 60_000);
+  });
 });
 
 describe('INKPREP_LOG_LEVEL=debug', () => {
@@ -200,7 +200,7 @@ describe('INKPREP_LOG_LEVEL=debug', () => {
     } finally {
       await s.stop();
     }
-  }, 60_000);
+  });
 });
 
 describe('levels of request lines (in-process server)', () => {

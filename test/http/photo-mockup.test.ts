@@ -55,7 +55,7 @@ beforeAll(async () => {
   const port = (stub.address() as AddressInfo).port;
   useCatalog(new Catalog({ connectors: [new SsActivewearConnector({ baseUrl: `http://127.0.0.1:${port}/v2`, account: '1', apiKey: 'k', imageBase: `http://127.0.0.1:${port}/`, timeoutMs: 8000, ttlMs: 60_000 })], deadlineMs: 10_000 }));
   t = await startTestServer();
-}, 180_000);
+});
 
 afterAll(async () => {
   useCatalog(null);
@@ -93,7 +93,7 @@ describe('mockup on the supplier photo', () => {
       expect(Math.abs((box.left + box.right) / 2 - g.center_x), size).toBeLessThanOrEqual(3);
       expect(Math.abs(box.top - (g.collar_y + 3 * ppi)), size).toBeLessThanOrEqual(4);
     }
-  }, 180_000);
+  });
 
   it('the print follows the photo folds: a grid moves across folds, not on flat cloth', async () => {
     const W = 1500, raw = Buffer.alloc(W * W * 4);
@@ -131,7 +131,7 @@ describe('mockup on the supplier photo', () => {
     expect(shifts.length).toBeGreaterThan(200);
     expect(shifts[shifts.length - 1]!).toBeGreaterThanOrEqual(2); // across the photo's folds
     expect(shifts[Math.floor(shifts.length * 0.6)]!).toBe(0); // most of the chest is flat cloth
-  }, 180_000);
+  });
 
   it('a photo that cannot be fetched falls back to the own silhouette with photo_unavailable', async () => {
     const design = new Uint8Array(await sharp({ create: { width: 1100, height: 550, channels: 4, background: { r: 20, g: 220, b: 40, alpha: 1 } } }).png().toBuffer());
@@ -141,5 +141,5 @@ describe('mockup on the supplier photo', () => {
     const w = j.warnings.find((x) => x.code === 'photo_unavailable');
     expect(w, JSON.stringify(j.warnings)).toBeDefined();
     expect(w!.message).toMatch(/HTTP 404/);
-  }, 120_000);
+  });
 });

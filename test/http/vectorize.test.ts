@@ -151,7 +151,7 @@ describe('the vectorize line', () => {
     const r = await p;
     expect(r.status).toBe(200);
     expect(Date.now() - started).toBeGreaterThanOrEqual(11_000);
-  }, 30_000);
+  });
 
   it('the converting client disconnecting frees the line for the next one', async () => {
     gate = makeGate();

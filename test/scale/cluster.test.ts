@@ -57,7 +57,7 @@ describe.skipIf(pgReason !== null)('two server processes on one PostgreSQL store
     db = await createTestDatabase();
     a = await startServe();
     b = await startServe();
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await Promise.all(procs.map((p) => stopProc(p)));

@@ -32,9 +32,9 @@ async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[] 
   }
 }
 
-/** expect.poll with room for a loaded machine (the default 1 s is not). */
+/** expect.poll with room for a busy machine (the default 1 s is not): a hang guard, as MIN_WAIT_MS in test/http/harness.ts. */
 function poll<T>(fn: () => T | Promise<T>): ReturnType<typeof expect.poll<T>> {
-  return expect.poll(fn, { timeout: 15_000 });
+  return expect.poll(fn, { timeout: 60_000 });
 }
 
 /** Resolves to the turn, or to 'pending' if it has not arrived within `ms`. */

@@ -43,8 +43,9 @@ function snap(base: string): Promise<Snapshot> {
   });
 }
 
+/** Wait until `cond` holds, failing after max(`ms`, 60 s): a hang guard only (see MIN_WAIT_MS in test/http/harness.ts). */
 async function until(cond: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
+  const end = Date.now() + Math.max(ms, 60_000);
   while (!(await cond())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
@@ -130,7 +131,7 @@ for (const topo of topologies) {
       a = await serve(0); // first: bootstraps the store
       b = await serve(1);
       await art();
-    }, 120_000);
+    });
 
     afterAll(async () => {
       for (const p of procs) await stopProc(p, 'SIGKILL');
@@ -151,7 +152,7 @@ for (const topo of topologies) {
       for (const s of r.snapshots) expect(s).toEqual({ converting: true, waiting: MAX_WAITING, max_waiting: MAX_WAITING });
       await until(async () => !(await snap(b.base)).converting, 60_000, 'the line to empty');
       expect(await snap(a.base)).toEqual({ converting: false, waiting: 0, max_waiting: MAX_WAITING });
-    }, 180_000);
+    });
 
     it('turns go first come, first served across processes; a waiter that disconnects leaves the line for both', async () => {
       const long = await startLong(a.base, b.base);
@@ -179,7 +180,7 @@ for (const topo of topologies) {
       const statuses = await Promise.all(calls);
       expect(statuses).toEqual([200, 200, null, 200, 200]);
       expect(order).toEqual([0, 1, 3, 4]);
-    }, 180_000);
+    });
 
     it('kill -9 of the converting process frees its slot and its waiting places within the lease', async () => {
       const victim = await serve(0);
@@ -200,7 +201,7 @@ for (const topo of topologies) {
       await long.stop();
       await until(async () => !(await snap(a.base)).converting, 30_000, 'the line to empty');
       expect(await snap(b.base)).toEqual({ converting: false, waiting: 0, max_waiting: MAX_WAITING });
-    }, 120_000);
+    });
   });
 }
 
@@ -214,7 +215,7 @@ describe.skipIf(pgReason !== null)('inkprep cluster: its processes share the one
     cluster = await startProc({ dbUrl: db.url, bootstrapKey: KEY, command: 'cluster', env: { ...LINE_ENV, PORT: String(port), INKPREP_PROCESSES: '2' } });
     await until(async () => (cluster!.stderr().match(/listening on/g) ?? []).length === 2, 60_000, 'both cluster processes to listen');
     await art();
-  }, 120_000);
+  });
 
   afterAll(async () => {
     if (cluster) await stopProc(cluster, 'SIGTERM');
@@ -226,5 +227,5 @@ describe.skipIf(pgReason !== null)('inkprep cluster: its processes share the one
     expect(r.admitted).toBe(1 + MAX_WAITING);
     expect(r.rejected.map((o) => o.status)).toEqual(Array(22 - 1 - MAX_WAITING).fill(429));
     for (const s of r.snapshots) expect(s).toEqual({ converting: true, waiting: MAX_WAITING, max_waiting: MAX_WAITING });
-  }, 180_000);
+  });
 });

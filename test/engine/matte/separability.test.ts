@@ -36,5 +36,5 @@ describe('separability: flat art stays on the matte', () => {
       for (const [bg, m] of cases) if (!m.separability.separable) failures.push(`${file} on ${bg}: ${m.separability.reason}`);
     }
     expect(failures).toEqual([]);
-  }, 120_000);
+  });
 });

@@ -22,7 +22,7 @@ async function grey(png: Uint8Array): Promise<{ w: number; data: Buffer }> {
 beforeAll(async () => {
   // The 2048 px blank is rendered once (then read from the disk cache).
   await getGarmentAt(tee, 'front', { hex: '#f6f6f3' }, OUT);
-}, 180_000);
+});
 
 describe('fabric bends the print', () => {
   it('a 15 in grid moves >= 3 px across folds and ~0 on flat cloth (fabric 1 vs flat paste)', async () => {
@@ -70,7 +70,7 @@ describe('fabric bends the print', () => {
     expect(flatWindows).toBeGreaterThan(100);
     expect(foldMax).toBeGreaterThanOrEqual(3);
     expect(flatMax).toBeLessThanOrEqual(0);
-  }, 120_000);
+  });
 
   it('a straight ink edge stays crisp: 10-90 % edge width <= 1.5 px at fabric 0.8', async () => {
     // Slanted-edge method (ISO 12233): a light bar whose left edge leans 4 degrees, on a black tee; every
@@ -110,7 +110,7 @@ describe('fabric bends the print', () => {
     expect(widths['0.8']).toBeLessThanOrEqual(1.5);
     // Fabric adds no blur of its own beyond sampling (the flat paste is the design as resampled).
     expect(widths['0.8']! - widths['false']!).toBeLessThan(0.35);
-  }, 120_000);
+  });
 
   it('the cloth light shows through the ink: a solid print varies with the folds and the knit', async () => {
     const W = 1200;
@@ -145,5 +145,5 @@ describe('fabric bends the print', () => {
     expect(dark.n).toBeGreaterThan(500);
     expect(Math.abs(dark.a / dark.n - lit.a / lit.n)).toBeLessThan(1);
     expect(lit.b / lit.n - dark.b / dark.n).toBeGreaterThan(5);
-  }, 120_000);
+  });
 });

@@ -30,5 +30,5 @@ describe('vectorize memory', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 180_000);
+  });
 });
