@@ -1,6 +1,6 @@
 // The shape of one CLI verb, the exit codes by cause, and the one error format: a single JSON line on stderr,
 // `{ error, code, ...details }`, the same body the HTTP API sends.
-import { EXIT, InkprepError, exitCodeFor, type AnyErrorCode, type CliErrorCode, type ErrorDetails } from '@inkprep/engine';
+import { EXIT, InkprepError, exitCodeFor, type AnyErrorCode, type CliErrorCode, type ErrorDetails, type OpName } from '@inkprep/engine';
 import { clearProgress } from './progress.js';
 
 export interface Command {
@@ -9,6 +9,8 @@ export interface Command {
   summary: string;
   /** Full usage text; its first line is the synopsis (`usage: inkprep <verb> ...`). */
   usage: string;
+  /** The engine op whose option table gives this verb's flags (file verbs). */
+  op?: OpName;
   /** Returns the process exit code. */
   run(argv: string[]): Promise<number>;
 }

@@ -41,7 +41,7 @@ export interface RouteMeta {
   formats?: readonly ImageFormat[];
   /** Image POSTs through the vectorize line. */
   queue?: 'vectorize';
-  /** Image POSTs backed by an engine op. */
+  /** Image POSTs backed by an engine op, or whose form fields are an op's (its option table's HTTP fields). */
   op?: OpName;
   /**
    * The request fields (form fields or query parameters): an op's option table (its fields offered over
@@ -322,7 +322,7 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
     meta: {
       kind: 'image', auth: true, meter: spec.meter ?? 'daily', formats,
       ...(spec.queue ? { queue: spec.queue } : {}),
-      ...(spec.op !== undefined ? { op: spec.op } : {}),
+      ...(table !== undefined ? { op: table } : {}),
       fields: () => (table !== undefined ? tableFields(table) : undefined) ?? validate.describeFields(describe, spec.probes ?? [{}]),
     },
     handle(ex, app) {

@@ -8,6 +8,7 @@ const FIELDS = cliFields('fix');
 
 export const fixCommand: Command = {
   name: 'fix',
+  op: 'fix',
   summary: 'repair artwork (despeckle, trim, resize, alpha threshold or halftone) and write a PNG with its DPI',
   usage: [
     'usage: inkprep fix <file|-> -o <out.png|-> [options]',

@@ -4,6 +4,7 @@ import type { Command } from '../command.js';
 
 export const infoCommand: Command = {
   name: 'info',
+  op: 'info',
   summary: 'print the decode report of an image (size, format, alpha, density) as JSON',
   usage: 'usage: inkprep info <file|->\n\nPrints { width, height, format, is_jpeg, has_alpha, density, ... } as JSON. - reads the image from stdin.',
   run(argv) {

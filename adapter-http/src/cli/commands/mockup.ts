@@ -13,6 +13,7 @@ const FIELDS = [
 
 export const mockupCommand: Command = {
   name: 'mockup',
+  op: 'mockup',
   summary: 'render a design on a garment at true size (or on a legacy template) and write a PNG or JPEG',
   usage: [
     'usage: inkprep mockup <design|-> -o <out.png|out.jpg|-> [options]',

@@ -6,6 +6,7 @@ import { cliFields, optionLines } from '../option-flags.js';
 
 export const removeBgCommand: Command = {
   name: 'remove-bg',
+  op: 'removeBg',
   summary: 'remove the background of artwork (PNG or JPEG, at most 25 MP) and write a transparent PNG',
   usage: [
     'usage: inkprep remove-bg <in.png|in.jpg|-> -o <out.png|-> [options]',

@@ -8,6 +8,7 @@ const FIELDS = cliFields('scan');
 
 export const scanCommand: Command = {
   name: 'scan',
+  op: 'scan',
   summary: 'print-readiness report (DPI, background, soft edges, fringe, specks, issues, suggested fixes) as JSON',
   usage: [
     'usage: inkprep scan <file|-> [--print-width-inches 12]',

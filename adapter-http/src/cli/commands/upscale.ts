@@ -9,6 +9,7 @@ const FIELDS = cliFields('upscale');
 
 export const upscaleCommand: Command = {
   name: 'upscale',
+  op: 'upscale',
   summary: 'upscale artwork 2x or 4x (flat art via vector tracing, painted art and photos via ESRGAN, else Lanczos) to a PNG',
   usage: [
     'usage: inkprep upscale <file.png|file.jpg|-> -o <out.png|-> [--scale 2|4] [options]',

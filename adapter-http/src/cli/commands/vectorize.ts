@@ -38,6 +38,7 @@ function withFormat(options: Record<string, string>, output: string): Record<str
 
 export const vectorizeCommand: Command = {
   name: 'vectorize',
+  op: 'vectorize',
   summary: 'convert raster art (PNG/JPEG/WebP) into a print-ready SVG, PDF, EPS or DXF',
   usage: USAGE,
   run(argv) {
