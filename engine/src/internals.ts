@@ -49,7 +49,9 @@ export { resolveMockup, renderMockup, clearMockupDesignCache, MOCKUP_STAGES, typ
 export { findOwnStyle, findColor, defaultColor } from './garments/specs.js';
 export { getGarmentAt, getColored, getNeutral, garmentPreview, garmentCacheDir, GARMENT_RENDER_VERSION, clearGarmentMemory, renderSizeFor, type GarmentAsset } from './garments/cache.js';
 export { TEMPLATES, templateSize, findTemplatePlacement } from './mockup/templates.js';
-export { resolveVectorize, vectorizeRaster, DETAIL_PARAMS, VECTORIZE_STAGES, type VectorizeStage, type ResolvedVectorize } from './ops/vectorize.js';
+export { resolveVectorize } from './ops/vectorize.js';
+export { vectorizeRaster, VECTORIZE_STAGES, type VectorizeStage } from './vectorize/pipeline.js';
+export { DETAIL_PARAMS, type ResolvedVectorize } from './vectorize/settings.js';
 export { prepareImage, ALPHA_SPLIT, type PreparedImage } from './vectorize/prepare/edge-cleanup.js';
 export { quantize, AUTO_RULES, UNLIMITED_MAX, type QuantizeResult } from './vectorize/quantize/index.js';
 export { mergeSpecks, DEFAULT_SPECK_SIZE } from './vectorize/clean/specks.js';

@@ -10,7 +10,8 @@
 import sharp from 'sharp';
 import { InkprepError } from '../errors.js';
 import type { Raster } from '../raster/types.js';
-import { resolveVectorize, vectorizeRaster } from '../ops/vectorize.js';
+import { vectorizeRaster } from '../vectorize/pipeline.js';
+import { DETAIL_PARAMS, type ResolvedVectorize } from '../vectorize/settings.js';
 import { mergeSpecks } from '../vectorize/clean/specks.js';
 import { solidFills } from '../vectorize/gradients/fit.js';
 import { ALPHA_SPLIT, prepareImage } from '../vectorize/prepare/edge-cleanup.js';
@@ -95,12 +96,31 @@ export async function upscaleVector(src: Raster, scale: number, opts: { at?: 'ta
  */
 export const TRACE_OPTIONS = Object.freeze({ colors: 'unlimited', detail: 'balanced', speck_size: 1, edge_cleanup: true } as const);
 
+/**
+ * TRACE_OPTIONS as the pipeline reads them, every other field at the vectorize op's default. Written out rather
+ * than resolved so the upscaler does not reach up into the op layer; a test checks that `resolveVectorize` agrees.
+ */
+export const TRACE_SETTINGS: Readonly<ResolvedVectorize> = Object.freeze({
+  colors: 'unlimited',
+  detail: 'balanced',
+  shapeStyle: 'stacked',
+  speckSize: 1,
+  edgeCleanup: true,
+  smoothBands: true,
+  gradients: false,
+  printWidthInches: null,
+  outputFormat: 'svg',
+  dxfUnits: 'in',
+  primitives: true,
+  trace: Object.freeze({ ...DETAIL_PARAMS.balanced, turdSize: 0, shapeStyle: 'stacked', smooth: true }),
+});
+
 /** Where each step of the vector path starts, as a share of the path (4x of 300 and 600 px corpus flat art). */
 const VECTOR_AT = { enlarge: 0.12, label: 0.35, trace: 0.52, render: 0.88 } as const;
 
 /** Trace at the source size (edges on the input pixel grid); kept for comparison (`at: 'source'`). */
 function traceToSvg(src: Raster): string {
-  return vectorizeRaster(src, resolveVectorize(TRACE_OPTIONS)).svg;
+  return vectorizeRaster(src, TRACE_SETTINGS).svg;
 }
 
 /**
@@ -195,7 +215,7 @@ export const MIN_AA_SHARE = 0.05;
  * then traces at the input size.
  */
 async function traceAtTarget(src: Raster, scale: number, progress: (done: number, step: string) => void): Promise<string | null> {
-  const opts = resolveVectorize(TRACE_OPTIONS);
+  const opts = TRACE_SETTINGS;
   progress(0, 'quantize');
   const { map } = quantize(prepareImage(src, opts.edgeCleanup), opts.colors);
   mergeSpecks(map, opts.speckSize);
