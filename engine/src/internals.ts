@@ -15,7 +15,8 @@ export { encodeImage, encodePng, type EncodeOptions, type OutputFormat } from '.
 export { createRaster, type DecodedImage } from './raster/types.js';
 export * from './colour/convert.js';
 export * as validate from './options/validate.js';
-export { scanRaster, DEFAULT_PRINT_WIDTH_IN, type ScanInput } from './scan/report.js';
+export { scanRaster, type ScanInput } from './scan/report.js';
+export { DEFAULT_PRINT_WIDTH_IN } from './print/resolution.js';
 export { SCAN_STAGES, type ResolvedScan } from './ops/scan.js';
 export { FIX_STAGES } from './ops/fix.js';
 export { resolveFix, FIX_DEFAULTS, type ResolvedFix } from './fix/options.js';

@@ -7,7 +7,7 @@
 import type { Raster } from '../raster/types.js';
 import { detectFringe } from './fringe.js';
 import { alphaStats } from './stats.js';
-import { RIM_WIDE_PX } from '../scan/recommend.js';
+import { RIM_WIDE_PX } from './rim.js';
 import { alphaPlane } from '../raster/alpha-plane.js';
 import { decontaminateBand } from './band.js';
 

@@ -3,13 +3,9 @@
 import { invalidOption } from '../errors.js';
 import { bool, integer, number } from '../options/fields.js';
 import { defineOptions, type FieldValues, type LibOptions, type WireOptions } from '../options/table.js';
+import { IDEAL_DPI, MAX_RESIZE_PIXELS, MAX_RESIZE_SIDE, PRINT_WIDTH_RANGE } from '../print/resolution.js';
 
-export const FIX_DEFAULTS = Object.freeze({ alpha_threshold: 144, halftone_lpi: 35, dpi: 300 });
-/** Largest side and largest pixel count of a resize target. */
-export const MAX_RESIZE_SIDE = 20_000;
-export const MAX_RESIZE_PIXELS = 100_000_000;
-/** Allowed print widths, inches. */
-export const PRINT_WIDTH_RANGE = Object.freeze([0.1, 500] as const);
+export const FIX_DEFAULTS = Object.freeze({ alpha_threshold: 144, halftone_lpi: 35, dpi: IDEAL_DPI });
 
 const FIELDS = [
   bool('fix_alpha_threshold', 'fixAlphaThreshold', false, '`true` cuts semi-transparent edge fringe'),

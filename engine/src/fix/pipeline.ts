@@ -14,7 +14,8 @@ import { resizeDimensions, resizeRaster } from '../raster/resize.js';
 import { cropRaster, opaqueBounds } from '../raster/trim.js';
 import type { Raster } from '../raster/types.js';
 import { despeckle } from './despeckle.js';
-import { FIX_DEFAULTS, MAX_RESIZE_PIXELS, MAX_RESIZE_SIDE, type ResolvedFix } from './options.js';
+import { FIX_DEFAULTS, type ResolvedFix } from './options.js';
+import { MAX_RESIZE_PIXELS, MAX_RESIZE_SIDE } from '../print/resolution.js';
 
 /** Steps that ran, in order. */
 export type FixStep = 'despeckle' | 'alpha_threshold' | 'trim' | 'resize' | 'halftone';

@@ -10,7 +10,8 @@ import { detectFringe } from '../alpha/fringe.js';
 import { thresholdAlpha } from '../alpha/threshold.js';
 import { halftoneRaster } from '../halftone/screen.js';
 import type { Raster } from '../raster/types.js';
-import { RIM_AA_PX, recommend } from '../scan/recommend.js';
+import { RIM_AA_PX } from '../alpha/rim.js';
+import { recommend } from '../scan/recommend.js';
 import type { Recommendation } from '../scan/types.js';
 
 /** Width of the copy the scan's judgement runs on. */

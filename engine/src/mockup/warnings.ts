@@ -1,6 +1,7 @@
 // Mockup warnings: stable codes with one clear sentence each, plus the design check they rely on
 // (an opaque rectangular background: the border of the artwork is opaque and of one colour).
 import type { Raster } from '../raster/types.js';
+import { DPI_ERROR, IDEAL_DPI } from '../print/resolution.js';
 import type { TransparencyVerdict } from './transparency.js';
 
 export interface MockupWarning {
@@ -15,11 +16,12 @@ export interface MockupWarning {
 const fmt = (n: number) => String(Math.round(n * 100) / 100);
 
 export function dpiWarning(dpi: number, widthIn: number, artPx: number): MockupWarning | null {
-  if (dpi < 150) {
-    return { code: 'low_dpi', message: `The artwork is ${artPx} px wide, only ${Math.round(dpi)} DPI at ${fmt(widthIn)} in; DTF needs at least 150 DPI (300 is ideal), so expect a soft or pixelated print: send a larger file or print smaller.` };
+  if (dpi < DPI_ERROR) {
+    return { code: 'low_dpi', message: `The artwork is ${artPx} px wide, only ${Math.round(dpi)} DPI at ${fmt(widthIn)} in; DTF needs at least ${DPI_ERROR} DPI (${IDEAL_DPI} is ideal), so expect a soft or pixelated print: send a larger file or print smaller.` };
   }
-  if (dpi < 300) {
-    return { code: 'dpi_below_300', message: `The artwork is ${Math.round(dpi)} DPI at ${fmt(widthIn)} in; that prints acceptably, but 300 DPI is ideal for sharp DTF edges.` };
+  // the code names 300: it is part of the contract, whatever IDEAL_DPI becomes
+  if (dpi < IDEAL_DPI) {
+    return { code: 'dpi_below_300', message: `The artwork is ${Math.round(dpi)} DPI at ${fmt(widthIn)} in; that prints acceptably, but ${IDEAL_DPI} DPI is ideal for sharp DTF edges.` };
   }
   return null;
 }

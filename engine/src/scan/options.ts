@@ -2,8 +2,7 @@
 // fields, `inkprep scan` flags and the docs' option table.
 import { number } from '../options/fields.js';
 import { defineOptions, type FieldValues, type LibOptions, type WireOptions } from '../options/table.js';
-import { PRINT_WIDTH_RANGE } from '../fix/options.js';
-import { DEFAULT_PRINT_WIDTH_IN } from './report.js';
+import { DEFAULT_PRINT_WIDTH_IN, PRINT_WIDTH_RANGE } from '../print/resolution.js';
 
 const FIELDS = [
   number('print_width_inches', 'printWidthInches', { min: PRINT_WIDTH_RANGE[0], max: PRINT_WIDTH_RANGE[1], default: DEFAULT_PRINT_WIDTH_IN }, 'target print width in inches'),

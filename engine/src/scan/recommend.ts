@@ -8,17 +8,12 @@
 //   otherwise                                       -> either
 import type { AlphaStats } from '../alpha/stats.js';
 import type { FringeReport } from '../alpha/fringe.js';
+import { RIM_AA_PX, RIM_HARD_PX, RIM_THIN_PX, RIM_WIDE_PX } from '../alpha/rim.js';
 import type { EdgeQuality, Recommendation } from './types.js';
 
-/** Rim widths (px) that separate anti-aliasing, thin soft rims and wide glows. */
-export const RIM_AA_PX = 1.6;
-export const RIM_THIN_PX = 3;
-export const RIM_WIDE_PX = 6;
 /** Share of ink in semi-transparent pixels, or of visible pixels, above which a wide rim is part of the design. */
 export const SEMI_INK_DESIGN_SHARE = 0.05;
 export const SEMI_AREA_DESIGN_SHARE = 0.25;
-/** Below this rim width the alpha is essentially binary (no anti-aliasing). */
-export const RIM_HARD_PX = 0.35;
 /** Share of binary edge steps that are staircase corners above which hard edges read as jagged. */
 export const STAIR_SHARE = 0.15;
 

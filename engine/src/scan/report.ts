@@ -9,21 +9,13 @@ import { findSpecks, foregroundPlane } from './specks.js';
 import type { RunComponents } from '../raster/components.js';
 import { thinLines } from './thin.js';
 import { findScreen, stairsOutside } from './screen.js';
-import { rateEdges, recommend, RIM_WIDE_PX } from './recommend.js';
+import { rateEdges, recommend } from './recommend.js';
+import { RIM_WIDE_PX } from '../alpha/rim.js';
 import type { ScanIssue, ScanReport, ScanSuggestion } from './types.js';
-import { MAX_RESIZE_PIXELS, MAX_RESIZE_SIDE } from '../fix/options.js';
+import { DPI_ERROR, DPI_WARN, IDEAL_DPI, JAGGED_MAX_DPI, MAX_RESIZE_PIXELS, MAX_RESIZE_SIDE } from '../print/resolution.js';
 
-/** Default print width in inches when none is given. */
-export const DEFAULT_PRINT_WIDTH_IN = 12;
-/** DPI below which the print looks soft (error) and below which it is marginal (warning). */
-export const DPI_ERROR = 150;
-export const DPI_WARN = 200;
 /** Share of solid art on sub-1 pt strokes that raises thin_lines. */
 export const THIN_SHARE = 0.02;
-/** Resolution from which binary (staircase) edges no longer read as jagged (steps under 0.13 mm): DPI_WARN. */
-export const JAGGED_MAX_DPI = 200;
-/** Resolution a resize suggestion aims for. */
-export const IDEAL_DPI = 300;
 /** Transparent margin (share of the width or height on one side) that raises transparent_margin. */
 export const MARGIN_SHARE = 0.05;
 
