@@ -1,20 +1,28 @@
 // Request routing shared by every transport: exact paths first, then patterns whose `:name` segments
 // match one non-empty path segment (e.g. `/api/v1/upscale/results/:key`), as uWS routes them. A path that
 // matches with another method gives the allowed methods (for 405 + Allow).
-import type { RouteDef } from '../routes/define.js';
+// Generic over the route type: routing needs only a method and a path, and the route definitions
+// (routes/define.ts) sit above the exchange machinery of http/.
 
-export type RouteMatch = { route: RouteDef } | { allowed: string[] } | null;
-
-interface Pattern {
-  segments: string[];
-  byMethod: Map<string, RouteDef>;
+/** What the router needs of a route. */
+export interface Routable {
+  /** Lower-case HTTP method. */
+  method: string;
+  path: string;
 }
 
-export class Router {
-  private readonly exact = new Map<string, Map<string, RouteDef>>();
-  private readonly patterns: Pattern[] = [];
+export type RouteMatch<R extends Routable> = { route: R } | { allowed: string[] } | null;
 
-  constructor(routes: readonly RouteDef[]) {
+interface Pattern<R extends Routable> {
+  segments: string[];
+  byMethod: Map<string, R>;
+}
+
+export class Router<R extends Routable> {
+  private readonly exact = new Map<string, Map<string, R>>();
+  private readonly patterns: Pattern<R>[] = [];
+
+  constructor(routes: readonly R[]) {
     for (const r of routes) {
       if (r.path.includes('/:')) {
         let p = this.patterns.find((x) => x.segments.join('/') === r.path);
@@ -24,7 +32,7 @@ export class Router {
         }
         if (!p.byMethod.has(r.method)) p.byMethod.set(r.method, r);
       } else {
-        const m = this.exact.get(r.path) ?? new Map<string, RouteDef>();
+        const m = this.exact.get(r.path) ?? new Map<string, R>();
         if (!m.has(r.method)) m.set(r.method, r);
         this.exact.set(r.path, m);
       }
@@ -32,7 +40,7 @@ export class Router {
   }
 
   /** The route for `method` (lower-case) and `path`, or the methods the path allows, or null (no such path). */
-  match(method: string, path: string): RouteMatch {
+  match(method: string, path: string): RouteMatch<R> {
     let byMethod = this.exact.get(path);
     if (!byMethod && this.patterns.length > 0) {
       const parts = path.split('/');

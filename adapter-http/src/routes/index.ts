@@ -13,7 +13,8 @@ import { healthRoute, readyRoute, removeBgStatusRoute, upscaleStatusRoute, vecto
 export const ROUTES: readonly RouteDef[] = [
   healthRoute,
   readyRoute,
-  openApiRoute,
+  // the document of this very table (read when first served, once ROUTES is complete)
+  openApiRoute(() => ROUTES),
   vectorizeStatusRoute,
   removeBgStatusRoute,
   upscaleStatusRoute,
