@@ -29,5 +29,4 @@ export type { MockupWarning } from './mockup/warnings.js';
 export type { VectorizeOptions } from './ops/vectorize.js';
 export type { VectorizeResult } from './vectorize/pipeline.js';
 export type { Detail } from './vectorize/settings.js';
-export type { ColorsOption } from './vectorize/quantize/index.js';
-export type { VectorFormat, DxfUnits, DxfOptions } from './vectorize/formats/index.js';
+export type { VectorFormat, DxfUnits } from './vectorize/formats/index.js';

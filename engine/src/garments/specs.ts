@@ -9,6 +9,7 @@ export type PlacementId =
   | 'left-chest' | 'right-chest' | 'center-chest' | 'full-front' | 'oversized'
   | 'back-neck' | 'upper-back' | 'full-back';
 
+/** The side of a garment a mockup shows. */
 export type View = 'front' | 'back';
 
 /** A placement's defaults and limits, in inches. */
@@ -24,6 +25,7 @@ export interface PlacementSpec {
   default_offset_x_in: number;
 }
 
+/** Every print placement by id: where on the garment it sits and its largest print size. */
 export const PLACEMENTS: Readonly<Record<PlacementId, PlacementSpec>> = Object.freeze({
   // Wearer's left chest appears on the right of a front photo: positive offset.
   'left-chest': { id: 'left-chest', name: 'Left Chest', view: 'front', default_width_in: 3.5, max_width_in: 4.5, default_top_in: 3, default_offset_x_in: 4 },
@@ -36,6 +38,7 @@ export const PLACEMENTS: Readonly<Record<PlacementId, PlacementSpec>> = Object.f
   'full-back': { id: 'full-back', name: 'Full Back', view: 'back', default_width_in: 12, max_width_in: 14, default_top_in: 3.5, default_offset_x_in: 0 },
 });
 
+/** The placement ids, in catalogue order (the values of the mockup `placement` option). */
 export const PLACEMENT_IDS = Object.keys(PLACEMENTS) as PlacementId[];
 
 /** Silhouette family: which outline builder draws the garment. */
@@ -81,6 +84,7 @@ export interface ShapeSpec {
   hem_rib: number;
 }
 
+/** A garment colour: its id (the mockup `color` option), display name and `#rrggbb`. */
 export interface GarmentColor {
   id: string;
   name: string;
@@ -103,6 +107,10 @@ export const OWN_COLORS: readonly GarmentColor[] = Object.freeze([
   { id: 'maroon', name: 'Maroon', hex: '#561a24' },
 ]);
 
+/**
+ * A garment of the own catalogue (drawn by the engine, no supplier needed): sizes and measurements, the
+ * placements it offers and its colours. Field names are those of GET /api/v1/garments.
+ */
 export interface OwnStyle {
   /** Style id within the own catalogue, e.g. `classic-tee`; the key is `own:<id>`. */
   id: string;
@@ -132,6 +140,7 @@ function style(s: Omit<OwnStyle, 'key' | 'colors'>): OwnStyle {
   return Object.freeze({ ...s, key: `own:${s.id}`, colors: OWN_COLORS });
 }
 
+/** The own catalogue: the styles `mockup` draws itself (`style: 'own:<id>'`). */
 export const OWN_STYLES: readonly OwnStyle[] = Object.freeze([
   style({
     id: 'classic-tee', brand: 'inkprep', style_number: 'IP100', title: 'Classic Crew Neck T-Shirt', category: 'T-Shirts',

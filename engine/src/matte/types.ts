@@ -55,8 +55,10 @@ export interface MatteResult {
   stats: MatteStats;
 }
 
+/** How `removeBg` cut the background out (see `RemoveBgResult.method`). */
 export type RemoveBgMethod = 'matte' | 'model' | 'alpha';
 
+/** Measurements of a `removeBg` run: what was found and how the cut-out was made. */
 export interface MatteStats {
   background: 'constant' | 'quadratic' | 'none';
   /** The fitted background colour at the image centre, `#rrggbb` (null when no model was fitted). */

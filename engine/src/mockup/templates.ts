@@ -15,6 +15,7 @@ export interface TemplatePlacement {
   box_h_in: number;
 }
 
+/** A legacy mockup template (the `template_id` option): a style, colour and view with named print boxes. */
 export interface TemplateDef {
   id: string;
   name: string;

@@ -4,6 +4,7 @@ import type { Raster } from '../raster/types.js';
 import { DPI_ERROR, IDEAL_DPI } from '../print/resolution.js';
 import type { TransparencyVerdict } from './transparency.js';
 
+/** Something about a mockup the caller should know (POST /mockup: X-Warnings), as a code and a sentence. */
 export interface MockupWarning {
   /** Stable code a client may branch on. */
   code:

@@ -20,6 +20,7 @@ export const OPS = {
   vectorize: vectorizeOp,
 } as const;
 
+/** The name of an engine op: `info`, `mockup`, `scan`, `fix`, `removeBg`, `upscale`, `vectorize` (one method each on `Engine`). */
 export type OpName = keyof typeof OPS;
 type Def<K extends OpName> = (typeof OPS)[K];
 /** Typed options of op K (literal unions, numbers, booleans; text forms only through `textOptions`). */

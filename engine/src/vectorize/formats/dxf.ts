@@ -10,6 +10,7 @@
 import type { PathSegments, TraceResult } from '../types.js';
 import { drawnShapes, inchesPerPx, num, type PageOptions } from './page.js';
 
+/** DXF drawing units: inches or millimetres (the `dxf_units` option of `vectorize`). */
 export type DxfUnits = 'in' | 'mm';
 
 export interface DxfOptions extends PageOptions {

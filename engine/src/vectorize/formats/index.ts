@@ -13,6 +13,7 @@ export { DEFAULT_PX_PER_INCH } from './page.js';
 
 /** `output_format` values; `svg` is the default. */
 export const VECTOR_FORMATS = ['svg', 'pdf', 'eps', 'dxf'] as const;
+/** A document format `vectorize` writes (`output_format`): `svg`, `pdf`, `eps` or `dxf`. */
 export type VectorFormat = (typeof VECTOR_FORMATS)[number];
 
 /** `dxf_units` values; `in` is the default. */
