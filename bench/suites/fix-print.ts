@@ -77,8 +77,8 @@ export default async function fixPrint(ctx: BenchContext): Promise<void> {
   const rescan = await engine.scan(g25.out.data.slice(), textOptions({ print_width_inches: pw }));
   const gs = await engine.scan(await encodePng(glow), textOptions({ print_width_inches: pw }));
   ctx.table('glow + shadow: scan, then 25 lpi halftone re-scanned', [
-    { when: 'before fix', speck_count: gs.speck_count, edge_quality: gs.edge_quality, thin_line_percent: gs.thin_line_percent, has_fringe: gs.alpha.has_fringe, fringe_percent: gs.alpha.fringe_percent, fringe_color: gs.alpha.fringe_color, recommended: gs.transparency_fix.recommended, issues: issueList(gs).join(' ') },
-    { when: 'after halftone 25 lpi', speck_count: rescan.speck_count, edge_quality: rescan.edge_quality, thin_line_percent: rescan.thin_line_percent, has_fringe: rescan.alpha.has_fringe, fringe_percent: rescan.alpha.fringe_percent, fringe_color: rescan.alpha.fringe_color, recommended: rescan.transparency_fix.recommended, issues: issueList(rescan).join(' ') },
+    { when: 'before fix', speck_count: gs.speckCount, edge_quality: gs.edgeQuality, thin_line_percent: gs.thinLinePercent, has_fringe: gs.alpha.hasFringe, fringe_percent: gs.alpha.fringePercent, fringe_color: gs.alpha.fringeColor, recommended: gs.transparencyFix.recommended, issues: issueList(gs).join(' ') },
+    { when: 'after halftone 25 lpi', speck_count: rescan.speckCount, edge_quality: rescan.edgeQuality, thin_line_percent: rescan.thinLinePercent, has_fringe: rescan.alpha.hasFringe, fringe_percent: rescan.alpha.fringePercent, fringe_color: rescan.alpha.fringeColor, recommended: rescan.transparencyFix.recommended, issues: issueList(rescan).join(' ') },
   ]);
 
   // 5. 60 stray specks of 1-6 px around 2400 px art on a 3600 px canvas (12 in: 300 DPI)
@@ -90,8 +90,8 @@ export default async function fixPrint(ctx: BenchContext): Promise<void> {
   // the fixed file keeps the art's printed size: its print width is its width at the DPI fix wrote
   const s1 = await engine.scan(fixed.data.slice(), { print_width_inches: fixed.width / fixed.dpi });
   ctx.table('60 stray specks (squares of 1-6 px), fix_despeckle + fix_trim', [{
-    'specks placed': sp.specks, 'scan speck_count': s0.speck_count, removed: fixed.stats.specks_removed ?? null,
-    'trim box': `${fixed.width}x${fixed.height}`, 'art box': `${sp.artBox.width}x${sp.artBox.height}`, 're-scan speck_count': s1.speck_count, 're-scan issues': issueList(s1).join(' ') || '-',
+    'specks placed': sp.specks, 'scan speck_count': s0.speckCount, removed: fixed.stats.specks_removed ?? null,
+    'trim box': `${fixed.width}x${fixed.height}`, 'art box': `${sp.artBox.width}x${sp.artBox.height}`, 're-scan speck_count': s1.speckCount, 're-scan issues': issueList(s1).join(' ') || '-',
   }]);
 
   // 6. white-outline fringe on one-colour art, fix_alpha_threshold
@@ -104,8 +104,8 @@ export default async function fixPrint(ctx: BenchContext): Promise<void> {
   const e0 = edgeColour({ ...wo, data: wo.data.map((v, i) => (i % 4 === 3 ? (v >= 144 ? 255 : 0) : v)) }, red);
   const e1 = edgeColour(wf.raster, red);
   ctx.table('white-outline fringe, fix_alpha_threshold: hard-edge pixels off the art colour', [
-    { when: 'input cut at 144 (no decontamination)', 'edge px': e0.edge, '> RGB 40 %': r3(e0.offRgb40 * 100), '> ΔE 10 %': r3(e0.offDeltaE10 * 100), has_fringe: w0.alpha.has_fringe, fringe_color: w0.alpha.fringe_color, issues: issueList(w0).join(' ') },
-    { when: 'after fix', 'edge px': e1.edge, '> RGB 40 %': r3(e1.offRgb40 * 100), '> ΔE 10 %': r3(e1.offDeltaE10 * 100), has_fringe: w1.alpha.has_fringe, fringe_color: w1.alpha.fringe_color, issues: issueList(w1).join(' ') || '-' },
+    { when: 'input cut at 144 (no decontamination)', 'edge px': e0.edge, '> RGB 40 %': r3(e0.offRgb40 * 100), '> ΔE 10 %': r3(e0.offDeltaE10 * 100), has_fringe: w0.alpha.hasFringe, fringe_color: w0.alpha.fringeColor, issues: issueList(w0).join(' ') },
+    { when: 'after fix', 'edge px': e1.edge, '> RGB 40 %': r3(e1.offRgb40 * 100), '> ΔE 10 %': r3(e1.offDeltaE10 * 100), has_fringe: w1.alpha.hasFringe, fringe_color: w1.alpha.fringeColor, issues: issueList(w1).join(' ') || '-' },
   ]);
 
   // 7. round trip: corpus art and the customer cases

@@ -66,7 +66,7 @@ export default async function scanSuite(ctx: BenchContext): Promise<void> {
   const engine = createEngine({ threads: 0 });
   const { raster, info } = await decodeImage(bytes);
   const report = scanRaster({ raster, info, printWidthInches: 12 });
-  ctx.log(`scan says: rim ${report.alpha.soft_rim_px} px, recommended ${report.transparency_fix.recommended}, edge ${report.edge_quality}, issues ${report.issues.map((i) => i.code).join(',')}`);
+  ctx.log(`scan says: rim ${report.alpha.softRimPx} px, recommended ${report.transparencyFix.recommended}, edge ${report.edgeQuality}, issues ${report.issues.map((i) => i.code).join(',')}`);
 
   const b = ctx.bench(`scan ${size}x${size} PNG`, { iterations: 6, time: 3000 });
   b.add('baseline: decodeImage', async () => {

@@ -39,7 +39,7 @@ export function rasterSource(r: Raster): DesignSource {
  */
 export async function bytesSource(bytes: Uint8Array, maxPixels: number): Promise<DesignSource> {
   const info = await probeImage(bytes, { maxPixels });
-  const simple = info.bits_per_sample === 8 && (info.space === 'srgb' || info.space === 'b-w') && !info.icc;
+  const simple = info.bitsPerSample === 8 && (info.space === 'srgb' || info.space === 'b-w') && !info.icc;
   const hash = createHash('sha1').update(bytes).digest('hex');
   let decoded: Promise<Raster> | null = null;
   const full = () => (decoded ??= decodeImage(bytes, { maxPixels }).then((d) => d.raster));

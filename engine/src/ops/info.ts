@@ -17,8 +17,8 @@ export const infoOp: OpDef<InfoOptions, InfoOptions, DecodeInfo> = {
   async run(input, _opts, ctx) {
     if (isRaster(input)) {
       return {
-        width: input.width, height: input.height, format: 'png', is_jpeg: false, has_alpha: true, density: null,
-        space: 'srgb', bits_per_sample: 8, channels: 4, icc: false, orientation: 1, interlaced: false, palette: false,
+        width: input.width, height: input.height, format: 'png', isJpeg: false, hasAlpha: true, density: null,
+        space: 'srgb', bitsPerSample: 8, channels: 4, icc: false, orientation: 1, interlaced: false, palette: false,
         bytes: input.data.byteLength,
       };
     }

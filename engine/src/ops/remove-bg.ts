@@ -95,7 +95,7 @@ export const removeBgOp: OpDef<RemoveBgOptions, ResolvedRemoveBg, RemoveBgResult
       const dec = await decodeImage(input, { maxPixels: limit, formats: ['png', 'jpeg'] });
       raster = dec.raster;
       // A JPEG says so; PNGs (possibly saved from a JPEG) and rasters are checked for ringing by the matte.
-      if (dec.info.is_jpeg) jpeg = true;
+      if (dec.info.isJpeg) jpeg = true;
       dpi = dec.info.density ?? undefined;
     }
     progress('matte', 0, opts.backend === 'model' ? 'model' : 'matte');

@@ -17,7 +17,7 @@ export const scanOp: OpDef<ScanOptions, ResolvedScan, ScanReport> = {
   async run(input, opts, ctx) {
     const progress = stageProgress(ctx.progress, SCAN_STAGES);
     if (isRaster(input)) {
-      return scanRaster({ raster: input, info: { format: 'png', is_jpeg: false, density: null }, printWidthInches: opts.printWidthInches, progress });
+      return scanRaster({ raster: input, info: { format: 'png', isJpeg: false, density: null }, printWidthInches: opts.printWidthInches, progress });
     }
     progress('decode');
     const { raster, info } = await decodeImage(input, { maxPixels: ctx.maxPixels });

@@ -80,7 +80,7 @@ export const vectorizeOp: OpDef<VectorizeOptions, ResolvedVectorize, VectorizeRe
     progress('decode');
     // Memory: the decoded pixels never leave this thread, so no transferable copy, and prepare writes over them.
     const { raster, info } = await decodeImage(input, { maxPixels: ctx.maxPixels, copy: false });
-    return vectorizeRaster(raster, opts, { jpeg: info.is_jpeg, owned: true }, progress);
+    return vectorizeRaster(raster, opts, { jpeg: info.isJpeg, owned: true }, progress);
   },
   transfer(result) {
     return [result.data.buffer as ArrayBuffer];

@@ -17,15 +17,15 @@ export interface DecodeInfo {
   /** Height in pixels after EXIF orientation. */
   height: number;
   format: ImageFormat;
-  is_jpeg: boolean;
+  isJpeg: boolean;
   /** The source had an alpha channel (PNG tRNS or alpha, WebP alpha). */
-  has_alpha: boolean;
+  hasAlpha: boolean;
   /** The density the file states, in DPI; null when it states none. */
   density: number | null;
   /** Source colour space as read by libvips, e.g. `srgb`, `cmyk`, `b-w`. */
   space: string;
   /** Source bits per sample (8 or 16). */
-  bits_per_sample: number;
+  bitsPerSample: number;
   /** Source channel count before conversion. */
   channels: number;
   /** The file carried an embedded ICC profile (it was applied to reach sRGB). */

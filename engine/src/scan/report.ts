@@ -24,7 +24,7 @@ const r2 = (v: number): number => Math.round(v * 100) / 100;
 
 export interface ScanInput {
   raster: Raster;
-  info: Pick<DecodeInfo, 'format' | 'is_jpeg' | 'density'>;
+  info: Pick<DecodeInfo, 'format' | 'isJpeg' | 'density'>;
   printWidthInches: number;
   /** Hears each analysis step as it starts (the op's progress events). */
   progress?: (step: 'alpha' | 'background' | 'specks' | 'lines') => void;
@@ -105,7 +105,7 @@ export function scanRaster({ raster, info, printWidthInches, progress = () => {}
     issues.push({ code: 'specks', severity: 'warning', message: `${specks.count} stray speck${specks.count === 1 ? '' : 's'} (at most 0.5 mm across, ${specks.maxPx} px, with no other ink within 2 mm) would print as dots of ink.` });
     suggest('fix_despeckle', 'true', 'Removes isolated specks by size without touching larger details.');
   }
-  if (info.is_jpeg) {
+  if (info.isJpeg) {
     issues.push({ code: 'jpeg_artifacts', severity: 'warning', message: 'JPEG compression adds noise around edges and has no transparency; a PNG export of the original artwork prints cleaner.' });
   }
   if (bg.kind === 'solid') {
@@ -142,39 +142,39 @@ export function scanRaster({ raster, info, printWidthInches, progress = () => {}
     width,
     height,
     dpi: r1(dpi),
-    stated_dpi: info.density,
-    print_width_inches: r2(printWidthInches),
-    print_height_inches: r2((height / width) * printWidthInches),
+    statedDpi: info.density,
+    printWidthInches: r2(printWidthInches),
+    printHeightInches: r2((height / width) * printWidthInches),
     format: info.format,
     background: bg.kind,
-    background_color: bg.color,
+    backgroundColor: bg.color,
     alpha: {
-      has_transparency: s.opaque < s.pixels,
-      seam_percent: r1(visible > 0 ? (s.seam / visible) * 100 : 0),
-      soft_rim_px: r2(s.softRimPx),
-      semi_transparent_percent: r1(visible > 0 ? (s.semi / visible) * 100 : 0),
-      has_fringe: hasFringe,
-      fringe_color: fringe.matte ? fringeHex(fringe.matte) : null,
-      fringe_percent: hasFringe ? r1(fringe.offShare * 100) : 0,
-      transparent_percent: r1((s.transparent / s.pixels) * 100),
-      semi_ink_percent: r1(s.ink > 0 ? (s.semiInk / s.ink) * 100 : 0),
-      edge_length_px: Math.round(s.edgeLength),
+      hasTransparency: s.opaque < s.pixels,
+      seamPercent: r1(visible > 0 ? (s.seam / visible) * 100 : 0),
+      softRimPx: r2(s.softRimPx),
+      semiTransparentPercent: r1(visible > 0 ? (s.semi / visible) * 100 : 0),
+      hasFringe: hasFringe,
+      fringeColor: fringe.matte ? fringeHex(fringe.matte) : null,
+      fringePercent: hasFringe ? r1(fringe.offShare * 100) : 0,
+      transparentPercent: r1((s.transparent / s.pixels) * 100),
+      semiInkPercent: r1(s.ink > 0 ? (s.semiInk / s.ink) * 100 : 0),
+      edgeLengthPx: Math.round(s.edgeLength),
     },
-    transparency_fix: fix,
-    ink_coverage_percent: r1((s.ink / s.pixels) * 100),
-    speck_count: specks.count,
-    speck_max_px: specks.maxPx,
-    is_jpeg: info.is_jpeg,
-    edge_quality: edge,
-    thin_line_percent: r1(thin.thinShare * 100),
-    content_box: box,
+    transparencyFix: fix,
+    inkCoveragePercent: r1((s.ink / s.pixels) * 100),
+    speckCount: specks.count,
+    speckMaxPx: specks.maxPx,
+    isJpeg: info.isJpeg,
+    edgeQuality: edge,
+    thinLinePercent: r1(thin.thinShare * 100),
+    contentBox: box,
     issues,
     suggestions,
   };
 }
 
 /** Union of the bounding boxes of the visible components that are not specks; null when there are none. */
-function contentBox(cc: RunComponents, isSpeck: Uint8Array): ScanReport['content_box'] {
+function contentBox(cc: RunComponents, isSpeck: Uint8Array): ScanReport['contentBox'] {
   if (cc.count === 0) return null;
   let x0 = Infinity;
   let y0 = Infinity;

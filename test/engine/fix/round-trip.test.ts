@@ -37,14 +37,14 @@ describe('round trip on customer uploads', () => {
   it('glow + shadow: halftoned at print resolution, the re-scan is clean (no specks, jagged edges or thin lines from the dots)', async () => {
     const art = await glowAndShadow('noto-1f981-lion.svg', 1200);
     const t = await roundTrip(engine, await encodePng(art), 4); // 300 DPI
-    expect(t.before.transparency_fix.recommended).toBe('halftone');
+    expect(t.before.transparencyFix.recommended).toBe('halftone');
     // a glow is design, not a fringe: the report does not say "fringe" with no colour
-    expect(t.before.alpha.has_fringe).toBe(false);
+    expect(t.before.alpha.hasFringe).toBe(false);
     expect(codes(t.before)).not.toContain('edge_fringe');
     expect(t.fields).toMatchObject({ fix_halftone: 'true', print_width_inches: '4' });
     expect(errors(t.after)).toEqual([]);
     expect(codes(t.after).filter((c) => REPAIRED.includes(c) || c === 'thin_lines')).toEqual([]);
-    expect(t.after.speck_count).toBe(0);
+    expect(t.after.speckCount).toBe(0);
     const out = await decodeToRaster(t.png);
     const s = dotStats(out, minDotSidePx(300), 60);
     expect(s.dots).toBeGreaterThan(500);
@@ -55,25 +55,25 @@ describe('round trip on customer uploads', () => {
     const art = await glowAndShadow('noto-1f981-lion.svg', 1200);
     const fixed = await engine.fix(await encodePng(art), { fix_halftone: true, halftone_lpi: 25, print_width_inches: 4 });
     const s = await engine.scan(fixed.data, { print_width_inches: 4 });
-    expect(s.speck_count).toBe(0);
+    expect(s.speckCount).toBe(0);
     expect(codes(s)).not.toContain('specks');
     expect(codes(s)).not.toContain('jagged_edges');
     expect(codes(s)).not.toContain('thin_lines');
-    expect(s.thin_line_percent).toBeLessThan(1);
+    expect(s.thinLinePercent).toBeLessThan(1);
   });
 
   it('white-outline fringe: the cut edge is within ΔE 10 of the art colour and the re-scan has no fringe', async () => {
     const red: RGB = [200, 30, 40];
     const art = await whiteOutline('si-docker.svg', 1200, red);
     const t = await roundTrip(engine, await encodePng(art), 4);
-    expect(t.before.alpha.has_fringe).toBe(true);
-    expect(t.before.alpha.fringe_color).toBe('#ffffff');
+    expect(t.before.alpha.hasFringe).toBe(true);
+    expect(t.before.alpha.fringeColor).toBe('#ffffff');
     expect(t.fields).toMatchObject({ fix_alpha_threshold: 'true' });
     const e = edgeColour(await decodeToRaster(t.png), red);
     expect(e.edge).toBeGreaterThan(1000);
     expect(e.semi).toBe(0);
     expect(e.offDeltaE10).toBeLessThan(0.005);
-    expect(t.after.alpha.has_fringe).toBe(false);
+    expect(t.after.alpha.hasFringe).toBe(false);
     expect(errors(t.after)).toEqual([]);
     expect(codes(t.after).filter((c) => REPAIRED.includes(c))).toEqual([]);
   });
@@ -81,10 +81,10 @@ describe('round trip on customer uploads', () => {
   it('60 stray specks of 1-6 px: scan counts all 60, fix removes them, trim keeps the art box, the re-scan reads 0', async () => {
     const sp = await strayspecks('gi-barn-owl.svg', 1800, 1200, 60, 30);
     const t = await roundTrip(engine, await encodePng(sp.raster), 6); // 300 DPI: 6 px = 0.5 mm
-    expect(t.before.speck_count).toBe(60);
+    expect(t.before.speckCount).toBe(60);
     expect(t.fields).toMatchObject({ fix_despeckle: 'true', fix_trim: 'true' });
     expect([t.width, t.height]).toEqual([sp.artBox.width, sp.artBox.height]);
-    expect(t.after.speck_count).toBe(0);
+    expect(t.after.speckCount).toBe(0);
     expect(errors(t.after)).toEqual([]);
     expect(codes(t.after).filter((c) => REPAIRED.includes(c))).toEqual([]);
   });
@@ -95,8 +95,8 @@ describe('round trip on customer uploads', () => {
     expect(errors(t.before)).toEqual(['low_resolution']);
     expect(Number(t.fields.resize_width_px)).toBeGreaterThan(2000);
     // the trimmed art keeps its printed size: its width at 75 DPI (trim drops glow too faint to carry ink)
-    expect(t.printWidthAfter).toBeLessThanOrEqual(t.before.content_box!.width / 75);
-    expect(t.printWidthAfter).toBeGreaterThan((0.9 * t.before.content_box!.width) / 75);
+    expect(t.printWidthAfter).toBeLessThanOrEqual(t.before.contentBox!.width / 75);
+    expect(t.printWidthAfter).toBeGreaterThan((0.9 * t.before.contentBox!.width) / 75);
     expect(t.after.dpi).toBeGreaterThanOrEqual(299);
     expect(errors(t.after)).toEqual([]);
     expect(codes(t.after).filter((c) => REPAIRED.includes(c))).toEqual([]);

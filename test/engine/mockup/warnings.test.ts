@@ -76,7 +76,7 @@ describe('semi_transparent_art', () => {
     const r = await renderMockup(glow, resolveMockup(base));
     const w = r.warnings.find((x) => x.code === 'semi_transparent_art');
     expect(w, JSON.stringify(r.warnings)).toBeDefined();
-    expect(scan.transparency_fix.recommended).toBe('halftone');
+    expect(scan.transparencyFix.recommended).toBe('halftone');
     expect(w!.message).toMatch(/fix_halftone=true/);
     expect(w!.message).toMatch(/cannot print partial transparency/);
     const crisp = await renderMockup(crispArt(), resolveMockup(base));

@@ -42,7 +42,7 @@ describe('engine pool', () => {
 
   it('runs an op in the worker', async () => {
     const info = await engine.info(copy(small));
-    expect(info).toMatchObject({ width: 40, height: 20, format: 'png', has_alpha: true });
+    expect(info).toMatchObject({ width: 40, height: 20, format: 'png', hasAlpha: true });
   });
 
   it('errors cross the thread as InkprepError with code, message and details', async () => {

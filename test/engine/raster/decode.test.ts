@@ -30,7 +30,7 @@ describe('decodeImage variants', () => {
     expect(px(raster, 0, 0)).toEqual([255, 0, 0, 255]);
     expect(px(raster, 25, 5)).toEqual([0, 0, 255, 255]);
     expect(px(raster, CARD_W - 1, 0)[3]).toBe(0);
-    expect(info).toMatchObject({ width: CARD_W, height: CARD_H, format: 'png', is_jpeg: false, has_alpha: true, bits_per_sample: 8, orientation: 1 });
+    expect(info).toMatchObject({ width: CARD_W, height: CARD_H, format: 'png', isJpeg: false, hasAlpha: true, bitsPerSample: 8, orientation: 1 });
   });
 
   it('EXIF orientation 6 JPEG: width/height swapped and pixels rotated 90° clockwise', async () => {
@@ -38,7 +38,7 @@ describe('decodeImage variants', () => {
     expect((await sharp(jpeg).metadata()).width).toBe(CARD_W); // stored landscape
     const { raster, info } = await decodeImage(jpeg);
     expect([raster.width, raster.height]).toEqual([CARD_H, CARD_W]);
-    expect([info.width, info.height, info.orientation, info.is_jpeg]).toEqual([CARD_H, CARD_W, 6, true]);
+    expect([info.width, info.height, info.orientation, info.isJpeg]).toEqual([CARD_H, CARD_W, 6, true]);
     // The card's left (red) half is now the top half; its right (blue) half the bottom.
     expect(dE(px(raster, 10, 5), [255, 0, 0])).toBeLessThan(3);
     expect(dE(px(raster, 10, 30), [0, 0, 255])).toBeLessThan(3);
@@ -61,7 +61,7 @@ describe('decodeImage variants', () => {
   it('16-bit PNG: scaled to 8 bits', async () => {
     const png = await card().toColourspace('rgb16').png().toBuffer();
     const { raster, info } = await decodeImage(png);
-    expect(info.bits_per_sample).toBe(16);
+    expect(info.bitsPerSample).toBe(16);
     expect(px(raster, 0, 0)).toEqual([255, 0, 0, 255]);
     expect(px(raster, 25, 5)).toEqual([0, 0, 255, 255]);
     expect(px(raster, CARD_W - 1, 3)[3]).toBe(0);
@@ -72,7 +72,7 @@ describe('decodeImage variants', () => {
     mid.data = data16;
     const midPng = PNG.sync.write(mid, { bitDepth: 16, colorType: 2, inputColorType: 2, inputHasAlpha: false });
     const m = await decodeImage(midPng);
-    expect(m.info.bits_per_sample).toBe(16);
+    expect(m.info.bitsPerSample).toBe(16);
     expect(px(m.raster, 1, 0)).toEqual([128, 128, 128, 255]);
   });
 
@@ -81,7 +81,7 @@ describe('decodeImage variants', () => {
     expect(png.includes('tRNS')).toBe(true);
     const { raster, info } = await decodeImage(png);
     expect(info.palette).toBe(true);
-    expect(info.has_alpha).toBe(true);
+    expect(info.hasAlpha).toBe(true);
     expect(px(raster, 0, 0)).toEqual([255, 0, 0, 255]);
     expect(px(raster, 25, 5)).toEqual([0, 0, 255, 255]);
     expect(px(raster, CARD_W - 1, 10)[3]).toBe(0);
@@ -111,7 +111,7 @@ describe('decodeImage variants', () => {
     const jpeg = await card().flatten({ background: '#fff' }).jpeg({ progressive: true, quality: 95 }).toBuffer();
     const { raster, info } = await decodeImage(jpeg);
     expect(info.interlaced).toBe(true);
-    expect(info.has_alpha).toBe(false);
+    expect(info.hasAlpha).toBe(false);
     expect(dE(px(raster, 5, 5), [255, 0, 0])).toBeLessThan(3);
     expect(px(raster, 5, 5)[3]).toBe(255);
   });
@@ -119,7 +119,7 @@ describe('decodeImage variants', () => {
   it('WebP with alpha (lossless): exact pixels and alpha', async () => {
     const { raster, info } = await decodeImage(await card().webp({ lossless: true }).toBuffer());
     expect(info.format).toBe('webp');
-    expect(info.has_alpha).toBe(true);
+    expect(info.hasAlpha).toBe(true);
     expect(px(raster, 0, 0)).toEqual([255, 0, 0, 255]);
     expect(px(raster, 25, 5)).toEqual([0, 0, 255, 255]);
     expect(px(raster, CARD_W - 1, 0)[3]).toBe(0);

@@ -66,7 +66,7 @@ describe('encodeImage', () => {
     expect(ownsBuffer(webp)).toBe(true);
     expect((await sharp(webp).metadata()).format).toBe('webp');
     const { raster, info } = await decodeImage(webp);
-    expect(info.has_alpha).toBe(true);
+    expect(info.hasAlpha).toBe(true);
     expect(dE(px(raster, 4, 8), [240, 140, 20])).toBeLessThan(3);
     expect(px(raster, 31, 8)[3]).toBe(0);
     expect(Math.abs(px(raster, 24, 8)[3]! - 128)).toBeLessThanOrEqual(2);

@@ -8,7 +8,7 @@ import { scanRaster, resizeRaster } from '@inkprep/engine/internals';
 import { canvas, corpusRaster, disc, png } from './fixtures.js';
 import { corpusDir } from '../../../golden/lib/corpus.js';
 
-const info = { format: 'png' as const, is_jpeg: false, density: null };
+const info = { format: 'png' as const, isJpeg: false, density: null };
 const scan = (r: Raster, printWidthInches = 12): ScanReport => scanRaster({ raster: r, info, printWidthInches });
 const codes = (s: ScanReport): string[] => s.issues.map((i) => i.code);
 const fields = (s: ScanReport): string[] => s.suggestions.map((x) => x.field);
@@ -16,27 +16,27 @@ const fields = (s: ScanReport): string[] => s.suggestions.map((x) => x.field);
 describe('scan: synthetic known answers', () => {
   it('crisp anti-aliased disc: soft rim about 1 px, recommended none, clean', () => {
     const s = scan(disc(400, 400, { r: 120 }), 1.3);
-    expect(s.alpha.soft_rim_px).toBeGreaterThan(0.7);
-    expect(s.alpha.soft_rim_px).toBeLessThan(1.3);
-    expect(s.alpha.has_fringe).toBe(false);
-    expect(s.transparency_fix.recommended).toBe('none');
-    expect(s.transparency_fix.reason.length).toBeGreaterThan(20);
-    expect(s.edge_quality).toBe('clean');
+    expect(s.alpha.softRimPx).toBeGreaterThan(0.7);
+    expect(s.alpha.softRimPx).toBeLessThan(1.3);
+    expect(s.alpha.hasFringe).toBe(false);
+    expect(s.transparencyFix.recommended).toBe('none');
+    expect(s.transparencyFix.reason.length).toBeGreaterThan(20);
+    expect(s.edgeQuality).toBe('clean');
     expect(codes(s)).not.toContain('soft_edges');
     expect(codes(s)).not.toContain('low_resolution');
     expect(s.background).toBe('transparent');
     // ink = disc area (pi r^2) / canvas
-    expect(s.ink_coverage_percent).toBeCloseTo((Math.PI * 120 * 120 * 100) / (400 * 400), 0);
+    expect(s.inkCoveragePercent).toBeCloseTo((Math.PI * 120 * 120 * 100) / (400 * 400), 0);
   });
 
   it('the same disc with a 20 px Gaussian glow: far wider rim, halftone; a glow is not a fringe', () => {
     const s = scan(disc(400, 400, { r: 100, glowSigma: 20 }), 1.3);
-    expect(s.alpha.soft_rim_px).toBeGreaterThan(10);
-    expect(s.alpha.has_fringe).toBe(false);
-    expect(s.alpha.fringe_color).toBeNull();
-    expect(s.alpha.fringe_percent).toBe(0);
-    expect(s.transparency_fix.recommended).toBe('halftone');
-    expect(s.edge_quality).toBe('soft');
+    expect(s.alpha.softRimPx).toBeGreaterThan(10);
+    expect(s.alpha.hasFringe).toBe(false);
+    expect(s.alpha.fringeColor).toBeNull();
+    expect(s.alpha.fringePercent).toBe(0);
+    expect(s.transparencyFix.recommended).toBe('halftone');
+    expect(s.edgeQuality).toBe('soft');
     expect(codes(s)).toContain('semi_transparent_areas');
     expect(s.suggestions).toContainEqual(expect.objectContaining({ field: 'fix_halftone', value: 'true' }));
     expect(fields(s)).toContain('halftone_lpi');
@@ -45,26 +45,26 @@ describe('scan: synthetic known answers', () => {
 
   it('white-matte fringe: has_fringe with a white matte colour, remove, fringed', () => {
     const s = scan(disc(400, 400, { r: 120, rimPx: 2, matte: [255, 255, 255], rgb: [20, 60, 200] }), 1.3);
-    expect(s.alpha.has_fringe).toBe(true);
-    expect(s.alpha.fringe_color).not.toBeNull();
-    const m = parseInt(s.alpha.fringe_color!.slice(1), 16);
+    expect(s.alpha.hasFringe).toBe(true);
+    expect(s.alpha.fringeColor).not.toBeNull();
+    const m = parseInt(s.alpha.fringeColor!.slice(1), 16);
     expect(Math.min(m >> 16, (m >> 8) & 255, m & 255)).toBeGreaterThan(220);
-    expect(s.transparency_fix.recommended).toBe('remove');
-    expect(s.edge_quality).toBe('fringed');
+    expect(s.transparencyFix.recommended).toBe('remove');
+    expect(s.edgeQuality).toBe('fringed');
     expect(codes(s)).toContain('edge_fringe');
     expect(s.suggestions).toContainEqual(expect.objectContaining({ field: 'fix_alpha_threshold', value: 'true' }));
   });
 
   it('a black matte is found too, and a thin soft rim without matte reads remove', () => {
     const black = scan(disc(300, 300, { r: 90, rimPx: 2, matte: [0, 0, 0], rgb: [250, 220, 40] }));
-    expect(black.alpha.fringe_color).not.toBeNull();
-    expect(parseInt(black.alpha.fringe_color!.slice(1), 16)).toBeLessThan(0x303030);
+    expect(black.alpha.fringeColor).not.toBeNull();
+    expect(parseInt(black.alpha.fringeColor!.slice(1), 16)).toBeLessThan(0x303030);
     const soft = scan(disc(300, 300, { r: 90, rimPx: 2.6 }));
-    expect(soft.alpha.soft_rim_px).toBeGreaterThan(1.6);
-    expect(soft.alpha.soft_rim_px).toBeLessThan(3);
-    expect(soft.alpha.fringe_color).toBeNull();
-    expect(soft.transparency_fix.recommended).toBe('remove');
-    expect(soft.edge_quality).toBe('soft');
+    expect(soft.alpha.softRimPx).toBeGreaterThan(1.6);
+    expect(soft.alpha.softRimPx).toBeLessThan(3);
+    expect(soft.alpha.fringeColor).toBeNull();
+    expect(soft.transparencyFix.recommended).toBe('remove');
+    expect(soft.edgeQuality).toBe('soft');
     expect(codes(soft)).toContain('soft_edges');
   });
 
@@ -72,20 +72,20 @@ describe('scan: synthetic known answers', () => {
     const r = canvas(400, 300);
     for (let p = 0; p < 400 * 300; p++) r.data.set([10, 200, 30, 128], p * 4);
     const s = scan(r, 2);
-    expect(s.alpha.edge_length_px).toBe(Math.round((2 * (400 + 300) * 128) / 255));
-    expect(s.alpha.soft_rim_px).toBeGreaterThan(100);
-    expect(s.transparency_fix.recommended).toBe('halftone');
-    expect(s.ink_coverage_percent).toBeCloseTo(50.2, 1);
+    expect(s.alpha.edgeLengthPx).toBe(Math.round((2 * (400 + 300) * 128) / 255));
+    expect(s.alpha.softRimPx).toBeGreaterThan(100);
+    expect(s.transparencyFix.recommended).toBe('halftone');
+    expect(s.inkCoveragePercent).toBeCloseTo(50.2, 1);
   });
 
   it('binary alpha: curves read jagged, a rectangle reads clean, no semi pixels reads none', () => {
     const hard = scan(disc(300, 300, { r: 100, rimPx: 0.001 }));
-    expect(hard.alpha.semi_transparent_percent).toBe(0);
-    expect(hard.transparency_fix.recommended).toBe('none');
-    expect(hard.edge_quality).toBe('jagged');
+    expect(hard.alpha.semiTransparentPercent).toBe(0);
+    expect(hard.transparencyFix.recommended).toBe('none');
+    expect(hard.edgeQuality).toBe('jagged');
     const rect = canvas(200, 200);
     for (let y = 50; y < 150; y++) for (let x = 40; x < 160; x++) rect.data.set([0, 0, 0, 255], (y * 200 + x) * 4);
-    expect(scan(rect).edge_quality).toBe('clean');
+    expect(scan(rect).edgeQuality).toBe('clean');
   });
 
   it('counts specks (at most 0.5 mm across, no other ink within 2 mm) and suggests fix_despeckle; an i-dot and a bigger blob are not specks', () => {
@@ -100,8 +100,8 @@ describe('scan: synthetic known answers', () => {
     put(560, 528, 5); // ... and its i-dot, 7 px above it: a detail
     put(20, 300, 7); // 7x7 px: over 0.5 mm, a detail
     const s = scan(r, 2); // 300 DPI
-    expect(s.speck_max_px).toBe(6);
-    expect(s.speck_count).toBe(3);
+    expect(s.speckMaxPx).toBe(6);
+    expect(s.speckCount).toBe(3);
     expect(codes(s)).toContain('specks');
     expect(s.suggestions).toContainEqual(expect.objectContaining({ field: 'fix_despeckle', value: 'true' }));
   });
@@ -114,7 +114,7 @@ describe('scan: synthetic known answers', () => {
     }
     const s = scan(r, 2); // 300 DPI: 1 pt = 4.2 px, lines are 2 px
     expect(codes(s)).toContain('thin_lines');
-    expect(s.thin_line_percent).toBeGreaterThan(50);
+    expect(s.thinLinePercent).toBeGreaterThan(50);
     // a thick disc is never thin
     expect(codes(scan(disc(600, 600, { r: 200 }), 2))).not.toContain('thin_lines');
   });
@@ -123,7 +123,7 @@ describe('scan: synthetic known answers', () => {
     const r = disc(1200, 600, { r: 200 });
     const at4 = scan(r, 4);
     expect(at4.dpi).toBe(300);
-    expect(at4.print_height_inches).toBe(2);
+    expect(at4.printHeightInches).toBe(2);
     expect(codes(at4)).not.toContain('low_resolution');
     const at12 = scan(r, 12);
     expect(at12.dpi).toBe(100);
@@ -135,14 +135,14 @@ describe('scan: synthetic known answers', () => {
     const s = scan(disc(400, 400, { r: 60 }));
     expect(codes(s)).toContain('transparent_margin');
     expect(s.suggestions).toContainEqual(expect.objectContaining({ field: 'fix_trim', value: 'true' }));
-    expect(s.content_box).toEqual({ x: 140, y: 140, width: 120, height: 120 });
+    expect(s.contentBox).toEqual({ x: 140, y: 140, width: 120, height: 120 });
     const empty = scan(canvas(50, 50));
     expect(codes(empty)).toContain('empty_image');
-    expect(empty.content_box).toBeNull();
+    expect(empty.contentBox).toBeNull();
     const flat = canvas(20, 10);
     flat.data.fill(255);
     expect(codes(scan(flat))).not.toContain('empty_image');
-    expect(scan(flat).content_box).toEqual({ x: 0, y: 0, width: 20, height: 10 });
+    expect(scan(flat).contentBox).toEqual({ x: 0, y: 0, width: 20, height: 10 });
   });
 
   it('backgrounds: solid (robust to JPEG noise) and complex', () => {
@@ -152,7 +152,7 @@ describe('scan: synthetic known answers', () => {
     for (let p = 0; p < 300 * 300; p++) if (art.data[p * 4 + 3]! > 128) flat.data.set(art.data.subarray(p * 4, p * 4 + 4), p * 4);
     const solid = scan(flat);
     expect(solid.background).toBe('solid');
-    expect(solid.background_color).toBe('#fafaf8');
+    expect(solid.backgroundColor).toBe('#fafaf8');
     expect(codes(solid)).toContain('background_not_transparent');
     const noise = canvas(300, 300);
     let seed = 7;
@@ -172,15 +172,15 @@ describe('scan op (engine, encoded input)', () => {
     const engine = createEngine({ threads: 0 });
     try {
       const s = await engine.scan(new Uint8Array(jpeg), { print_width_inches: 2 });
-      expect(s.is_jpeg).toBe(true);
+      expect(s.isJpeg).toBe(true);
       expect(s.format).toBe('jpeg');
       expect(s.dpi).toBe(300);
-      expect(s.stated_dpi).toBe(150);
+      expect(s.statedDpi).toBe(150);
       expect(s.background).toBe('solid');
-      const c = parseInt(s.background_color!.slice(1), 16);
+      const c = parseInt(s.backgroundColor!.slice(1), 16);
       expect(Math.min(c >> 16, (c >> 8) & 255, c & 255)).toBeGreaterThan(240);
       expect(codes(s)).toEqual(expect.arrayContaining(['jpeg_artifacts', 'background_not_transparent']));
-      expect(s.ink_coverage_percent).toBe(100);
+      expect(s.inkCoveragePercent).toBe(100);
     } finally {
       await engine.close();
     }
@@ -196,15 +196,15 @@ describe('scan op (engine, encoded input)', () => {
     try {
       const s = await engine.scan(new Uint8Array(jpeg), { print_width_inches: 2 });
       expect(s.background).toBe('solid');
-      expect(s.speck_count).toBe(3);
+      expect(s.speckCount).toBe(3);
       expect(s.suggestions).toContainEqual(expect.objectContaining({ field: 'fix_despeckle', value: 'true' }));
       // the content box is the art's, without the specks (what despeckle + trim keep)
-      expect(s.content_box!.x).toBeGreaterThan(150);
+      expect(s.contentBox!.x).toBeGreaterThan(150);
       const fixed = await engine.fix(new Uint8Array(jpeg), { fix_despeckle: true, print_width_inches: 2 });
       expect(fixed.stats.specks_removed).toBe(3);
       const again = await engine.scan(fixed.data, { print_width_inches: 2 });
-      expect(again.speck_count).toBe(0);
-      expect(again.content_box!.x).toBeGreaterThan(150);
+      expect(again.speckCount).toBe(0);
+      expect(again.contentBox!.x).toBeGreaterThan(150);
     } finally {
       await engine.close();
     }
@@ -214,7 +214,7 @@ describe('scan op (engine, encoded input)', () => {
     const engine = createEngine({ threads: 0 });
     try {
       const bytes = await png(disc(240, 120, { r: 40 }));
-      expect((await engine.scan(bytes.slice())).print_width_inches).toBe(12);
+      expect((await engine.scan(bytes.slice())).printWidthInches).toBe(12);
       expect((await engine.scan(bytes.slice())).dpi).toBe(20);
       for (const bad of ['abc', '0', '-3', '1e9', 'true']) {
         const err = await engine.scan(bytes.slice(), textOptions({ print_width_inches: bad })).catch((e: unknown) => e);
@@ -233,8 +233,8 @@ describe('scan op (engine, encoded input)', () => {
     try {
       const pooled = await engine.scan(bytes.slice(), { print_width_inches: 1 });
       const local = scan(disc(300, 300, { r: 100, glowSigma: 12 }), 1);
-      expect(pooled.alpha.soft_rim_px).toBe(local.alpha.soft_rim_px);
-      expect(pooled.transparency_fix.recommended).toBe('halftone');
+      expect(pooled.alpha.softRimPx).toBe(local.alpha.softRimPx);
+      expect(pooled.transparencyFix.recommended).toBe('halftone');
     } finally {
       await engine.close();
     }
@@ -246,11 +246,11 @@ describe('scan: corpus art', () => {
   const clean = ['lettering-mountain-club.svg', 'si-openbsd.svg', 'lettering-good-vibes.svg', 'si-cocacola.svg', 'gi-heraldic-sun.svg', 'noto-1f981-lion.svg', 'tw-1f98a-fox.svg', 'flag-ca.svg'];
   it.each(clean)('%s reads none and no fringe', async (file) => {
     const s = scan(await corpusRaster(file, 1024), 3);
-    expect(s.transparency_fix.recommended).toBe('none');
-    expect(s.alpha.has_fringe).toBe(false);
-    expect(s.alpha.soft_rim_px).toBeLessThan(1.6);
-    expect(['clean', 'jagged']).toContain(s.edge_quality);
-    expect(s.speck_count).toBe(0);
+    expect(s.transparencyFix.recommended).toBe('none');
+    expect(s.alpha.hasFringe).toBe(false);
+    expect(s.alpha.softRimPx).toBeLessThan(1.6);
+    expect(['clean', 'jagged']).toContain(s.edgeQuality);
+    expect(s.speckCount).toBe(0);
   });
 
   it('every corpus artwork at 512 px reads none, except the sunrise whose water edge carries an orange underlayer', async () => {
@@ -259,7 +259,7 @@ describe('scan: corpus art', () => {
     const notNone: string[] = [];
     for (const f of files) {
       const s = scan(await corpusRaster(f, 512), 1.7);
-      if (s.transparency_fix.recommended !== 'none') notNone.push(`${f}:${s.transparency_fix.recommended}:${s.alpha.fringe_color}`);
+      if (s.transparencyFix.recommended !== 'none') notNone.push(`${f}:${s.transparencyFix.recommended}:${s.alpha.fringeColor}`);
     }
     // the sunrise's teal water is drawn over the orange sky, whose colour shows in the water's edge pixels
     expect(notNone).toEqual([expect.stringMatching(/^noto-1f305-sunrise\.svg:remove:#/)]);
@@ -268,25 +268,25 @@ describe('scan: corpus art', () => {
   it('Lanczos-downscaled art stays none (ringing is not a rim); 2x-upscaled art reads soft', async () => {
     const big = await corpusRaster('gi-barn-owl.svg', 1024);
     const down = scan(await resizeRaster(big, { width: 400 }), 2);
-    expect(down.alpha.soft_rim_px).toBeLessThan(1.4);
-    expect(down.transparency_fix.recommended).toBe('none');
+    expect(down.alpha.softRimPx).toBeLessThan(1.4);
+    expect(down.transparencyFix.recommended).toBe('none');
     const up = scan(await resizeRaster(await corpusRaster('gi-barn-owl.svg', 400), { width: 800 }), 3);
-    expect(up.alpha.soft_rim_px).toBeGreaterThan(1.8);
-    expect(up.edge_quality).toBe('soft');
-    expect(['remove', 'either']).toContain(up.transparency_fix.recommended);
+    expect(up.alpha.softRimPx).toBeGreaterThan(1.8);
+    expect(up.edgeQuality).toBe('soft');
+    expect(['remove', 'either']).toContain(up.transparencyFix.recommended);
   });
 
   it('intricate lettering has a high semi-transparent share but a ~1 px rim', async () => {
     const s = scan(await corpusRaster('lettering-mountain-club.svg', 1024), 3);
-    expect(s.alpha.semi_transparent_percent).toBeGreaterThan(20);
-    expect(s.alpha.soft_rim_px).toBeLessThan(1.4);
+    expect(s.alpha.semiTransparentPercent).toBeGreaterThan(20);
+    expect(s.alpha.softRimPx).toBeLessThan(1.4);
   });
 
   it('the same art blurred into a haze reads halftone or either, never none', async () => {
     const r = await corpusRaster('gi-barn-owl.svg', 512);
     const blurred = await sharp(Buffer.from(r.data.buffer), { raw: { width: r.width, height: r.height, channels: 4 } }).blur(6).raw().toBuffer();
     const s = scan({ width: r.width, height: r.height, data: new Uint8ClampedArray(blurred.buffer.slice(blurred.byteOffset, blurred.byteOffset + blurred.byteLength)) }, 2);
-    expect(s.alpha.soft_rim_px).toBeGreaterThan(3);
-    expect(['halftone', 'either']).toContain(s.transparency_fix.recommended);
+    expect(s.alpha.softRimPx).toBeGreaterThan(3);
+    expect(['halftone', 'either']).toContain(s.transparencyFix.recommended);
   });
 });

@@ -1,5 +1,6 @@
 // `inkprep info <file|->`: print the decode report as JSON.
 import { runFileVerb } from '../file-verb.js';
+import { decodeInfoWire } from '../../http/wire.js';
 import type { Command } from '../command.js';
 
 export const infoCommand: Command = {
@@ -9,7 +10,7 @@ export const infoCommand: Command = {
   usage: 'usage: inkprep info <file|->\n\nPrints { width, height, format, is_jpeg, has_alpha, density, ... } as JSON. - reads the image from stdin.',
   run(argv) {
     return runFileVerb(argv, { verb: this.name, usage: this.usage, fields: [] }, async ({ input, engine, call, report }) => {
-      report(await engine.info(input, {}, call), true);
+      report(decodeInfoWire(await engine.info(input, {}, call)), true);
     });
   },
 };

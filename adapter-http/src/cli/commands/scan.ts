@@ -1,5 +1,6 @@
 // `inkprep scan <file|-> [--print-width-inches 12]`: print the scan report (spec 2.2) as JSON.
 import { runFileVerb } from '../file-verb.js';
+import { scanReportWire } from '../../http/wire.js';
 import type { Command } from '../command.js';
 import { textOptions } from '@inkprep/engine';
 import { cliFields, optionLines } from '../option-flags.js';
@@ -23,7 +24,7 @@ export const scanCommand: Command = {
   ].join('\n'),
   run(argv) {
     return runFileVerb(argv, { verb: this.name, usage: this.usage, fields: FIELDS }, async ({ input, options, engine, call, report }) => {
-      report(await engine.scan(input, textOptions(options), call), true);
+      report(scanReportWire(await engine.scan(input, textOptions(options), call)), true);
     });
   },
 };

@@ -1,0 +1,122 @@
+// The contract's field names: the engine's results are a JavaScript API (camelCase), while the HTTP bodies
+// and the CLI's JSON keep the snake_case names of the contract (spec 2.2, 4.x). This is the one place the
+// two are mapped, so a field renamed in the engine fails to compile here instead of changing a reply.
+// Keys are written in the order the replies have always had (JSON text is compared byte for byte).
+import type { DecodeInfo, ScanAlpha, ScanReport } from '@inkprep/engine';
+
+/** The `alpha` object of the scan report as sent. */
+export interface ScanAlphaWire {
+  has_transparency: boolean;
+  seam_percent: number;
+  soft_rim_px: number;
+  semi_transparent_percent: number;
+  has_fringe: boolean;
+  fringe_color: string | null;
+  fringe_percent: number;
+  transparent_percent: number;
+  semi_ink_percent: number;
+  edge_length_px: number;
+}
+
+/** The scan report as POST /api/v1/scan and `inkprep scan` send it. */
+export interface ScanReportWire {
+  width: number;
+  height: number;
+  dpi: number;
+  stated_dpi: number | null;
+  print_width_inches: number;
+  print_height_inches: number;
+  format: ScanReport['format'];
+  background: ScanReport['background'];
+  background_color: string | null;
+  alpha: ScanAlphaWire;
+  transparency_fix: ScanReport['transparencyFix'];
+  ink_coverage_percent: number;
+  speck_count: number;
+  speck_max_px: number;
+  is_jpeg: boolean;
+  edge_quality: ScanReport['edgeQuality'];
+  thin_line_percent: number;
+  content_box: ScanReport['contentBox'];
+  issues: ScanReport['issues'];
+  suggestions: ScanReport['suggestions'];
+}
+
+function scanAlphaWire(a: ScanAlpha): ScanAlphaWire {
+  return {
+    has_transparency: a.hasTransparency,
+    seam_percent: a.seamPercent,
+    soft_rim_px: a.softRimPx,
+    semi_transparent_percent: a.semiTransparentPercent,
+    has_fringe: a.hasFringe,
+    fringe_color: a.fringeColor,
+    fringe_percent: a.fringePercent,
+    transparent_percent: a.transparentPercent,
+    semi_ink_percent: a.semiInkPercent,
+    edge_length_px: a.edgeLengthPx,
+  };
+}
+
+/** The engine's scan report in the contract's names. */
+export function scanReportWire(r: ScanReport): ScanReportWire {
+  return {
+    width: r.width,
+    height: r.height,
+    dpi: r.dpi,
+    stated_dpi: r.statedDpi,
+    print_width_inches: r.printWidthInches,
+    print_height_inches: r.printHeightInches,
+    format: r.format,
+    background: r.background,
+    background_color: r.backgroundColor,
+    alpha: scanAlphaWire(r.alpha),
+    transparency_fix: { recommended: r.transparencyFix.recommended, reason: r.transparencyFix.reason },
+    ink_coverage_percent: r.inkCoveragePercent,
+    speck_count: r.speckCount,
+    speck_max_px: r.speckMaxPx,
+    is_jpeg: r.isJpeg,
+    edge_quality: r.edgeQuality,
+    thin_line_percent: r.thinLinePercent,
+    content_box: r.contentBox,
+    issues: r.issues,
+    suggestions: r.suggestions,
+  };
+}
+
+/** The decode report as `inkprep info` prints it. */
+export interface DecodeInfoWire {
+  width: number;
+  height: number;
+  format: DecodeInfo['format'];
+  is_jpeg: boolean;
+  has_alpha: boolean;
+  density: number | null;
+  space: string;
+  bits_per_sample: number;
+  channels: number;
+  icc: boolean;
+  orientation: number;
+  interlaced: boolean;
+  palette: boolean;
+  bytes: number;
+}
+
+/** The engine's decode report in the contract's names. */
+export function decodeInfoWire(i: DecodeInfo): DecodeInfoWire {
+  return {
+    width: i.width,
+    height: i.height,
+    format: i.format,
+    is_jpeg: i.isJpeg,
+    has_alpha: i.hasAlpha,
+    density: i.density,
+    space: i.space,
+    bits_per_sample: i.bitsPerSample,
+    channels: i.channels,
+    icc: i.icc,
+    orientation: i.orientation,
+    interlaced: i.interlaced,
+    palette: i.palette,
+    bytes: i.bytes,
+  };
+}
