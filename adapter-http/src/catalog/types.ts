@@ -1,5 +1,5 @@
 // Shapes of the garment catalog (spec 2.7, 2.8) and the interface every blank supplier implements.
-import type { PlacementId, View } from '@inkprep/engine';
+import type { PlacementSpec } from '@inkprep/engine';
 
 /** One style in a search result (spec 2.7). */
 export interface StyleSummary {
@@ -25,14 +25,11 @@ export interface StyleColor {
   sizes: { size: string; sku: string; in_stock: boolean }[];
 }
 
-export interface StylePlacement {
-  id: PlacementId;
-  name: string;
-  view: View;
-  default_width_in: number;
-  max_width_in: number;
-  default_top_in: number;
-}
+/**
+ * A placement as spec 2.8 lists it: the engine's placement without its default sideways offset (the contract
+ * does not publish it; placementList picks the fields).
+ */
+export type StylePlacement = Omit<PlacementSpec, 'default_offset_x_in'>;
 
 /** Full style (spec 2.8). Never carries prices. */
 export interface StyleDetail {

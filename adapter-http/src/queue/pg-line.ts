@@ -24,7 +24,8 @@ import os from 'node:os';
 import pg from 'pg';
 import { InkprepError } from '@inkprep/engine';
 import type { Logger } from '../log.js';
-import { checkCount, DEFAULT_MAX_WAITING, DEFAULT_SLOTS, type LineCounts, type QueueSnapshot, type QueueTurn, type VectorizeLine } from './vectorize-queue.js';
+import { checkCount, DEFAULT_MAX_WAITING, DEFAULT_SLOTS, type LineCounts, type QueueSnapshot, type VectorizeLine } from './vectorize-queue.js';
+import { grantTurn, type QueueTurn } from './turn.js';
 
 /** Advisory-lock namespace (first int4 key) of the line: 'IkL1'. The store's bigint locks never use the two-key form. */
 export const LINE_LOCK_NS = 0x496b4c31;
@@ -361,15 +362,7 @@ export class PgLine implements VectorizeLine {
   }
 
   private turn(place: string, generation: number, enqueuedAt: number | null): QueueTurn {
-    let released = false;
-    return {
-      waitedMs: enqueuedAt === null ? 0 : Math.max(0, this.now() - enqueuedAt),
-      release: () => {
-        if (released) return;
-        released = true;
-        this.leave(place, generation);
-      },
-    };
+    return grantTurn(enqueuedAt, this.now, () => this.leave(place, generation));
   }
 
   /** Delete a place (fire and forget). If that fails, drop the session: the lock goes and others reap us. */

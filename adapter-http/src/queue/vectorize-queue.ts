@@ -5,18 +5,13 @@
 // `VectorizeLine` is the interface the routes use; with a shared PostgreSQL store the server uses the
 // cluster-wide line in pg-line.ts instead of this one.
 import { InkprepError } from '@inkprep/engine';
+import { grantTurn, type QueueTurn } from './turn.js';
 
 /** Spec 2.1. */
 export interface QueueSnapshot {
   queue: { converting: boolean; waiting: number; max_waiting: number };
 }
 
-/** A held turn: call `release()` exactly once when the conversion ends (extra calls are ignored). */
-export interface QueueTurn {
-  /** Milliseconds spent waiting in line (0 when the slot was free). */
-  waitedMs: number;
-  release(): void;
-}
 
 /** Slots in use and callers waiting. */
 export interface LineCounts {
@@ -129,15 +124,7 @@ export class ConversionQueue implements VectorizeLine {
   }
 
   private turn(enqueuedAt: number | null): QueueTurn {
-    let released = false;
-    return {
-      waitedMs: enqueuedAt === null ? 0 : Math.max(0, this.now() - enqueuedAt),
-      release: () => {
-        if (released) return;
-        released = true;
-        this.next();
-      },
-    };
+    return grantTurn(enqueuedAt, this.now, () => this.next());
   }
 
   /** A slot was freed: hand it to the oldest waiter, or mark it free. */

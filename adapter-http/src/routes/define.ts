@@ -17,7 +17,8 @@ import { checkImageHeader, type ImageHeader } from '../http/image-header.js';
 import { readForm } from '../http/multipart.js';
 import type { Reply } from '../http/reply.js';
 import { reserveUse, type Meter, type Reservation } from '../limits/meter.js';
-import type { QueueTurn } from '../queue/vectorize-queue.js';
+import type { QueueTurn } from '../queue/turn.js';
+import { releaseAndSettle, sendMetered } from './metered-reply.js';
 import type { AppServices } from '../services.js';
 
 /** One entry of the route table. */
@@ -92,25 +93,6 @@ function authenticateExchangeSync(ex: Exchange, app: AppServices): Caller | unde
     ex.keyId = caller.key.id;
   }
   return caller;
-}
-
-/** The reply with the reservation's X-RateLimit-* headers added (2xx replies of metered routes). */
-function withRateLimit(reply: Reply, reservation: Reservation | null): Reply {
-  const h = reservation?.headers;
-  return h ? { ...reply, headers: { ...reply.headers, ...h } } : reply;
-}
-
-/**
- * Confirm the reservation of a successful reply before sending it, so every 2xx a client receives is
- * counted even if this process dies right after. A store error here is logged, not turned into an error
- * reply: the work is done, and the use stays pending (still counted) while this process lives.
- */
-async function keepReservation(reservation: Reservation | null, ex: Exchange): Promise<void> {
-  try {
-    await reservation?.keep();
-  } catch (err) {
-    ex.log.error('confirming a usage reservation failed', { err: String(err) });
-  }
 }
 
 function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
@@ -209,25 +191,11 @@ export function getRoute<P = undefined>(spec: {
         const caller = auth ? await authenticateExchange(ex, app) : null;
         const call = makeCall(caller); // validates the parameters: a 400 is not metered
         if (caller && meter !== 'none') reservation = await reserveUse(app.store, caller, endpoint, meter, app.clock());
-        const reply = await spec.handle(call);
-        if (ex.aborted) return;
-        if (reply.status >= 200 && reply.status < 300) {
-          await keepReservation(reservation, ex);
-          ex.send(withRateLimit(reply, reservation));
-        } else {
-          ex.send(reply);
-        }
+        await sendMetered(ex, await spec.handle(call), reservation);
       };
       run()
         .catch((err) => ex.fail(err))
-        .finally(async () => {
-          try {
-            await (reservation as Reservation | null)?.release();
-          } catch (err) {
-            ex.log.error('releasing a usage reservation failed', { err: String(err) });
-          }
-          ex.settle();
-        });
+        .finally(() => releaseAndSettle(ex, reservation));
     },
   };
 }
@@ -359,25 +327,14 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
           reply = await spec.handle(call);
         }
         turn?.release();
-        if (ex.aborted) return;
-        if (reply.status >= 200 && reply.status < 300) {
-          await keepReservation(reservation, ex);
-          ex.send(withRateLimit(reply, reservation));
-        } else {
-          ex.send(reply);
-        }
+        await sendMetered(ex, reply, reservation);
       };
       run()
         .catch((err) => ex.fail(err)) // an unread rest of the body is drained by the Exchange
-        .finally(async () => {
+        .finally(() => {
           (turn as QueueTurn | null)?.release();
           body.stop();
-          try {
-            await (reservation as Reservation | null)?.release();
-          } catch (err) {
-            ex.log.error('releasing a usage reservation failed', { err: String(err) });
-          }
-          ex.settle();
+          return releaseAndSettle(ex, reservation);
         });
     },
   };
