@@ -79,8 +79,8 @@ export default async function mockupSuite(ctx: BenchContext): Promise<void> {
       const r = await engine.mockup(png, { ...base, ...extra }, { transfer: false });
       const c = process.cpuUsage(c0);
       cpu.push((c.user + c.system) / 1000);
-      bytes = r.image.length;
-      if (r.content_type === 'image/png') lastPng = r.image;
+      bytes = r.data.length;
+      if (r.contentType === 'image/png') lastPng = r.data;
     }
     cpu.sort((a, b) => a - b);
     cpuRows.push({ name, 'cpu p50 ms': cpu[cpu.length >> 1]!, 'cpu min ms': cpu[0]!, bytes });
@@ -113,7 +113,7 @@ export default async function mockupSuite(ctx: BenchContext): Promise<void> {
         const r = await engine.mockup(png, { ...photoOpts, garment_photo: photo, ...extra }, { transfer: false });
         const cu = process.cpuUsage(c1);
         cpu.push((cu.user + cu.system) / 1000);
-        bytes = r.image.length;
+        bytes = r.data.length;
       }
       cpu.sort((a, b) => a - b);
       cpuRows.push({ name, 'cpu p50 ms': cpu[cpu.length >> 1]!, 'cpu min ms': cpu[0]!, bytes });

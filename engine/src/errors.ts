@@ -97,6 +97,7 @@ export interface WireError {
   details: ErrorDetails;
 }
 
+/** Whether a value is one of the engine's error codes (e.g. a `code` read from JSON). */
 export function isErrorCode(code: unknown): code is ErrorCode {
   return typeof code === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CODES, code);
 }

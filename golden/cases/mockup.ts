@@ -31,7 +31,7 @@ export const cases: GoldenCase[] = [
     tolerance,
     async produce() {
       const r = await renderMockup(await art('tw-1f98a-fox.svg', 1600), resolveMockup({ style: 'own:classic-tee', color: 'navy', placement: 'full-front', output_size: 480, fabric: 0.8 }));
-      return small(r.image);
+      return small(r.data);
     },
   },
   {
@@ -40,7 +40,7 @@ export const cases: GoldenCase[] = [
     tolerance,
     async produce() {
       const r = await renderMockup(await art('om-color-1f3c6-trophy.svg', 2400), resolveMockup({ style: 'own:hoodie', color: 'heather-grey', placement: 'center-chest', output_size: 480, fabric: 0.8 }));
-      return small(r.image);
+      return small(r.data);
     },
   },
 ];

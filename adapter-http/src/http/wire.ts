@@ -2,7 +2,7 @@
 // and the CLI's JSON keep the snake_case names of the contract (spec 2.2, 4.x). This is the one place the
 // two are mapped, so a field renamed in the engine fails to compile here instead of changing a reply.
 // Keys are written in the order the replies have always had (JSON text is compared byte for byte).
-import type { DecodeInfo, ScanAlpha, ScanReport } from '@inkprep/engine';
+import type { DecodeInfo, MockupResult, ScanAlpha, ScanReport } from '@inkprep/engine';
 
 /** The `alpha` object of the scan report as sent. */
 export interface ScanAlphaWire {
@@ -119,4 +119,35 @@ export function decodeInfoWire(i: DecodeInfo): DecodeInfoWire {
     palette: i.palette,
     bytes: i.bytes,
   };
+}
+
+/** The `print` object of a mockup as sent. */
+export interface MockupPrintWire {
+  width_in: number;
+  height_in: number;
+  top_in: number;
+  offset_x_in: number;
+  description: string;
+  artwork_px: { width: number; height: number };
+  effective_dpi: number;
+  preview_fix: MockupResult['print']['previewFix'];
+}
+
+/** Where and how large a mockup's print came out, in the contract's names. */
+export function mockupPrintWire(p: MockupResult['print']): MockupPrintWire {
+  return {
+    width_in: p.widthIn,
+    height_in: p.heightIn,
+    top_in: p.topIn,
+    offset_x_in: p.offsetXIn,
+    description: p.description,
+    artwork_px: { width: p.artworkPx.width, height: p.artworkPx.height },
+    effective_dpi: p.effectiveDpi,
+    preview_fix: p.previewFix,
+  };
+}
+
+/** The mockup facts both the JSON body of POST /api/v1/mockup (`response=json`) and `inkprep mockup` print. */
+export function mockupWire(r: MockupResult): Pick<MockupResult, 'garment' | 'view' | 'placement' | 'warnings'> & { print: MockupPrintWire } {
+  return { garment: r.garment, view: r.view, placement: r.placement, print: mockupPrintWire(r.print), warnings: r.warnings };
 }

@@ -12,6 +12,7 @@ import { GARMENT_RENDER_VERSION, garmentCacheDir, resolveMockup, validate } from
 import { sharedCatalog, type Catalog } from '../catalog/index.js';
 import { fetchGarmentPhoto } from '../catalog/photos.js';
 import { binary, json, type Reply } from '../http/reply.js';
+import { mockupWire } from '../http/wire.js';
 import type { AppServices } from '../services.js';
 import { getRoute, postImageRoute, type RouteDef } from './define.js';
 
@@ -74,22 +75,18 @@ export const garmentStyleRoute: RouteDef = getRoute({
 export function mockupReply(r: MockupResult): Reply {
   if (r.response === 'json') {
     return json({
-      garment: r.garment,
-      view: r.view,
-      placement: r.placement,
-      print: r.print,
-      warnings: r.warnings,
-      image: { content_type: r.content_type, width: r.width, height: r.height, base64: Buffer.from(r.image.buffer, r.image.byteOffset, r.image.byteLength).toString('base64') },
+      ...mockupWire(r),
+      image: { content_type: r.contentType, width: r.width, height: r.height, base64: Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength).toString('base64') },
     });
   }
-  return binary(r.image, r.content_type, {
+  return binary(r.data, r.contentType, {
     'X-Garment': r.garment.key,
     'X-Placement': r.placement,
-    'X-Print-Width-In': String(r.print.width_in),
-    'X-Print-Height-In': String(r.print.height_in),
-    'X-Effective-DPI': String(r.print.effective_dpi),
+    'X-Print-Width-In': String(r.print.widthIn),
+    'X-Print-Height-In': String(r.print.heightIn),
+    'X-Effective-DPI': String(r.print.effectiveDpi),
     'X-Warnings': r.warnings.map((w) => w.code).join(','),
-    'X-Preview-Fix': r.print.preview_fix ?? 'none',
+    'X-Preview-Fix': r.print.previewFix ?? 'none',
   });
 }
 
@@ -164,7 +161,7 @@ export const mockupPreviewRoute: RouteDef = getRoute({
         bytes = new Uint8Array(await readFile(file));
       } catch {
         const r = await app.engine.mockup(blankDesign(), textOptions(params), { signal: ex.signal });
-        bytes = r.image;
+        bytes = r.data;
         try {
           await mkdir(path.dirname(file), { recursive: true });
           const tmp = `${file}.${process.pid}.tmp`;

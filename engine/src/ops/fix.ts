@@ -7,7 +7,7 @@ import { FIX_OPTIONS, type FixOptions, type ResolvedFix } from '../fix/options.j
 import { fixRaster, type FixStep, type FixWarning } from '../fix/pipeline.js';
 import { stageProgress } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
-import { pngFile, type PngFile } from './output.js';
+import { pngFile, type PngFile } from '../raster/file.js';
 
 /** Result of `fix`: the PNG (`data`, moved back from the worker) and what was done. */
 export interface FixResult extends PngFile {

@@ -16,6 +16,6 @@ export const mockupOp: OpDef<MockupOptions, ResolvedMockup, MockupResult> = {
     return renderMockup(await bytesSource(input, ctx.maxPixels), opts, progress);
   },
   transfer(result) {
-    return [result.image.buffer as ArrayBuffer];
+    return [result.data.buffer as ArrayBuffer];
   },
 };

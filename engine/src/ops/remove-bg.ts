@@ -14,7 +14,7 @@ import { defaultSegmentationModel } from '../matte/model-catalog.js';
 import type { MatteStats, RemoveBgMethod } from '../matte/types.js';
 import { stageProgress } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
-import { pngFile, type PngFile } from './output.js';
+import { pngFile, type PngFile } from '../raster/file.js';
 
 /** Largest remove-bg input in pixels (spec 8: 25 megapixels). */
 export const REMOVE_BG_MAX_PIXELS = 25_000_000;

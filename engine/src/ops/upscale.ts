@@ -9,7 +9,7 @@ import { upscaleRaster, type UpscaleRoute } from '../upscale/upscale.js';
 import type { ArtClass } from '../upscale/classify.js';
 import { stageProgress } from '../progress.js';
 import { isRaster, type OpContext, type OpDef, type OpInput } from './types.js';
-import { pngFile, type PngFile } from './output.js';
+import { pngFile, type PngFile } from '../raster/file.js';
 
 export type { UpscaleOptions, ResolvedUpscale };
 

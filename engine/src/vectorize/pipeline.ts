@@ -3,6 +3,7 @@
 // recognised) -> fills (solid or gradient) -> SVG, and the document in `output_format` (PDF, EPS or DXF:
 // formats/). Runs in-thread on decoded pixels; the op (ops/vectorize.ts) decodes and resolves the options, and
 // the upscaler's vector path (upscale/vector.ts) calls it with its own settings.
+import type { OpFile } from '../raster/file.js';
 import type { Raster } from '../raster/types.js';
 import { prepareImage } from './prepare/edge-cleanup.js';
 import { withScratch, type Scratch } from './scratch.js';
@@ -19,7 +20,7 @@ import type { ResolvedVectorize } from './settings.js';
 import type { StageReporter } from '../progress.js';
 
 /** What `vectorize` returns. */
-export interface VectorizeResult {
+export interface VectorizeResult extends OpFile<VectorFormat> {
   /** The drawing as SVG (always written, whatever `output_format` asks: a preview of the same shapes). */
   svg: string;
   /** The format of `data` (the `output_format` option). */

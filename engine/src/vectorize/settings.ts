@@ -5,6 +5,7 @@ import type { ColorsOption } from './quantize/index.js';
 import type { DxfUnits, VectorFormat } from './formats/index.js';
 import type { TraceParams } from './types.js';
 
+/** How closely `vectorize` follows the outline: `smoother` (fewer nodes), `balanced` (default), `precise`. */
 export type Detail = 'smoother' | 'balanced' | 'precise';
 
 /** Resolved options. */

@@ -34,7 +34,7 @@ describe('fabric bends the print', () => {
     const base = { style: 'own:classic-tee', color: 'white', placement: 'oversized', print_width_in: 15, output_size: OUT } as const;
     const flat = await renderMockup(grid, resolveMockup({ ...base, fabric: false }));
     const bent = await renderMockup(grid, resolveMockup({ ...base, fabric: 1 }));
-    const A = await grey(flat.image), B = await grey(bent.image);
+    const A = await grey(flat.data), B = await grey(bent.data);
     const g = await getGarmentAt(tee, 'front', { hex: '#f6f6f3' }, OUT);
     expect(g.width).toBe(A.w);
     const L = bent.layout;
@@ -86,7 +86,7 @@ describe('fabric bends the print', () => {
     const widths: Record<string, number> = {};
     for (const fabric of [false, 0.8] as const) {
       const r = await renderMockup({ width: W, height: H, data }, resolveMockup({ style: 'own:classic-tee', color: 'black', placement: 'center-chest', print_width_in: 10, output_size: OUT, fabric }));
-      const img = await grey(r.image);
+      const img = await grey(r.data);
       const L = r.layout, s = L.width / W;
       const sum = new Float64Array(160), cnt = new Float64Array(160);
       for (let y = L.top + 15; y < L.top + L.height - 15; y++) {
@@ -119,7 +119,7 @@ describe('fabric bends the print', () => {
     const base = { style: 'own:classic-tee', color: 'white', placement: 'oversized', print_width_in: 15, output_size: OUT } as const;
     const flat = await renderMockup({ width: W, height: W, data }, resolveMockup({ ...base, fabric: false }));
     const fab = await renderMockup({ width: W, height: W, data }, resolveMockup({ ...base, fabric: 0.8 }));
-    const A = await grey(flat.image), B = await grey(fab.image);
+    const A = await grey(flat.data), B = await grey(fab.data);
     const L = fab.layout;
     // Fine texture: mean absolute difference between horizontal neighbours on the flat chest.
     let texA = 0, texB = 0, n = 0;

@@ -100,13 +100,13 @@ describe('true-to-size placement geometry', () => {
       const hPx = (c.width * c.design[1] * ppi) / c.design[0];
       const left = g.center_x + c.offset * ppi - wPx / 2;
       const top = g.collar_y + c.top * ppi;
-      const box = redBox(await decode(r.image));
+      const box = redBox(await decode(r.data));
       expect(Math.abs(box.left - left)).toBeLessThanOrEqual(1);
       expect(Math.abs(box.right - (left + wPx))).toBeLessThanOrEqual(1);
       expect(Math.abs(box.top - top)).toBeLessThanOrEqual(1);
       expect(Math.abs(box.bottom - (top + hPx))).toBeLessThanOrEqual(1);
-      expect(r.print.width_in).toBe(c.width);
-      expect(r.print.effective_dpi).toBeCloseTo(c.design[0] / c.width, 1);
+      expect(r.print.widthIn).toBe(c.width);
+      expect(r.print.effectiveDpi).toBeCloseTo(c.design[0] / c.width, 1);
       expect(r.view).toBe(c.view);
       expect(r.garment.size).toBe(c.size);
     });
@@ -125,16 +125,16 @@ describe('true-to-size placement geometry', () => {
     const square = await renderMockup(d, resolveMockup({ style: 'own:classic-tee', color: 'white', fabric: false, output_size: OUT, frame: 'square', format: 'jpeg' }));
     expect(square.width).toBe(OUT);
     expect(square.height).toBe(OUT);
-    expect(square.content_type).toBe('image/jpeg');
-    const a = redBox(await decode(native.image));
-    const b = redBox(await decode(square.image));
+    expect(square.contentType).toBe('image/jpeg');
+    const a = redBox(await decode(native.data));
+    const b = redBox(await decode(square.data));
     expect(Math.abs((b.left - a.left) - (OUT - native.width) / 2)).toBeLessThanOrEqual(1);
     expect(Math.abs((b.top - a.top) - Math.floor((OUT - native.height) / 2))).toBeLessThanOrEqual(1);
   });
 
   it('square frame padding continues the backdrop without a seam', async () => {
     const r = await renderMockup(solid(300, 300, [230, 20, 20]), resolveMockup({ style: 'own:classic-tee', color: 'black', fabric: false, output_size: OUT, frame: 'square' }));
-    const img = await decode(r.image);
+    const img = await decode(r.data);
     const native = await renderMockup(solid(300, 300, [230, 20, 20]), resolveMockup({ style: 'own:classic-tee', color: 'black', fabric: false, output_size: OUT }));
     const padT = Math.floor((OUT - native.height) / 2);
     expect(padT).toBeGreaterThan(10);
@@ -164,14 +164,14 @@ describe('legacy template mode', () => {
     expect(one.mode).toBe('legacy');
     expect(one.garment.key).toBe('tee-black');
     expect(one.placement).toBe('left-chest');
-    expect(one.print.width_in).toBe(4.5);
+    expect(one.print.widthIn).toBe(4.5);
     const half = await renderMockup(d, resolveMockup({ template_id: 'tee-black', placement_id: 'left-chest', scale: 0.5, output_size: OUT, fabric: false }));
-    expect(half.print.width_in).toBe(2.25);
+    expect(half.print.widthIn).toBe(2.25);
     // A tall design is limited by the box height.
     const tall = await renderMockup(solid(100, 400, [230, 20, 20]), resolveMockup({ template_id: 'tee-white', placement_id: 'full-front', output_size: OUT, fabric: false }));
-    expect(tall.print.height_in).toBe(14);
-    expect(tall.print.width_in).toBe(3.5);
-    const box = redBox(await decode(half.image));
+    expect(tall.print.heightIn).toBe(14);
+    expect(tall.print.widthIn).toBe(3.5);
+    const box = redBox(await decode(half.data));
     expect(Math.abs((box.left + box.right) / 2 - (half.layout.left + half.layout.width / 2))).toBeLessThanOrEqual(1);
   });
 
@@ -230,7 +230,7 @@ describe('warnings', () => {
     const mid = await renderMockup(solid(2400, 600, [230, 20, 20], 0), resolveMockup({ style: 'own:classic-tee', color: 'white', output_size: OUT, fabric: false }));
     expect(mid.warnings.map((w) => w.code)).toEqual(['dpi_below_300']);
     const wide = await renderMockup(solid(4000, 1000, [230, 20, 20], 0), resolveMockup({ style: 'own:classic-tee', print_width_in: 14, output_size: OUT, fabric: false }));
-    expect(wide.print.width_in).toBe(12);
+    expect(wide.print.widthIn).toBe(12);
     expect(wide.warnings.map((w) => w.code)).toEqual(['width_clamped']);
     const boxed = await renderMockup(solid(3700, 500, [255, 255, 255]), resolveMockup({ style: 'own:classic-tee', output_size: OUT, fabric: false }));
     expect(boxed.warnings.map((w) => w.code)).toContain('opaque_background');
@@ -262,7 +262,7 @@ describe('fabric realism', () => {
     const base = { style: 'own:classic-tee', color: 'black', output_size: OUT, placement: 'full-front' } as const;
     const flat = await renderMockup(d, resolveMockup({ ...base, fabric: false }));
     const fab = await renderMockup(d, resolveMockup({ ...base, fabric: 0.8 }));
-    const A = await decode(flat.image), B = await decode(fab.image);
+    const A = await decode(flat.data), B = await decode(fab.data);
     const L = flat.layout;
     let sa = [0, 0, 0], sb = [0, 0, 0], diff = 0, n = 0;
     for (let y = L.top + 4; y < L.top + L.height - 4; y++) for (let x = L.left + 4; x < L.left + L.width - 4; x++) {
@@ -293,7 +293,7 @@ describe('through the worker pool', () => {
       const o = { style: 'own:classic-tee', placement: 'center-chest', output_size: 512, fabric: false } as const;
       const centre = async (bytes: Uint8Array, color: string) => {
         const r = await engine.mockup(bytes, { ...o, color }, { transfer: false });
-        const img = await decode(r.image);
+        const img = await decode(r.data);
         const x = Math.round(r.layout.left + r.layout.width / 2), y = Math.round(r.layout.top + r.layout.height / 2);
         return [...img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 3)];
       };
@@ -313,10 +313,10 @@ describe('through the worker pool', () => {
     try {
       const png = new Uint8Array(await sharp({ create: { width: 300, height: 200, channels: 4, background: { r: 230, g: 20, b: 20, alpha: 1 } } }).png().toBuffer());
       const r = await engine.mockup(png, { style: 'own:classic-tee', color: 'white', placement: 'left-chest', output_size: 512, format: 'jpeg', fabric: false });
-      expect(r.content_type).toBe('image/jpeg');
-      expect(r.image[0]).toBe(0xff);
+      expect(r.contentType).toBe('image/jpeg');
+      expect(r.data[0]).toBe(0xff);
       expect(r.placement).toBe('left-chest');
-      expect(r.print.effective_dpi).toBeCloseTo(300 / 3.5, 1);
+      expect(r.print.effectiveDpi).toBeCloseTo(300 / 3.5, 1);
       await expect(engine.mockup(png, { style: 'own:nope' })).rejects.toMatchObject({ code: 'invalid_option', details: { field: 'style' } });
     } finally {
       await engine.close();

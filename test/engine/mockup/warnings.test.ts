@@ -93,25 +93,25 @@ describe('semi_transparent_art', () => {
     const htBig = await renderMockup(glow, resolveMockup({ ...big, preview_fix: 'halftone', halftone_lpi: 15 }));
     const auto = await renderMockup(glow, resolveMockup({ ...base, preview_fix: 'auto' }));
     const cut = await renderMockup(glow, resolveMockup({ ...base, preview_fix: 'alpha_threshold', alpha_threshold: 200 }));
-    expect(plain.print.preview_fix).toBeNull();
-    expect(ht.print.preview_fix).toBe('halftone');
-    expect(auto.print.preview_fix).toBe('halftone'); // the scan's recommendation for a glow
-    expect(cut.print.preview_fix).toBe('alpha_threshold');
+    expect(plain.print.previewFix).toBeNull();
+    expect(ht.print.previewFix).toBe('halftone');
+    expect(auto.print.previewFix).toBe('halftone'); // the scan's recommendation for a glow
+    expect(cut.print.previewFix).toBe('alpha_threshold');
     expect(ht.print.description).toMatch(/previewing fix_halftone=true \(20 lpi\)/);
     expect(ht.warnings.find((x) => x.code === 'semi_transparent_art')!.message).toMatch(/previews fix_halftone/);
     // The plain glow blends into the tee over a wide ring; the threshold leaves ink or tee (only the
     // anti-aliased cut edge blends); the halftone turns the smooth ring into a dot texture.
-    const b0 = await blends(plain.image, plain.layout);
-    const bc = await blends(cut.image, cut.layout);
+    const b0 = await blends(plain.data, plain.layout);
+    const bc = await blends(cut.data, cut.layout);
     expect(b0).toBeGreaterThan(2000);
     expect(bc).toBeLessThan(b0 / 10);
-    expect(await texture(htBig.image, htBig.layout)).toBeGreaterThan(3 * (await texture(plainBig.image, plainBig.layout)));
+    expect(await texture(htBig.data, htBig.layout)).toBeGreaterThan(3 * (await texture(plainBig.data, plainBig.layout)));
     // At 800 px the 20 lpi dots are about a pixel: they average to the tone the eye sees at that scale
     // (the preview never draws dots bigger than they will print).
-    expect(await meanDiff(ht.image, plain.image, ht.layout)).toBeLessThan(3);
+    expect(await meanDiff(ht.data, plain.data, ht.layout)).toBeLessThan(3);
     // Crisp art has nothing to fix: auto previews nothing.
     const crisp = await renderMockup(crispArt(), resolveMockup({ ...base, preview_fix: 'auto' }));
-    expect(crisp.print.preview_fix).toBeNull();
+    expect(crisp.print.previewFix).toBeNull();
   });
 });
 

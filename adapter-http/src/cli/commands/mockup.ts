@@ -3,6 +3,7 @@
 // catalog configured from env (INKPREP_SS_ACCOUNT, INKPREP_SS_API_KEY). Prints the 2.9 JSON without the image.
 import { catalogFromEnv } from '../../catalog/index.js';
 import { runFileVerb } from '../file-verb.js';
+import { mockupWire } from '../../http/wire.js';
 import type { Command } from '../command.js';
 import { textOptions } from '@inkprep/engine';
 
@@ -38,10 +39,10 @@ export const mockupCommand: Command = {
       if (!options.format && /\.jpe?g$/i.test(output)) options.format = 'jpeg';
       const supplier_style = options.style ? await catalogFromEnv().garmentFor(options.style) : undefined;
       const r = await engine.mockup(input, textOptions({ ...options, ...(supplier_style ? { supplier_style } : {}) }), call);
-      await write(r.image);
+      await write(r.data);
       report({
-        output, garment: r.garment, view: r.view, placement: r.placement, print: r.print, warnings: r.warnings,
-        image: { content_type: r.content_type, width: r.width, height: r.height },
+        output, ...mockupWire(r),
+        image: { content_type: r.contentType, width: r.width, height: r.height },
       }, true);
       for (const w of r.warnings) warn(w.code, w.message);
     });

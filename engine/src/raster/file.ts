@@ -1,6 +1,6 @@
 // The one shape of an op's output file: every op that writes a file returns its bytes and their type under
 // the same names (`data`, `format`, `contentType`), so callers handle fix, upscale, removeBg, mockup and
-// vectorize results alike.
+// vectorize results alike. It lives in raster/, below every feature, so any stage may name it.
 
 /** The file an op wrote. `F` is the format name, `T` its MIME type. */
 export interface OpFile<F extends string = string, T extends string = string> {
