@@ -46,7 +46,7 @@ export { segmentationModelFromEnv, resolveModelConfig, type SegmentationModelCon
 export { modelDir, modelPath, catalogConfig, cachedModelState, defaultSegmentationModel } from './matte/model-catalog.js';
 export { fetchModel, verifyModel, assembleFromTarball, fileSha256, type FetchResult } from './matte/model-fetch.js';
 export { REMOVE_BG_STAGES } from './ops/remove-bg.js';
-export { resolveMockup, type ResolvedMockup } from './mockup/resolve.js';
+export { resolveMockup, withGarmentPhoto, type ResolvedMockup } from './mockup/resolve.js';
 export { renderMockup, MOCKUP_STAGES, type MockupStage } from './mockup/render.js';
 export { clearMockupDesignCache } from './mockup/design-cache.js';
 export { findOwnStyle, findColor, defaultColor } from './garments/specs.js';

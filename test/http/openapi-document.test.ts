@@ -128,7 +128,7 @@ describe('OpenAPI document', () => {
     const scan = OPS.scan as { fields?: readonly unknown[]; resolve: (raw: unknown) => unknown };
     const original = { fields: scan.fields, resolve: scan.resolve };
     // The op's table gains a field, exactly as a developer would add one (one line in the table).
-    const table = defineOptions([...OPS.scan.fields!, optionFields.oneOf('sharpen', 'sharpen', ['off', 'light', 'strong'] as const, 'off', 'edge sharpening')]);
+    const table = defineOptions([...OPS.scan.fields, optionFields.oneOf('sharpen', 'sharpen', ['off', 'light', 'strong'] as const, 'off', 'edge sharpening')]);
     Object.assign(scan, { fields: table.fields, resolve: table.resolve });
     try {
       const d = buildOpenApi(ROUTES) as Json;

@@ -64,4 +64,12 @@ describe('options declared once', () => {
     expect(rows.filter((r) => r.http).map((r) => r.wire).sort()).toEqual(on(op, 'http'));
     expect(rows.filter((r) => r.cli).map((r) => r.cli).sort()).toEqual(on(op, 'cli').map(flag).sort());
   });
+
+  it('vectorize: the same fields in docs/openapi.json, `inkprep vectorize --help` and the reference page', async () => {
+    const fromTable = table('vectorize').map((f) => f.wire).sort();
+    expect(fromTable.length).toBeGreaterThan(0);
+    expect(documentFields('vectorize')).toEqual(fromTable);
+    expect((await helpFlags('vectorize')).map((f) => f.slice(2).replace(/-/g, '_')).sort()).toEqual(fromTable);
+    expect(referenceRows('vectorize').map((r) => r.wire).sort()).toEqual(fromTable);
+  });
 });

@@ -11,22 +11,25 @@ export function flagOf(wire: string): string {
 
 /** The op's fields offered as CLI flags, in table order. */
 export function cliFields(op: OpName): readonly string[] {
-  return (OPS[op].fields ?? []).filter((f) => f.surfaces.includes('cli')).map((f) => f.wire);
+  return OPS[op].fields.filter((f) => f.surfaces.includes('cli')).map((f) => f.wire);
 }
 
-/** The default as --help shows it, or '' when there is none. */
+/** The default as --help shows it, or '' when there is none or it follows other options (the doc says how). */
 function defaultText(spec: { default?: unknown; defaultVaries?: boolean }): string {
-  if (spec.defaultVaries) return 'default depends on other options';
-  return spec.default === undefined ? '' : `default ${String(spec.default)}`;
+  return spec.defaultVaries || spec.default === undefined ? '' : `default ${String(spec.default)}`;
 }
 
-/** --help lines of the op's flags: `  --flag VALUE   doc (default X)`, aligned; `notes` adds verb-specific words per field. */
-export function optionLines(op: OpName, notes: Readonly<Record<string, string>> = {}): string[] {
-  const fields = (OPS[op].fields ?? []).filter((f) => f.surfaces.includes('cli'));
-  const heads = fields.map((f) => `  ${flagOf(f.wire)} ${f.text}`);
-  const width = Math.max(0, ...heads.map((h) => h.length)) + 2;
-  return fields.map((f, i) => {
+/**
+ * --help lines of the op's flags, `  --flag VALUE   doc (default X)`, aligned with the verb's own flags
+ * (`verbFlags`: -o, --json, ...) listed after them; `notes` replaces the default shown for a field.
+ */
+export function optionLines(op: OpName, notes: Readonly<Record<string, string>> = {}, verbFlags: readonly (readonly [string, string])[] = []): string[] {
+  const fields = OPS[op].fields.filter((f) => f.surfaces.includes('cli'));
+  const rows: [string, string][] = fields.map((f) => {
     const tail = notes[f.wire] ?? defaultText(f.spec);
-    return `${heads[i]!.padEnd(width)}${f.doc}${tail ? ` (${tail})` : ''}`;
+    return [`  ${flagOf(f.wire)} ${f.text}`, `${f.doc}${tail ? ` (${tail})` : ''}`];
   });
+  for (const [flag, doc] of verbFlags) rows.push([`  ${flag}`, doc]);
+  const width = Math.max(0, ...rows.map(([head]) => head.length)) + 2;
+  return rows.map(([head, doc]) => `${head.padEnd(width)}${doc}`);
 }

@@ -55,22 +55,22 @@ export interface RouteMeta {
 /** One request field of a route: what its parser says about it, and its one-line doc when a table has one. */
 export type RouteField = validate.FieldSpec & { doc?: string };
 
-/** The fields of op `op` offered over HTTP, from its option table (undefined: the op has no table yet). */
-export function tableFields(op: OpName): RouteField[] | undefined {
-  const fields = OPS[op].fields;
-  return fields?.filter((f) => f.surfaces.includes('http')).map((f) => ({ ...f.spec, doc: f.doc }));
+/** The fields of op `op` offered over HTTP, from its option table. */
+export function tableFields(op: OpName): RouteField[] {
+  return OPS[op].fields.filter((f) => f.surfaces.includes('http')).map((f) => ({ ...f.spec, doc: f.doc }));
 }
 
-/** The form fields an op's table offers over HTTP, as text options (others are ignored, as they always were). */
-export function formOptions(op: OpName, fields: Record<string, string>): ReturnType<typeof textOptions> {
-  return textOptions(httpFields(op, fields));
+/**
+ * The form fields an op's table offers over HTTP, as text options (others are ignored, as they always were),
+ * with typed extras the route adds (mockup: the catalog's `supplier_style`).
+ */
+export function formOptions(op: OpName, fields: Record<string, string>, extras: Readonly<Record<string, unknown>> = {}): ReturnType<typeof textOptions> {
+  return textOptions({ ...httpFields(op, fields), ...extras });
 }
 
 function httpFields(op: OpName, fields: Record<string, string>): Record<string, string> {
-  const table = OPS[op].fields;
-  if (!table) return fields;
   const out: Record<string, string> = {};
-  for (const f of table) if (f.surfaces.includes('http') && Object.prototype.hasOwnProperty.call(fields, f.wire)) out[f.wire] = fields[f.wire]!;
+  for (const f of OPS[op].fields) if (f.surfaces.includes('http') && Object.prototype.hasOwnProperty.call(fields, f.wire)) out[f.wire] = fields[f.wire]!;
   return out;
 }
 
@@ -281,9 +281,12 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
   const endpoint = spec.endpoint ?? spec.path.slice(spec.path.lastIndexOf('/') + 1);
   const formats = spec.formats ?? ALL_FORMATS;
   const table = spec.op ?? spec.options;
-  const describe = spec.op !== undefined
-    ? (p: Record<string, string>) => OPS[spec.op!].resolve(textOptions(p))
-    : (p: Record<string, string>) => spec.validate(p);
+  // The document's request fields: the op's table, else the route's own validation run under the recorder.
+  const fields = (): RouteField[] => {
+    if (spec.op !== undefined) return tableFields(spec.op);
+    if (spec.options !== undefined) return tableFields(spec.options);
+    return validate.describeFields((p: Record<string, string>) => spec.validate(p), spec.probes ?? [{}]);
+  };
   return {
     method: 'post',
     path: spec.path,
@@ -291,7 +294,7 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
       kind: 'image', auth: true, meter: spec.meter ?? 'daily', formats,
       ...(spec.queue ? { queue: spec.queue } : {}),
       ...(table !== undefined ? { op: table } : {}),
-      fields: () => (table !== undefined ? tableFields(table) : undefined) ?? validate.describeFields(describe, spec.probes ?? [{}]),
+      fields,
     },
     handle(ex, app) {
       const maxBytes = typeof spec.maxBytes === 'function' ? spec.maxBytes(app) : spec.maxBytes ?? app.config.maxUploadBytes;

@@ -5,16 +5,17 @@ import { invalidOption, type MockupResult } from '@inkprep/engine';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { listTemplates, OWN_STYLES, textOptions } from '@inkprep/engine';
-// Internal: the engine's parse helpers and mockup resolver check a request before any work (same rules as
-// the op), and garment previews are cached in the engine's garment cache under its render version.
-import { GARMENT_RENDER_VERSION, garmentCacheDir, resolveMockup, validate } from '@inkprep/engine/internals';
+import { listTemplates, OWN_STYLES, resolveOptions, textOptions, type Resolved } from '@inkprep/engine';
+// Internal: the engine's parse helpers check query parameters by the ops' rules, withGarmentPhoto adds the
+// supplier's photo to a resolved mockup, and garment previews are cached in the engine's garment cache under
+// its render version.
+import { GARMENT_RENDER_VERSION, garmentCacheDir, validate, withGarmentPhoto } from '@inkprep/engine/internals';
 import { sharedCatalog, type Catalog } from '../catalog/index.js';
 import { fetchGarmentPhoto } from '../catalog/photos.js';
 import { binary, json, type Reply } from '../http/reply.js';
 import { mockupWire } from '../http/wire.js';
 import type { AppServices } from '../services.js';
-import { getRoute, postImageRoute, type RouteDef } from './define.js';
+import { formOptions, getRoute, postImageRoute, type RouteDef } from './define.js';
 
 export const PREVIEW_PATH = '/api/v1/mockup/preview';
 
@@ -91,31 +92,40 @@ export function mockupReply(r: MockupResult): Reply {
 }
 
 /** POST /api/v1/mockup (4.12). Supplier styles are resolved through the catalog before the engine runs. */
-export const mockupRoute: RouteDef = postImageRoute<Record<string, string>>({
+/** POST /mockup's fields once validated: resolved (own styles, legacy templates) or waiting for the catalog. */
+interface MockupFields {
+  fields: Record<string, string>;
+  resolved: Resolved<'mockup'> | null;
+}
+
+/** POST /api/v1/mockup (4.12). Supplier styles are resolved through the catalog before the engine runs. */
+export const mockupRoute: RouteDef = postImageRoute<MockupFields>({
   path: '/api/v1/mockup',
-  // legacy mode (no style), true-to-size on the default placement and on a back placement (defaults that follow the placement)
-  probes: [{}, { style: 'own:classic-tee' }, { style: 'own:classic-tee', placement: 'full-back' }],
+  options: 'mockup',
   validate(fields) {
     const style = validate.textValue('style', fields.style);
-    // Own styles and legacy mode validate fully here (400 before metering); supplier styles after the catalog answers.
-    if (!style || /^own:/i.test(style) || !style.includes(':')) resolveMockup(textOptions(fields));
-    return fields;
+    // Own styles and legacy mode resolve here, once (400 before metering); supplier styles once the catalog answers.
+    const own = !style || /^own:/i.test(style) || !style.includes(':');
+    return { fields, resolved: own ? resolveOptions('mockup', formOptions('mockup', fields)) : null };
   },
   async handle({ app, image, options, signal }) {
-    const style = options.style;
-    const supplier_style = style ? await catalogRef().garmentFor(style, signal) : undefined;
-    // A supplier style is drawn on the supplier's photo of the chosen colour and view (spec 4.12, 2.8).
-    let photo: { garment_photo: Uint8Array } | { garment_photo_error: { reason: string } } | Record<string, never> = {};
-    if (supplier_style) {
-      const r = resolveMockup(textOptions({ ...options, supplier_style }));
-      const url = supplier_style.colors.find((c) => c.id === r.color.id)?.images?.[r.view] ?? null;
-      if (!url) photo = { garment_photo_error: { reason: `the supplier lists no ${r.view} photo for ${r.color.name}` } };
+    let resolved = options.resolved;
+    if (!resolved) {
+      const supplier_style = await catalogRef().garmentFor(options.fields.style ?? '', signal);
+      resolved = resolveOptions('mockup', formOptions('mockup', options.fields, supplier_style ? { supplier_style } : {}));
+      // A supplier style is drawn on the supplier's photo of the chosen colour and view (spec 4.12, 2.8),
+      // attached to the resolved value (no second lookup).
+      const r = resolved;
+      const url = supplier_style?.colors.find((c) => c.id === r.color.id)?.images?.[r.view] ?? null;
+      let photo: { bytes: Uint8Array } | { error: string };
+      if (!url) photo = { error: `the supplier lists no ${r.view} photo for ${r.color.name}` };
       else {
         const got = await fetchGarmentPhoto(url, signal);
-        photo = got.ok ? { garment_photo: got.bytes } : { garment_photo_error: { reason: got.reason } };
+        photo = got.ok ? { bytes: got.bytes } : { error: got.reason };
       }
+      resolved = withGarmentPhoto(r, photo);
     }
-    const result = await app.engine.mockup(image, textOptions({ ...options, ...(supplier_style ? { supplier_style } : {}), ...photo }), { signal, transfer: true });
+    const result = await app.engine.mockup(image, resolved, { signal, transfer: true });
     return mockupReply(result);
   },
 });

@@ -1,7 +1,9 @@
-// The options of `mockup` and their resolution (spec 4.12): true-to-size mode when `style` is set (placement
-// defaults and limits in inches, the size's chest spec sets the scale), legacy box mode otherwise
-// (template_id / garment / placement_id / scale against the template list). The style, colour and
-// placement are looked up here, once, into the resolved struct the renderer reads.
+// The options of `mockup`, declared once (the table below: resolver, typed options, POST /api/v1/mockup form
+// fields, `inkprep mockup` flags, the docs' option table), and their resolution (spec 4.12): true-to-size
+// mode when `style` is set (placement defaults and limits in inches, the size's chest spec sets the scale),
+// legacy box mode otherwise (template_id / garment / placement_id / scale against the template list). The
+// style, colour and placement are looked up here, once, into the resolved struct the renderer reads; only
+// the fields of the mode in use are read (a legacy field is ignored in true-to-size mode, and the reverse).
 import { invalidOption } from '../errors.js';
 import {
   defaultColor, findColor, findOwnStyle, OWN_STYLES, PLACEMENT_IDS, PLACEMENTS, placementsFor,
@@ -9,63 +11,61 @@ import {
 } from '../garments/specs.js';
 import { findTemplatePlacement, TEMPLATES, type TemplateDef, type TemplatePlacement } from './templates.js';
 import type { PreviewFix } from './transparency.js';
-import { noteField, parseEnum, parseNumber, parseText, readOptions, type OptionReader, type TextOptions } from '../options/validate.js';
+import { custom, number, oneOf, text } from '../options/fields.js';
+import { defineOptions, type LibOptions, type TableReader, type WireOptions } from '../options/table.js';
+import { parseNumber, parseText, type OptionReader } from '../options/validate.js';
+import { markResolved } from '../options/resolved.js';
 
-/** Options of `mockup` (the text forms of HTTP form fields and CLI flags go through `textOptions`). */
-export interface MockupOptions {
-  /** Catalog style key (`own:classic-tee`, `ss:<styleID>`); turns on true-to-size mode. */
-  style?: string;
-  /** Colour id or name; default black, else the first colour. */
-  color?: string;
-  /** True-to-size placement; legacy mode: a template placement id (`center` or one of these ids; names by text). */
-  placement?: PlacementId | 'center';
-  /** `front` or `back`; default the placement's side. */
-  view?: View;
-  /** Print width in inches, 0.5-40 (clamped to the placement maximum with a warning); default the placement's width. */
-  print_width_in?: number;
-  /** Inches from the collar seam to the top of the design, 0-30; default the placement's (3 for most). */
-  top_in?: number;
-  /** Inches from the centre line, -20 to 20; positive = right of the photo. Default the placement's. */
-  offset_x_in?: number;
-  /** Garment size shown at true scale (its chest spec sets the scale); default the style's reference size. */
-  size?: string;
-  /** Fabric realism 0-1 (default 0.8) or `false` for a flat paste. */
-  fabric?: number | false;
-  /** Long side of the output, 400-4000 px; default 2000. */
-  output_size?: number;
-  /** `native` (default) or `square`. */
-  frame?: 'native' | 'square';
-  /** `png` (default) or `jpeg`. */
-  format?: 'png' | 'jpeg';
-  /** `image` (default) or `json`; carried through for the HTTP layer. */
-  response?: 'image' | 'json';
-  /** Legacy: template id (default the first). */
-  template_id?: string;
-  /** Legacy: template matched by name, case-insensitive. */
-  garment?: string;
-  /** Legacy: placement id of the template. */
-  placement_id?: PlacementId | 'center';
-  /** Legacy: design size inside the placement box, 0.1-2; default 1. */
-  scale?: number;
-  /**
-   * Preview a transparency fix on the print: `none` (default), `alpha_threshold` (as fix_alpha_threshold),
-   * `halftone` (as fix_halftone) or `auto` (the fix the scan recommends for this artwork, if any).
-   */
-  preview_fix?: 'none' | 'auto' | 'alpha_threshold' | 'halftone';
-  /** With preview_fix: the alpha threshold 0-255 (default 144, as POST /fix). */
-  alpha_threshold?: number;
-  /** With preview_fix: halftone lines per inch 15-65 (default 35, as POST /fix). */
-  halftone_lpi?: number;
-  /**
-   * The supplier's photo of the chosen colour and view (encoded bytes, set by the HTTP adapter after
-   * fetching `images.front/back`): the mockup is drawn on it. Supplier styles only.
-   */
-  garment_photo?: Uint8Array;
-  /** Why the supplier's photo could not be fetched (the own silhouette is drawn, with a warning). */
-  garment_photo_error?: { reason: string };
-  /** A supplier style resolved by the catalog (required when `style` is not an own style). */
-  supplier_style?: SupplierGarment;
+/** `fabric`: a number 0-1, or false (the text `false`) for a flat paste; `true` is refused (spec 4.12). */
+function readFabric(o: OptionReader): number | null {
+  const f = o.get('fabric');
+  if (f === false || (o.text && f === 'false')) return null;
+  if (typeof f === 'boolean' || (typeof f === 'string' && /^\s*true\s*$/i.test(f))) {
+    throw invalidOption('fabric', 'a number from 0 to 1 or false', f); // spec 4.12: number 0-1 or the text false
+  }
+  return parseNumber(o, 'fabric', 0.8, 0, 1);
 }
+
+const HTTP = ['http'] as const;
+const PLACEMENT_DEFAULT = { defaultVaries: true } as const;
+
+const FIELDS = [
+  text('style', 'style', 'catalog style key; turns on true-to-size mode'),
+  custom<number | false, number | null>()('fabric', 'fabric', {
+    spec: { kind: 'number', min: 0, max: 1, words: ['false'], default: 0.8 }, text: '0-1|false', read: readFabric,
+  }, 'fabric realism; `false` gives a flat paste'),
+  number('output_size', 'outputSize', { min: 400, max: 4000, default: 2000 }, 'long side in pixels'),
+  oneOf('preview_fix', 'previewFix', ['none', 'auto', 'alpha_threshold', 'halftone'] as const, 'none', 'preview a transparency fix on the print'),
+  number('alpha_threshold', 'alphaThreshold', { min: 0, max: 255, default: 144 }, 'with preview_fix, as POST /fix'),
+  number('halftone_lpi', 'halftoneLpi', { min: 15, max: 65, default: 35 }, 'with preview_fix, as POST /fix'),
+  oneOf('frame', 'frame', ['native', 'square'] as const, 'native', '`native`: the blank\'s own proportions; `square`: padded to a square'),
+  oneOf('format', 'format', ['png', 'jpeg'] as const, 'png', 'the image format'),
+  oneOf('response', 'response', ['image', 'json'] as const, 'image', '`image`: the picture with X- headers; `json`: the 2.9 JSON with the image in base64', { surfaces: HTTP }),
+  text('template_id', 'templateId', 'legacy: garment id from the template list'),
+  text('garment', 'garment', 'legacy: garment by name, case-insensitive'),
+  text('placement_id', 'placementId', 'legacy: placement id from the template list'),
+  custom<PlacementId | 'center', string | undefined>()('placement', 'placement', { spec: { kind: 'text' }, text: 'ID', read: (o, w) => parseText(o, w) },
+    'left-chest, center-chest, full-front, oversized, right-chest, back-neck, upper-back, full-back (valid ones per style); legacy mode: a placement name, case-insensitive'),
+  number('scale', 'scale', { min: 0.1, max: 2, default: 1 }, 'legacy: design size inside the print area'),
+  text('color', 'color', 'colour id or name; default black, else the first colour'),
+  oneOf('view', 'view', ['front', 'back'] as const, undefined, 'default the placement\'s side', PLACEMENT_DEFAULT),
+  number('print_width_in', 'printWidthIn', { min: 0.5, max: 40 }, 'real print width in inches; default the placement\'s standard width', PLACEMENT_DEFAULT),
+  number('top_in', 'topIn', { min: 0, max: 30 }, 'inches from the collar to the top of the design; default the placement\'s (3 for most)', PLACEMENT_DEFAULT),
+  number('offset_x_in', 'offsetXIn', { min: -20, max: 20 }, 'sideways offset from the centre line in inches; positive is toward the right of the photo; default the placement\'s (4 and -4 on the chests, else 0)', { ...PLACEMENT_DEFAULT, usualDefault: 0 }),
+  text('size', 'size', 'garment size shown at true scale'),
+  // Typed extras the adapters set (library only, never a form field or flag).
+  custom<SupplierGarment, unknown>()('supplier_style', 'supplierStyle', { spec: { kind: 'text' }, text: 'object', read: (o, w) => o.get(w) },
+    'a supplier style resolved by the catalog (required when `style` is not an own style)', { surfaces: [] }),
+  custom<Uint8Array, unknown>()('garment_photo', 'garmentPhoto', { spec: { kind: 'text' }, text: 'bytes', read: (o, w) => o.get(w) },
+    'the supplier\'s photo of the chosen colour and view, drawn on instead of the own blank (supplier styles only)', { surfaces: [] }),
+  custom<{ reason: string }, unknown>()('garment_photo_error', 'garmentPhotoError', { spec: { kind: 'text' }, text: 'object', read: (o, w) => o.get(w) },
+    'why the supplier\'s photo could not be fetched (the own blank is drawn, with a warning)', { surfaces: [] }),
+] as const;
+
+type Reader = TableReader<typeof FIELDS>;
+
+/** Options of `mockup` (camelCase; the contract's snake_case names are accepted during the transition). */
+export type MockupOptions = LibOptions<typeof FIELDS> | WireOptions<typeof FIELDS>;
 
 export interface ResolvedCommon {
   fabric: number | null;
@@ -106,24 +106,18 @@ export interface ResolvedMockup extends ResolvedCommon {
   legacy: { box_w_in: number; box_h_in: number; scale: number } | null;
 }
 
-function resolveCommon(o: OptionReader): ResolvedCommon {
-  noteField({ field: 'fabric', kind: 'number', min: 0, max: 1, words: ['false'], default: 0.8 });
-  const f = o.get('fabric');
-  let fabric: number | null;
-  if (f === false || (o.text && f === 'false')) fabric = null;
-  else if (typeof f === 'boolean' || (typeof f === 'string' && /^\s*true\s*$/i.test(f))) {
-    throw invalidOption('fabric', 'a number from 0 to 1 or false', f); // spec 4.12: number 0-1 or the text false
-  } else fabric = parseNumber(o, 'fabric', 0.8, 0, 1);
-  const output = parseNumber(o, 'output_size', 2000, 400, 4000);
+function resolveCommon(t: Reader): ResolvedCommon {
+  const fabric = t.field('fabric');
+  const output = t.field('outputSize');
   return {
     fabric,
-    preview_fix: parseEnum(o, 'preview_fix', 'none', ['none', 'auto', 'alpha_threshold', 'halftone'] as const),
-    alpha_threshold: Math.round(parseNumber(o, 'alpha_threshold', 144, 0, 255)),
-    halftone_lpi: parseNumber(o, 'halftone_lpi', 35, 15, 65),
+    preview_fix: t.field('previewFix'),
+    alpha_threshold: Math.round(t.field('alphaThreshold')),
+    halftone_lpi: t.field('halftoneLpi'),
     output_size: Math.round(output),
-    frame: parseEnum(o, 'frame', 'native', ['native', 'square'] as const),
-    format: parseEnum(o, 'format', 'png', ['png', 'jpeg'] as const),
-    response: parseEnum(o, 'response', 'image', ['image', 'json'] as const),
+    frame: t.field('frame'),
+    format: t.field('format'),
+    response: t.field('response'),
   };
 }
 
@@ -132,7 +126,7 @@ function isSupplierGarment(v: unknown): v is SupplierGarment {
   return !!s && typeof s === 'object' && typeof s.key === 'string' && typeof s.base === 'string' && Array.isArray(s.colors) && Array.isArray(s.sizes) && typeof s.chest_by_size_in === 'object';
 }
 
-function resolveTrueToSize(o: OptionReader, styleKey: string, common: ResolvedCommon): ResolvedMockup {
+function resolveTrueToSize(t: Reader, styleKey: string, common: ResolvedCommon): ResolvedMockup {
   let base: OwnStyle;
   let title: string;
   let colors: readonly { id: string; name: string; hex: string; heather?: { hex2: string; share: number } }[];
@@ -150,7 +144,7 @@ function resolveTrueToSize(o: OptionReader, styleKey: string, common: ResolvedCo
     placements = own.placements;
     defaultSize = own.ref_size;
   } else {
-    const sup = o.get('supplier_style');
+    const sup = t.field('supplierStyle');
     if (!isSupplierGarment(sup) || sup.key !== styleKey || !findOwnStyle(sup.base)) {
       throw invalidOption('style', `a style key from GET /api/v1/garments (e.g. ${OWN_STYLES.map((s) => s.key).join(', ')})`, styleKey);
     }
@@ -162,12 +156,12 @@ function resolveTrueToSize(o: OptionReader, styleKey: string, common: ResolvedCo
     placements = placementsFor(sup.base);
     defaultSize = null;
   }
-  if (colors.length === 0) throw invalidOption('color', 'a colour of the style (it lists none)', o.get('color'));
-  const colorRaw = parseText(o, 'color');
+  if (colors.length === 0) throw invalidOption('color', 'a colour of the style (it lists none)', t.raw.get('color'));
+  const colorRaw = t.field('color');
   const color = colorRaw ? findColor(colors, colorRaw) : defaultColor(colors);
   if (!color) throw invalidOption('color', `one of ${colors.map((c) => c.id).join(', ')}`, colorRaw);
 
-  const placementRaw = parseText(o, 'placement');
+  const placementRaw = t.field('placement');
   let placement: PlacementSpec;
   if (placementRaw) {
     // Exact ids in true-to-size mode (spec 4.12); only legacy placement names match case-insensitively.
@@ -176,18 +170,18 @@ function resolveTrueToSize(o: OptionReader, styleKey: string, common: ResolvedCo
     placement = PLACEMENTS[id];
   } else {
     // No placement: the full front, or the full back when only the back view was asked for.
-    const wantBack = o.get('view') === 'back';
+    const wantBack = t.raw.get('view') === 'back';
     const side = placements.filter((p) => PLACEMENTS[p].view === (wantBack ? 'back' : 'front'));
     const pick = wantBack ? (side.includes('full-back') ? 'full-back' : side[0]) : (side.includes('full-front') ? 'full-front' : side[0]);
     placement = PLACEMENTS[pick ?? placements[0]!];
   }
-  const view = parseEnum(o, 'view', placement.view, ['front', 'back'] as const);
-  if (view !== placement.view) throw invalidOption('view', `${placement.view} (the side of placement ${placement.id})`, o.get('view'));
+  const view = t.field('view') ?? placement.view;
+  if (view !== placement.view) throw invalidOption('view', `${placement.view} (the side of placement ${placement.id})`, t.raw.get('view'));
 
-  const width = parseNumber(o, 'print_width_in', placement.default_width_in, 0.5, 40);
-  const top = parseNumber(o, 'top_in', placement.default_top_in, 0, 30);
-  const offset = parseNumber(o, 'offset_x_in', placement.default_offset_x_in, -20, 20);
-  const sizeRaw = parseText(o, 'size');
+  const width = t.field('printWidthIn') ?? placement.default_width_in;
+  const top = t.field('topIn') ?? placement.default_top_in;
+  const offset = t.field('offsetXIn') ?? placement.default_offset_x_in;
+  const sizeRaw = t.field('size');
   let size: string | null = defaultSize;
   if (sizeRaw) {
     const found = sizes.find((s) => s.toLowerCase() === sizeRaw.toLowerCase()) ?? sizes.find((s) => s.toLowerCase().replace(/^x{2}l$/, '2xl') === sizeRaw.toLowerCase().replace(/^xxl$/, '2xl'));
@@ -213,50 +207,50 @@ function resolveTrueToSize(o: OptionReader, styleKey: string, common: ResolvedCo
     max_width_in: placement.max_width_in,
     top_in: top,
     offset_x_in: offset,
-    photo: ((p) => (!own && p instanceof Uint8Array && p.length > 0 ? p : null))(o.get('garment_photo')),
-    photo_error: ((e) => (!own && typeof e === 'object' && e !== null && typeof (e as { reason?: unknown }).reason === 'string' ? (e as { reason: string }).reason : null))(o.get('garment_photo_error')),
+    photo: ((p) => (!own && p instanceof Uint8Array && p.length > 0 ? p : null))(t.field('garmentPhoto')),
+    photo_error: ((e) => (!own && typeof e === 'object' && e !== null && typeof (e as { reason?: unknown }).reason === 'string' ? (e as { reason: string }).reason : null))(t.field('garmentPhotoError')),
     legacy: null,
   });
 }
 
-function resolveLegacy(o: OptionReader, common: ResolvedCommon): ResolvedMockup {
-  const tid = parseText(o, 'template_id');
-  const gname = parseText(o, 'garment');
-  let t: TemplateDef | undefined;
+function resolveLegacy(t: Reader, common: ResolvedCommon): ResolvedMockup {
+  const tid = t.field('templateId');
+  const gname = t.field('garment');
+  let tpl: TemplateDef | undefined;
   if (tid) {
-    t = TEMPLATES.find((x) => x.id === tid);
-    if (!t) throw invalidOption('template_id', `a template id from GET /api/v1/mockup/templates (${TEMPLATES.map((x) => x.id).join(', ')})`, tid);
+    tpl = TEMPLATES.find((x) => x.id === tid);
+    if (!tpl) throw invalidOption('template_id', `a template id from GET /api/v1/mockup/templates (${TEMPLATES.map((x) => x.id).join(', ')})`, tid);
   } else if (gname) {
     const g = gname.toLowerCase();
-    t = TEMPLATES.find((x) => x.name.toLowerCase() === g) ?? TEMPLATES.find((x) => x.name.toLowerCase().includes(g));
-    if (!t) throw invalidOption('garment', `a template name (${TEMPLATES.map((x) => x.name).join(', ')})`, gname);
+    tpl = TEMPLATES.find((x) => x.name.toLowerCase() === g) ?? TEMPLATES.find((x) => x.name.toLowerCase().includes(g));
+    if (!tpl) throw invalidOption('garment', `a template name (${TEMPLATES.map((x) => x.name).join(', ')})`, gname);
   } else {
-    t = TEMPLATES[0]!;
+    tpl = TEMPLATES[0]!;
   }
-  const pid = parseText(o, 'placement_id');
-  const pname = parseText(o, 'placement');
+  const pid = t.field('placementId');
+  const pname = t.field('placement');
   let p: TemplatePlacement | undefined;
   if (pid) {
-    p = t.placements.find((x) => x.id === pid);
-    if (!p) throw invalidOption('placement_id', `one of ${t.placements.map((x) => x.id).join(', ')} for template ${t.id}`, pid);
+    p = tpl.placements.find((x) => x.id === pid);
+    if (!p) throw invalidOption('placement_id', `one of ${tpl.placements.map((x) => x.id).join(', ')} for template ${tpl.id}`, pid);
   } else if (pname) {
-    p = findTemplatePlacement(t, pname);
-    if (!p) throw invalidOption('placement', `one of ${t.placements.map((x) => x.name).join(', ')} for template ${t.id}`, pname);
+    p = findTemplatePlacement(tpl, pname);
+    if (!p) throw invalidOption('placement', `one of ${tpl.placements.map((x) => x.name).join(', ')} for template ${tpl.id}`, pname);
   } else {
-    p = t.placements[0]!;
+    p = tpl.placements[0]!;
   }
-  const scale = parseNumber(o, 'scale', 1, 0.1, 2);
-  const style = findOwnStyle(t.style)!;
-  const color = findColor(style.colors, t.color)!;
+  const scale = t.field('scale');
+  const style = findOwnStyle(tpl.style)!;
+  const color = findColor(style.colors, tpl.color)!;
   const spec = PLACEMENTS[p.placement];
   return Object.freeze({
     ...common,
     mode: 'legacy' as const,
     base: style.id,
-    garment_key: t.id,
-    garment_title: t.name,
+    garment_key: tpl.id,
+    garment_title: tpl.name,
     color: { id: color.id, name: color.name, hex: color.hex, ...(color.heather ? { heather: color.heather } : {}) },
-    view: t.view,
+    view: tpl.view,
     placement_id: p.id,
     placement_name: p.name,
     size: style.ref_size,
@@ -273,10 +267,25 @@ function resolveLegacy(o: OptionReader, common: ResolvedCommon): ResolvedMockup 
   });
 }
 
+/** The `mockup` option table; its resolver throws `invalid_option` naming the field. */
+export const MOCKUP_OPTIONS = defineOptions(FIELDS, (t): ResolvedMockup => {
+  const common = resolveCommon(t);
+  const style = t.field('style');
+  return style ? resolveTrueToSize(t, style, common) : resolveLegacy(t, common);
+});
+
 /** Validate mockup options. Throws `invalid_option` naming the field. */
-export function resolveMockup(raw: MockupOptions | TextOptions | undefined): Readonly<ResolvedMockup> {
-  const o = readOptions(raw);
-  const common = resolveCommon(o);
-  const style = parseText(o, 'style');
-  return style ? resolveTrueToSize(o, style, common) : resolveLegacy(o, common);
+export const resolveMockup = MOCKUP_OPTIONS.resolve;
+
+/**
+ * A resolved supplier-style mockup with the supplier's photo (or why there is none) added: the adapter
+ * resolves first (to learn the colour and view whose photo to fetch), then attaches the photo without a
+ * second lookup. Own styles and legacy templates never draw on a photo: returned as they are.
+ */
+export function withGarmentPhoto<R extends Readonly<ResolvedMockup>>(r: R, photo: { bytes: Uint8Array } | { error: string }): R {
+  if (r.mode !== 'true-to-size' || r.garment_key.startsWith('own:')) return r;
+  const next = 'bytes' in photo
+    ? { ...r, photo: photo.bytes.length > 0 ? photo.bytes : null, photo_error: null }
+    : { ...r, photo: null, photo_error: photo.error };
+  return markResolved('mockup', Object.freeze(next)) as R;
 }

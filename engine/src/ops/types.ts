@@ -25,8 +25,7 @@ export interface OpContext {
  * - `transfer` lists result buffers to move (not copy) back to the caller.
  */
 export interface OpDef<In, Resolved, Result> {
-  // Optional only while vectorize and mockup move to their tables (issue 28); then required.
-  fields?: readonly AnyField[];
+  fields: readonly AnyField[];
   resolve(raw: In | TextOptions | undefined): Readonly<Resolved>;
   run(input: OpInput, options: Readonly<Resolved>, ctx: OpContext): Promise<Result>;
   transfer?(result: Result): ArrayBuffer[];

@@ -46,8 +46,13 @@ export type OutOf<F> = F extends Field<string, string, unknown, infer O> ? O : n
 export interface FieldExtras {
   /** Surfaces besides the library (default both). */
   surfaces?: readonly Surface[];
-  /** The default depends on other fields (the API document says so; the resolver fills it in). */
+  /** The default depends on other fields (the API document says so; the op's resolver fills it in). */
   defaultVaries?: boolean;
+  /**
+   * With `defaultVaries`: the default most requests get (mockup `offset_x_in`: 0, centred), stated in the
+   * API document and the docs. The field's reader does not apply it; the op's resolver sets the real one.
+   */
+  usualDefault?: number | string | boolean;
   /** Text form shown instead of the derived one. */
   text?: string;
 }
@@ -58,7 +63,11 @@ function make<W extends string, L extends string, In, Out>(
   return Object.freeze({
     wire, lib, doc,
     surfaces: x.surfaces ?? ALL_SURFACES,
-    spec: Object.freeze({ field: wire, ...spec, ...(x.defaultVaries ? { defaultVaries: true } : {}) }),
+    spec: Object.freeze({
+      field: wire, ...spec,
+      ...(x.usualDefault !== undefined && spec.default === undefined ? { default: x.usualDefault } : {}),
+      ...(x.defaultVaries ? { defaultVaries: true } : {}),
+    }),
     text: x.text ?? text,
     read,
   });

@@ -6,11 +6,9 @@ import { runFileVerb } from '../file-verb.js';
 import { mockupWire } from '../../http/wire.js';
 import type { Command } from '../command.js';
 import { textOptions } from '@inkprep/engine';
+import { cliFields, optionLines } from '../option-flags.js';
 
-const FIELDS = [
-  'style', 'color', 'placement', 'view', 'print_width_in', 'top_in', 'offset_x_in', 'size', 'fabric', 'output_size',
-  'frame', 'format', 'template_id', 'garment', 'placement_id', 'scale',
-];
+const FIELDS = cliFields('mockup');
 
 export const mockupCommand: Command = {
   name: 'mockup',
@@ -19,17 +17,10 @@ export const mockupCommand: Command = {
   usage: [
     'usage: inkprep mockup <design|-> -o <out.png|out.jpg|-> [options]',
     '',
-    'true-to-size (with --style):',
-    '  --style KEY            own:classic-tee, own:womens-tee, own:long-sleeve-tee, own:hoodie, or a supplier key',
-    '  --color C              colour id or name (default black, else the first colour)',
-    '  --placement P          left-chest, right-chest, center-chest, full-front, oversized, back-neck, upper-back, full-back',
-    '  --view front|back      default the placement\'s side',
-    '  --print-width-in N     print width in inches (default the placement\'s; clamped to its maximum)',
-    '  --top-in N             inches from the collar seam to the top of the design',
-    '  --offset-x-in N        inches from the centre line, positive = right of the photo',
-    '  --size S               garment size shown at true scale (its chest spec)',
-    'legacy (without --style): --template-id ID | --garment NAME, --placement-id ID | --placement NAME, --scale 0.1-2',
-    'both: --fabric 0-1|false (default 0.8), --output-size 400-4000 (default 2000), --frame native|square, --format png|jpeg',
+    'True-to-size with --style (placement, view, print-width-in, top-in, offset-x-in, size, color); the legacy',
+    'templates without it (template-id or garment, placement-id or placement, scale). Options (the fields of',
+    'POST /api/v1/mockup):',
+    ...optionLines('mockup', { format: 'default: from the -o extension, else png' }),
     '',
     'The format follows the -o extension unless --format is given (png for -o -, which writes the image to stdout',
     'and the JSON on stderr). - as the design reads it from stdin.',
