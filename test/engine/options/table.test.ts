@@ -83,7 +83,7 @@ describe('resolved once', () => {
       expect(calls).toBe(0);
       const b = await engine.scan(raster, { printWidthInches: 10 });
       expect(calls).toBe(1);
-      expect(a.print_width_inches).toBe(10);
+      expect(a.printWidthInches).toBe(10);
       expect(b).toEqual(a);
     } finally {
       scan.resolve = original;
