@@ -1,8 +1,8 @@
 // Shapes of the garment catalog (spec 2.7, 2.8) and the interface every blank supplier implements.
 import type { PlacementSpec } from '@inkprep/engine';
 
-/** One style in a search result (spec 2.7). */
-export interface StyleSummary {
+/** What names a style, in a search result and in the full style alike. */
+export interface StyleIdentity {
   /** `<supplier>:<style_id>`, passed to GET /garments/style and to POST /mockup `style`. */
   key: string;
   supplier: string;
@@ -10,6 +10,10 @@ export interface StyleSummary {
   style_number: string;
   title: string;
   category: string;
+}
+
+/** One style in a search result (spec 2.7). */
+export interface StyleSummary extends StyleIdentity {
   /** Picture address (absolute for suppliers, a path of this service for own blanks). */
   thumb: string | null;
   /** Number of colours, null when the supplier did not say. */
@@ -32,13 +36,7 @@ export interface StyleColor {
 export type StylePlacement = Omit<PlacementSpec, 'default_offset_x_in'>;
 
 /** Full style (spec 2.8). Never carries prices. */
-export interface StyleDetail {
-  key: string;
-  supplier: string;
-  brand: string;
-  style_number: string;
-  title: string;
-  category: string;
+export interface StyleDetail extends StyleIdentity {
   sizes: string[];
   /** Flat chest width per size, inches; only sizes with a published, parseable spec. */
   chest_by_size_in: Record<string, number>;

@@ -13,8 +13,9 @@ import { InkprepError } from '@inkprep/engine';
 import { endedHere, leaseTiming, thisInstance } from './instance.js';
 import {
   ACCOUNT_PATCH_COLUMNS, DEFAULT_DAILY_LIMIT, FAIR_USE_NAMES, WINDOW_MS,
-  type Account, type AccountPatch, type ApiKey, type FairUseName, type Plan, type ReserveResult, type ReservedUse, type Store, type UsageSummary, monthBounds,
+  type Account, type AccountPatch, type ApiKey, type FairUseName, type ReserveResult, type ReservedUse, type Store, type UsageSummary, monthBounds,
 } from './types.js';
+import * as Rows from './rows.js';
 
 /** Ordered schema migrations; index + 1 is the version recorded in inkprep_schema. Append only. */
 export const PG_MIGRATIONS: readonly string[] = [
@@ -297,22 +298,12 @@ END $$;
 // Arbitrary constant for pg_advisory_lock: serialises migrations between processes starting together.
 const MIGRATION_LOCK = 0x1_4b_50_52;
 
-interface AccountRow {
-  id: string; name: string; plan: string; status: string; admin: boolean; daily_limit: number;
-  remove_bg_cap: number | null; upscale_cap: number | null; remove_bg_monthly: number | null; created_at: string;
-}
-interface KeyRow { id: string; account_id: string; hash: string; prefix: string; created_at: string; revoked_at: string | null }
-
-function toAccount(r: AccountRow): Account {
-  return {
-    id: r.id, name: r.name, plan: r.plan as Plan, status: r.status as Account['status'], admin: r.admin,
-    dailyLimit: r.daily_limit, removeBgCap: r.remove_bg_cap, upscaleCap: r.upscale_cap,
-    removeBgMonthlyAllowance: r.remove_bg_monthly, createdAt: Number(r.created_at),
-  };
-}
-function toKey(r: KeyRow): ApiKey {
-  return { id: r.id, accountId: r.account_id, prefix: r.prefix, createdAt: Number(r.created_at), revokedAt: r.revoked_at === null ? null : Number(r.revoked_at) };
-}
+// PostgreSQL returns booleans as booleans and BIGINT times as text.
+type AccountRow = Rows.AccountRow<boolean, string>;
+type KeyRow = Rows.KeyRow<string>;
+const CODEC: Rows.RowCodec<boolean, string> = { flag: (v) => v, time: Number };
+const toAccount = (r: AccountRow): Account => Rows.toAccount(r, CODEC);
+const toKey = (r: KeyRow): ApiKey => Rows.toKey(r, CODEC);
 
 /** Apply pending migrations (idempotent; safe when several processes start at once). Returns the schema version. */
 export async function migratePostgres(pool: pg.Pool): Promise<number> {

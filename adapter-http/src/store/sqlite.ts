@@ -12,8 +12,9 @@ import { InkprepError } from '@inkprep/engine';
 import { endedHere, leaseTiming, thisInstance } from './instance.js';
 import {
   ACCOUNT_PATCH_COLUMNS, DEFAULT_DAILY_LIMIT, FAIR_USE_NAMES, WINDOW_MS, monthBounds,
-  type Account, type AccountPatch, type ApiKey, type FairUseName, type MeterState, type Plan, type ReserveRequest, type ReserveResult, type ReservedUse, type Store, type UsageSummary,
+  type Account, type AccountPatch, type ApiKey, type FairUseName, type MeterState, type ReserveRequest, type ReserveResult, type ReservedUse, type Store, type UsageSummary,
 } from './types.js';
+import * as Rows from './rows.js';
 
 /** Ordered schema migrations; index + 1 is the schema version. Append only. */
 export const MIGRATIONS: readonly string[] = [
@@ -57,22 +58,12 @@ export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE usage_instances ADD COLUMN lease_ms INTEGER;`,
 ];
 
-interface AccountRow {
-  id: string; name: string; plan: string; status: string; admin: number; daily_limit: number;
-  remove_bg_cap: number | null; upscale_cap: number | null; remove_bg_monthly: number | null; created_at: number;
-}
-interface KeyRow { id: string; account_id: string; hash: string; prefix: string; created_at: number; revoked_at: number | null }
-
-function toAccount(r: AccountRow): Account {
-  return {
-    id: r.id, name: r.name, plan: r.plan as Plan, status: r.status as Account['status'], admin: r.admin === 1,
-    dailyLimit: r.daily_limit, removeBgCap: r.remove_bg_cap, upscaleCap: r.upscale_cap,
-    removeBgMonthlyAllowance: r.remove_bg_monthly, createdAt: r.created_at,
-  };
-}
-function toKey(r: KeyRow): ApiKey {
-  return { id: r.id, accountId: r.account_id, prefix: r.prefix, createdAt: r.created_at, revokedAt: r.revoked_at };
-}
+// SQLite returns flags as 0/1 and times as integers.
+type AccountRow = Rows.AccountRow<number, number>;
+type KeyRow = Rows.KeyRow<number>;
+const CODEC: Rows.RowCodec<number, number> = { flag: (v) => v === 1, time: (v) => v };
+const toAccount = (r: AccountRow): Account => Rows.toAccount(r, CODEC);
+const toKey = (r: KeyRow): ApiKey => Rows.toKey(r, CODEC);
 
 /** Apply pending migrations; returns the resulting schema version. */
 export function migrate(db: Database.Database): number {
