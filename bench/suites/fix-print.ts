@@ -33,7 +33,7 @@ export default async function fixPrint(ctx: BenchContext): Promise<void> {
   ctx.table('halftone dots, alpha ramp 3000x110, 55 lpi at 300 DPI', [{
     dots: ds.dots, '1 px': ds.onePx, '2 px': ds.twoPx, '< 3 px (0.25 mm) wide': ds.belowMin,
     'round %': r3(ds.roundShare * 100), 'coverage %': r3(ds.coverage * 100), 'input mean alpha %': r3(meanAlpha(ramp) * 100),
-    'cell px': rampOut.out.stats.halftone_cell_px ?? null, warnings: warningsOf(rampOut.out),
+    'cell px': rampOut.out.stats.halftoneCellPx ?? null, warnings: warningsOf(rampOut.out),
   }]);
 
   // 2. every lpi 15-65 at 150-600 DPI: errors, sub-minimum dots, roundness and coverage of uniform tones
@@ -68,7 +68,7 @@ export default async function fixPrint(ctx: BenchContext): Promise<void> {
   const small = await glowAndShadow('noto-1f981-lion.svg', 900);
   const smallOut = await fix(small, { fix_halftone: 'true', halftone_lpi: '55', print_width_inches: '12' });
   const ss = dotStats(smallOut.raster, 1, 30);
-  ctx.table('900 px glow at 12 in, 55 lpi', [{ 'cell px': smallOut.out.stats.halftone_cell_px ?? null, dots: ss.dots, '1 px dots': ss.onePx, '2 px dots': ss.twoPx, warnings: warningsOf(smallOut.out) }]);
+  ctx.table('900 px glow at 12 in, 55 lpi', [{ 'cell px': smallOut.out.stats.halftoneCellPx ?? null, dots: ss.dots, '1 px dots': ss.onePx, '2 px dots': ss.twoPx, warnings: warningsOf(smallOut.out) }]);
 
   // 4. re-scan of a 25 lpi halftone of a glow at 300 DPI
   const glow = await glowAndShadow('noto-1f981-lion.svg', ctx.short ? 1200 : 2400);
@@ -90,7 +90,7 @@ export default async function fixPrint(ctx: BenchContext): Promise<void> {
   // the fixed file keeps the art's printed size: its print width is its width at the DPI fix wrote
   const s1 = await engine.scan(fixed.data.slice(), { print_width_inches: fixed.width / fixed.dpi });
   ctx.table('60 stray specks (squares of 1-6 px), fix_despeckle + fix_trim', [{
-    'specks placed': sp.specks, 'scan speck_count': s0.speckCount, removed: fixed.stats.specks_removed ?? null,
+    'specks placed': sp.specks, 'scan speck_count': s0.speckCount, removed: fixed.stats.specksRemoved ?? null,
     'trim box': `${fixed.width}x${fixed.height}`, 'art box': `${sp.artBox.width}x${sp.artBox.height}`, 're-scan speck_count': s1.speckCount, 're-scan issues': issueList(s1).join(' ') || '-',
   }]);
 

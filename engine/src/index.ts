@@ -15,7 +15,7 @@ export type { ScanReport, ScanAlpha, ScanIssue, ScanSuggestion, IssueCode, Sever
 export type { ScanOptions } from './ops/scan.js';
 export type { FixResult } from './ops/fix.js';
 export type { FixOptions } from './fix/options.js';
-export type { FixStep, FixWarning } from './fix/pipeline.js';
+export type { FixStats, FixStep, FixWarning } from './fix/pipeline.js';
 export type { UpscaleRoute } from './upscale/upscale.js';
 export type { UpscaleOptions, UpscaleResult } from './ops/upscale.js';
 export type { MatteResult, MatteStats, RemoveBgMethod } from './matte/types.js';

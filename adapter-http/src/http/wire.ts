@@ -2,7 +2,7 @@
 // and the CLI's JSON keep the snake_case names of the contract (spec 2.2, 4.x). This is the one place the
 // two are mapped, so a field renamed in the engine fails to compile here instead of changing a reply.
 // Keys are written in the order the replies have always had (JSON text is compared byte for byte).
-import type { DecodeInfo, MockupResult, ScanAlpha, ScanReport } from '@inkprep/engine';
+import type { DecodeInfo, FixStats, MockupResult, ScanAlpha, ScanReport } from '@inkprep/engine';
 
 /** The `alpha` object of the scan report as sent. */
 export interface ScanAlphaWire {
@@ -150,4 +150,29 @@ export function mockupPrintWire(p: MockupResult['print']): MockupPrintWire {
 /** The mockup facts both the JSON body of POST /api/v1/mockup (`response=json`) and `inkprep mockup` print. */
 export function mockupWire(r: MockupResult): Pick<MockupResult, 'garment' | 'view' | 'placement' | 'warnings'> & { print: MockupPrintWire } {
   return { garment: r.garment, view: r.view, placement: r.placement, print: mockupPrintWire(r.print), warnings: r.warnings };
+}
+
+/** The contract's name of each `fix` stat (`inkprep fix` prints them). */
+const FIX_STAT_NAMES: Readonly<Record<keyof FixStats, string>> = {
+  specksRemoved: 'specks_removed',
+  pinholesFilled: 'pinholes_filled',
+  colourSpecksFixed: 'colour_specks_fixed',
+  alphaRemoved: 'alpha_removed',
+  alphaKept: 'alpha_kept',
+  alphaRecoloured: 'alpha_recoloured',
+  halftoneCellPx: 'halftone_cell_px',
+  halftoneLpi: 'halftone_lpi',
+  halftoneAngle: 'halftone_angle',
+  halftonePixels: 'halftone_pixels',
+  halftoneDots: 'halftone_dots',
+  halftoneMinDotPx: 'halftone_min_dot_px',
+  trimX: 'trim_x',
+  trimY: 'trim_y',
+};
+
+/** The stats of a `fix` run in the contract's names, in the order the steps wrote them. */
+export function fixStatsWire(stats: FixStats): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(stats) as [keyof FixStats, number | undefined][]) if (v !== undefined) out[FIX_STAT_NAMES[k]] = v;
+  return out;
 }

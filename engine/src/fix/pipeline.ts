@@ -23,13 +23,35 @@ export type FixStep = 'despeckle' | 'alpha_threshold' | 'trim' | 'resize' | 'hal
 /** Something about the output the caller should know (stable code + one sentence). */
 export type FixWarning = HalftoneWarning;
 
+/** What the steps of `fix` did; a step that did not run leaves its fields out. */
+export interface FixStats {
+  /** despeckle: specks removed, pinholes filled, colour specks fixed. */
+  specksRemoved?: number;
+  pinholesFilled?: number;
+  colourSpecksFixed?: number;
+  /** alpha_threshold: pixels made fully transparent, semi-transparent pixels made opaque, kept pixels recoloured by decontamination. */
+  alphaRemoved?: number;
+  alphaKept?: number;
+  alphaRecoloured?: number;
+  /** halftone: cell size in px, screen ruling (lpi) and angle, pixels converted, dots drawn, smallest dot in px. */
+  halftoneCellPx?: number;
+  halftoneLpi?: number;
+  halftoneAngle?: number;
+  halftonePixels?: number;
+  halftoneDots?: number;
+  halftoneMinDotPx?: number;
+  /** trim: px cut from the left and from the top. */
+  trimX?: number;
+  trimY?: number;
+}
+
 export interface FixOutcome {
   raster: Raster;
   /** DPI of the output (written into the PNG). */
   dpi: number;
   applied: FixStep[];
   /** What each step did (counts, boxes, sizes). */
-  stats: Record<string, number>;
+  stats: FixStats;
   warnings: FixWarning[];
 }
 
@@ -40,24 +62,24 @@ export interface FixOutcome {
 export async function fixRaster(input: Raster, o: Readonly<ResolvedFix>, progress: (step: FixStep) => void = () => {}): Promise<FixOutcome> {
   let r = input;
   const applied: FixStep[] = [];
-  const stats: Record<string, number> = {};
+  const stats: FixStats = {};
   const warnings: FixWarning[] = [];
   // resolution of the pixels as they are now (input: from the print width; kept by trim, scaled by resize)
   let dpi = o.printWidthInches ? r.width / o.printWidthInches : FIX_DEFAULTS.dpi;
   if (o.fixDespeckle) {
     progress('despeckle');
     const d = despeckle(r, dpi);
-    stats.specks_removed = d.specksRemoved;
-    stats.pinholes_filled = d.pinholesFilled;
-    stats.colour_specks_fixed = d.colourSpecksFixed;
+    stats.specksRemoved = d.specksRemoved;
+    stats.pinholesFilled = d.pinholesFilled;
+    stats.colourSpecksFixed = d.colourSpecksFixed;
     applied.push('despeckle');
   }
   if (o.fixAlphaThreshold && !o.fixHalftone) {
     progress('alpha_threshold');
     const t = thresholdAlpha(r, o.alphaThreshold);
-    stats.alpha_removed = t.removed;
-    stats.alpha_kept = t.kept;
-    stats.alpha_recoloured = t.recoloured;
+    stats.alphaRemoved = t.removed;
+    stats.alphaKept = t.kept;
+    stats.alphaRecoloured = t.recoloured;
     applied.push('alpha_threshold');
   }
   let trimX = 0;
@@ -91,20 +113,20 @@ export async function fixRaster(input: Raster, o: Readonly<ResolvedFix>, progres
   if (o.fixHalftone) {
     progress('halftone');
     const h = halftoneRaster(r, { lpi: o.halftoneLpi, dpi });
-    stats.halftone_cell_px = Math.round(h.cellPx * 1000) / 1000;
-    stats.halftone_lpi = Math.round(h.lpi * 100) / 100;
-    stats.halftone_angle = h.angle;
-    stats.halftone_pixels = h.converted;
-    stats.halftone_dots = h.dots;
-    stats.halftone_min_dot_px = h.minDotPx;
+    stats.halftoneCellPx = Math.round(h.cellPx * 1000) / 1000;
+    stats.halftoneLpi = Math.round(h.lpi * 100) / 100;
+    stats.halftoneAngle = h.angle;
+    stats.halftonePixels = h.converted;
+    stats.halftoneDots = h.dots;
+    stats.halftoneMinDotPx = h.minDotPx;
     warnings.push(...h.warnings);
     applied.push('halftone');
     // dots dropped at the border may leave a transparent margin; the size is free unless resized
     if (o.fixTrim && !resized) trim(1);
   }
   if (o.fixTrim) {
-    stats.trim_x = trimX;
-    stats.trim_y = trimY;
+    stats.trimX = trimX;
+    stats.trimY = trimY;
   }
   return { raster: r, dpi, applied, stats, warnings };
 }

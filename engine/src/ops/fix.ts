@@ -4,7 +4,7 @@ import { decodeImage } from '../raster/decode.js';
 import { encodePng } from '../raster/encode.js';
 import type { Raster } from '../raster/types.js';
 import { FIX_OPTIONS, type FixOptions, type ResolvedFix } from '../fix/options.js';
-import { fixRaster, type FixStep, type FixWarning } from '../fix/pipeline.js';
+import { fixRaster, type FixStats, type FixStep, type FixWarning } from '../fix/pipeline.js';
 import { stageProgress } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
 import { pngFile, type PngFile } from '../raster/file.js';
@@ -17,8 +17,8 @@ export interface FixResult extends PngFile {
   dpi: number;
   /** Steps that ran, in order. */
   applied: FixStep[];
-  /** Per-step counts (specks_removed, alpha_removed, halftone_cell_px, ...). */
-  stats: Record<string, number>;
+  /** What each step did (specksRemoved, alphaRemoved, halftoneCellPx, ...). */
+  stats: FixStats;
   /** Things about the output the caller should know, e.g. `halftone_cell_too_small` (POST /fix: X-Warnings). */
   warnings: FixWarning[];
 }

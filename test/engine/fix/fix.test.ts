@@ -111,7 +111,7 @@ describe('fix steps', () => {
     }
     expect(semi).toBe(0);
     expect(worst).toBeLessThan(12);
-    expect(out.stats.alpha_recoloured).toBeGreaterThan(100);
+    expect(out.stats.alphaRecoloured).toBeGreaterThan(100);
   });
 
   it('alpha threshold on a glow of another colour keeps the glow colour (a wide glow is not a matte)', async () => {
@@ -150,15 +150,15 @@ describe('fix steps', () => {
     r.data.set([0, 0, 0, 255], (2 * 400 + 2) * 4); // a speck in the corner, outside the art
     const out = await fix(r, { fix_despeckle: true, fix_trim: true, resize_width_px: 600, fix_halftone: true, print_width_inches: 2, halftone_lpi: 30 });
     expect(out.applied).toEqual(['despeckle', 'trim', 'resize', 'halftone']);
-    expect(out.stats.specks_removed).toBe(1);
+    expect(out.stats.specksRemoved).toBe(1);
     // the speck was removed before trimming, so the trim hugs the glow, not the corner
-    expect(out.stats.trim_x).toBeGreaterThan(50);
+    expect(out.stats.trimX).toBeGreaterThan(50);
     expect(out.width).toBe(600);
     // 400 px at 2 in = 200 DPI; the trimmed art keeps its printed size, so the resize raises the DPI
-    const trimmedWidth = 400 - 2 * out.stats.trim_x!;
+    const trimmedWidth = 400 - 2 * out.stats.trimX!;
     const dpi = (200 * 600) / trimmedWidth;
     expect(Math.abs(out.dpi - dpi)).toBeLessThan(dpi * 0.01);
-    expect(out.stats.halftone_cell_px).toBeCloseTo(out.dpi / 30, 1);
+    expect(out.stats.halftoneCellPx).toBeCloseTo(out.dpi / 30, 1);
     expect(out.raster.density).toBeCloseTo(out.dpi, -1);
   });
 
@@ -168,7 +168,7 @@ describe('fix steps', () => {
     r.data.set([200, 0, 0, 40], (19 * 100 + 10) * 4); // faint pixel above still counts as content
     const out = await fix(r, { fix_trim: true });
     expect([out.width, out.height]).toEqual([25, 31]);
-    expect(out.stats).toMatchObject({ trim_x: 10, trim_y: 19 });
+    expect(out.stats).toMatchObject({ trimX: 10, trimY: 19 });
   });
 
   it('despeckle removes specks, pinholes and colour specks but keeps an i-dot', async () => {
@@ -184,7 +184,7 @@ describe('fix steps', () => {
     fill(280, 20, 282, 22, [0, 0, 0, 180]); // 2x2 alpha speck
     fill(270, 170, 275, 175, [0, 0, 0, 255]); // 5x5 i-dot (25 px, over the ~7 px limit at 300 DPI)
     const out = await fix(r, { fix_despeckle: true, print_width_inches: 1 }); // 300 DPI
-    expect(out.stats).toMatchObject({ specks_removed: 2, pinholes_filled: 1, colour_specks_fixed: 1 });
+    expect(out.stats).toMatchObject({ specksRemoved: 2, pinholesFilled: 1, colourSpecksFixed: 1 });
     const at = (x: number, y: number): number[] => Array.from(out.raster.data.subarray((y * w + x) * 4, (y * w + x) * 4 + 4));
     expect(at(10, 10)[3]).toBe(0);
     expect(at(280, 20)[3]).toBe(0);

@@ -201,7 +201,7 @@ describe('scan op (engine, encoded input)', () => {
       // the content box is the art's, without the specks (what despeckle + trim keep)
       expect(s.contentBox!.x).toBeGreaterThan(150);
       const fixed = await engine.fix(new Uint8Array(jpeg), { fix_despeckle: true, print_width_inches: 2 });
-      expect(fixed.stats.specks_removed).toBe(3);
+      expect(fixed.stats.specksRemoved).toBe(3);
       const again = await engine.scan(fixed.data, { print_width_inches: 2 });
       expect(again.speckCount).toBe(0);
       expect(again.contentBox!.x).toBeGreaterThan(150);
