@@ -1,11 +1,12 @@
-// One error registry (engine/src/errors.ts): every code emitted anywhere in src is in it, and the README's
-// error-code table lists every registry code with its HTTP status and CLI exit code.
+// One error registry (adapter-http/src/errors/registry.ts): every code emitted anywhere in src is in it, the
+// engine's codes are all mapped there and carry no host status, and the README's error-code table lists every
+// registry code with its HTTP status and CLI exit code.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, EXIT, exitCodeFor, type AnyErrorCode } from '@inkprep/engine';
-import { ERROR_REGISTRY } from '@inkprep/engine/internals';
+import { ENGINE_ERRORS, InkprepError } from '@inkprep/engine';
+import { ERROR_CODES, ERROR_REGISTRY, EXIT, exitCodeFor, type AnyErrorCode } from '@inkprep/http';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SRC_DIRS = ['engine/src', 'adapter-http/src'];
@@ -16,14 +17,14 @@ const WARNING_VOCABULARIES = new Set(['engine/src/mockup/warnings.ts', 'engine/s
 
 /**
  * Error codes a source text emits, by the patterns the code base uses: the error constructors and printers
- * (`new InkprepError('x'`, `printError('x'`, `errorJson('x'`) and, outside the warning vocabularies, any
+ * (`new InkprepError('x'`, `new ServiceError('x'`, `printError('x'`, `errorJson('x'`) and, outside the warning vocabularies, any
  * `code` given a literal (`{ error, code: 'x' }` bodies, `{ code: 'x', message, details }` wire errors,
  * `readonly code = 'x'` on an error class, `this.code = 'x'`). `err.code ? ... : 'x'` is not a code.
  */
 function emittedCodes(text: string, warningVocabulary: boolean): string[] {
   const found: string[] = [];
   const q = `['"\`]([a-z][a-z0-9_]*)['"\`]`;
-  for (const m of text.matchAll(new RegExp(`\\b(?:InkprepError|printError|errorJson)\\(\\s*${q}`, 'g'))) found.push(m[1]!);
+  for (const m of text.matchAll(new RegExp(`\\b(?:InkprepError|ServiceError|printError|errorJson)\\(\\s*${q}`, 'g'))) found.push(m[1]!);
   if (!warningVocabulary) {
     for (const m of text.matchAll(new RegExp(`(?<![\\w.])(?:this\\.)?code\\s*(?::\\s*[A-Za-z]+\\s*)?[:=]\\s*${q}`, 'g'))) found.push(m[1]!);
   }
@@ -51,6 +52,7 @@ describe('error registry', () => {
   it('the scanner sees each pattern the code base uses, and not warnings or a ternary', () => {
     const sample = [
       "throw new InkprepError('made_up_a', 'x');",
+      "throw new ServiceError('made_up_i', 'x');",
       "return printError('made_up_b', err.message);",
       "ex.send(errorJson('made_up_c', 'x'));",
       "ex.send(json({ error: 'x', code: 'made_up_d' }, 404));",
@@ -59,7 +61,7 @@ describe('error registry', () => {
       "      this.code = 'made_up_g';",
       "return err instanceof InkprepError ? err.code : 'error';",
     ].join('\n');
-    expect(emittedCodes(sample, false).sort()).toEqual(['made_up_a', 'made_up_b', 'made_up_c', 'made_up_d', 'made_up_e', 'made_up_f', 'made_up_g']);
+    expect(emittedCodes(sample, false).sort()).toEqual(['made_up_a', 'made_up_b', 'made_up_c', 'made_up_d', 'made_up_e', 'made_up_f', 'made_up_g', 'made_up_i']);
     expect(emittedCodes("return { code: 'low_dpi', message: 'x' };\nthrow new InkprepError('made_up_h');", true)).toEqual(['made_up_h']);
   });
 
@@ -70,7 +72,17 @@ describe('error registry', () => {
       expect(codes.has(c), `scan finds ${c}`).toBe(true);
     }
     const missing = [...codes].filter(([c]) => !Object.hasOwn(ERROR_REGISTRY, c)).map(([c, files]) => `${c} (${[...new Set(files)].join(', ')})`);
-    expect(missing, 'codes emitted in src but missing from engine/src/errors.ts').toEqual([]);
+    expect(missing, 'codes emitted in src but missing from adapter-http/src/errors/registry.ts').toEqual([]);
+  });
+
+  it('the engine raises only its own codes, all mapped by the registry with the engine\'s message, and carries no status', () => {
+    const codes = codesInSrc();
+    const engineOnly = [...codes].filter(([, files]) => files.some((f) => f.startsWith('engine/src/'))).map(([c]) => c);
+    expect(engineOnly.filter((c) => !Object.hasOwn(ENGINE_ERRORS, c)), 'codes emitted in engine/src that are not engine codes').toEqual([]);
+    for (const [code, message] of Object.entries(ENGINE_ERRORS)) expect(ERROR_REGISTRY[code as keyof typeof ENGINE_ERRORS].message).toBe(message);
+    const err = new InkprepError('image_too_large');
+    expect(Object.keys(err)).not.toContain('status');
+    expect(Object.keys(err)).not.toContain('exit');
   });
 
   it('CLI-only codes have no HTTP status and stay out of the HTTP registry (the spec codes)', () => {

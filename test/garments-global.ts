@@ -33,8 +33,8 @@ export async function setup(): Promise<void> {
   const { OWN_STYLES } = await import('@inkprep/engine');
   const { getNeutral } = await import('@inkprep/engine/internals');
   const classic = OWN_STYLES.find((s) => s.id === 'classic-tee')!;
-  for (const style of OWN_STYLES) for (const view of ['front', 'back'] as const) await getNeutral(style, view, 512);
-  for (const size of [1024, 2048]) await getNeutral(classic, 'front', size);
+  for (const style of OWN_STYLES) for (const view of ['front', 'back'] as const) await getNeutral(style, view, 512, TEST_GARMENT_CACHE_DIR);
+  for (const size of [1024, 2048]) await getNeutral(classic, 'front', size, TEST_GARMENT_CACHE_DIR);
   mkdirSync(TEST_GARMENT_CACHE_DIR, { recursive: true });
   writeFileSync(marker, new Date().toISOString() + '\n');
   console.log(`garment blanks for the tests ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (${TEST_GARMENT_CACHE_DIR})`);

@@ -2,6 +2,9 @@
 // README "## HTTP service" lists the same variables; keep the two in step.
 import os from 'node:os';
 import path from 'node:path';
+import { invalidOption, type EngineOptions, type MaskOutput, type ModelOptions, type SegmentationModelOptions } from '@inkprep/engine';
+// Internal: the engine's model-option parser (to name the variables in its errors) and its blank cache default.
+import { defaultGarmentCacheDir, resolveModelConfig } from '@inkprep/engine/internals';
 import { parseTrustedProxies } from './http/client-address.js';
 import { parseTransportChoice } from './transport/select.js';
 import type { TransportChoice } from './transport/types.js';
@@ -56,14 +59,43 @@ export interface ServerConfig {
    * `INKPREP_TRUSTED_PROXY` (comma-separated, e.g. `127.0.0.1,10.0.0.0/8`), default none: the socket peer.
    */
   trustedProxy: readonly string[];
+  /** What the engine is given: data, cache and model directories, the segmentation model (see EngineHostConfig). */
+  engine: EngineHostConfig;
+  /**
+   * This process's number in `inkprep cluster` (which sets env `INKPREP_CLUSTER_SLOT` for each process it
+   * starts); null outside a cluster. Process N serves metrics on INKPREP_METRICS_PORT + N; only process 0 fetches
+   * the model; a cluster's processes share their port on purpose.
+   */
+  clusterSlot: number | null;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
+/** What the engine is given (paths and models), for the service and every CLI verb that builds an engine. */
+export interface EngineHostConfig {
+  /** Env `INKPREP_DATA_DIR`, default `./data` (resolved against the working directory). */
+  dataDir: string;
+  /** Blank render cache. Env `INKPREP_GARMENT_CACHE_DIR`, default `<dataDir>/cache/garments`. */
+  garmentCacheDir: string;
+  /** Directory of fetched catalogue models (`inkprep models`). Env `INKPREP_MODEL_DIR`, default `<dataDir>/models`. */
+  modelDir: string;
+  /**
+   * The engine's models: the catalogue directory (left out with `INKPREP_SEGMENTATION_MODEL=none`), a model
+   * path (`INKPREP_SEGMENTATION_MODEL`), its input settings (`INKPREP_SEGMENTATION_SIZE` / `_MEAN` / `_STD` /
+   * `_OUTPUT`) and inference threads (`INKPREP_SEGMENTATION_THREADS`, 1-16).
+   */
+  models: Readonly<ModelOptions>;
+  /**
+   * Fetch the default model in the background at start: env `INKPREP_FETCH_MODEL` (0/false/no: never), and only
+   * when `INKPREP_SEGMENTATION_MODEL` names no model (a path or none).
+   */
+  fetchModel: boolean;
+}
+
 const MB = 1024 * 1024;
 
 /** Defaults used when a variable is unset. */
-export const CONFIG_DEFAULTS: Readonly<Omit<ServerConfig, 'threads' | 'dataDir'>> = Object.freeze({
+export const CONFIG_DEFAULTS: Readonly<Omit<ServerConfig, 'threads' | 'dataDir' | 'engine' | 'clusterSlot'>> = Object.freeze({
   port: 8080,
   host: '0.0.0.0',
   bootstrapKey: null,
@@ -136,10 +168,61 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     metricsToken: token(env, 'INKPREP_METRICS_TOKEN'),
     http: parseTransportChoice(env.INKPREP_HTTP),
     trustedProxy: trustedProxyList(env.INKPREP_TRUSTED_PROXY),
+    engine: engineConfigFromEnv(env),
+    clusterSlot: env.INKPREP_CLUSTER_SLOT === undefined ? null : Number(env.INKPREP_CLUSTER_SLOT.trim() || 0),
   };
+}
+
+/** `INKPREP_SEGMENTATION_<FIELD>`: the variable a model input setting comes from (named in errors). */
+function segmentationVariable(field: string): string {
+  return `INKPREP_SEGMENTATION_${field === 'input_size' ? 'SIZE' : field.toUpperCase()}`;
+}
+
+/**
+ * The engine's paths and models from the environment (throws InkprepError `invalid_option` naming a bad
+ * INKPREP_SEGMENTATION_* variable, as the CLI's remove-bg reported it).
+ */
+export function engineConfigFromEnv(env: NodeJS.ProcessEnv = process.env): EngineHostConfig {
+  const dataDir = path.resolve(env.INKPREP_DATA_DIR?.trim() || './data');
+  const modelDir = env.INKPREP_MODEL_DIR?.trim() ? path.resolve(env.INKPREP_MODEL_DIR.trim()) : path.join(dataDir, 'models');
+  const rawThreads = env.INKPREP_SEGMENTATION_THREADS?.trim();
+  if (rawThreads !== undefined && rawThreads !== '' && (!/^\d{1,2}$/.test(rawThreads) || Number(rawThreads) < 1 || Number(rawThreads) > 16)) {
+    throw invalidOption('INKPREP_SEGMENTATION_THREADS', 'an integer from 1 to 16', rawThreads);
+  }
+  const named = env.INKPREP_SEGMENTATION_MODEL?.trim() ?? '';
+  const none = named.toLowerCase() === 'none';
+  const segmentation: SegmentationModelOptions = {
+    ...(named && !none ? { path: env.INKPREP_SEGMENTATION_MODEL } : {}),
+    input_size: env.INKPREP_SEGMENTATION_SIZE,
+    mean: env.INKPREP_SEGMENTATION_MEAN,
+    std: env.INKPREP_SEGMENTATION_STD,
+    output: env.INKPREP_SEGMENTATION_OUTPUT as MaskOutput | undefined,
+  };
+  // Checked now with the variables' names (the engine would name its own option fields).
+  resolveModelConfig({ ...segmentation, path: 'model.onnx' }, segmentationVariable);
+  const fetchFlag = env.INKPREP_FETCH_MODEL?.trim().toLowerCase();
+  return Object.freeze({
+    dataDir,
+    garmentCacheDir: env.INKPREP_GARMENT_CACHE_DIR?.trim() ? path.resolve(env.INKPREP_GARMENT_CACHE_DIR.trim()) : path.join(dataDir, 'cache', 'garments'),
+    modelDir,
+    models: Object.freeze({
+      ...(none ? {} : { dir: modelDir }),
+      segmentation: Object.freeze(segmentation),
+      ...(rawThreads ? { threads: Number(rawThreads) } : {}),
+    }),
+    fetchModel: !(fetchFlag === '0' || fetchFlag === 'false' || fetchFlag === 'no') && named === '',
+  });
+}
+
+/** The createEngine options of a host configuration (its paths and models; pool sizes are the caller's). */
+export function engineOptions(c: EngineHostConfig): EngineOptions {
+  return { dataDir: c.dataDir, garmentCacheDir: c.garmentCacheDir, models: c.models };
 }
 
 /** A configuration for tests and embedding: defaults, ephemeral port, given data dir. */
 export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
-  return { ...configFromEnv({}), port: 0, host: '127.0.0.1', logLevel: 'silent', ...overrides };
+  const base = configFromEnv({});
+  // No model and the engine's own blank cache (a temp folder): an embedded server writes nothing under ./data.
+  const engine: EngineHostConfig = Object.freeze({ ...base.engine, garmentCacheDir: defaultGarmentCacheDir(), models: Object.freeze({}), fetchModel: false });
+  return { ...base, port: 0, host: '127.0.0.1', logLevel: 'silent', engine, ...overrides };
 }

@@ -2,7 +2,8 @@
 // into, metering and settings accessors, and the account store.
 export { main as runCli } from './cli/main.js';
 export { startServer, type InkprepServer, type ServerOptions } from './server.js';
-export { configFromEnv, defaultConfig, CONFIG_DEFAULTS, type ServerConfig, type LogLevel } from './config.js';
+export { configFromEnv, defaultConfig, engineConfigFromEnv, engineOptions, CONFIG_DEFAULTS, type ServerConfig, type EngineHostConfig, type LogLevel } from './config.js';
+export { fetchModel, verifyModel, assembleFromTarball, fileSha256, type FetchResult } from './models/fetch.js';
 export { createLogger, type Logger } from './log.js';
 export type { AppServices } from './services.js';
 export { getRoute, postImageRoute, authenticateExchange, type RouteDef, type RouteMeta, type GetCall, type ImageCall, type ImageRouteBase, type OpImageRoute, type CustomImageRoute } from './routes/define.js';
@@ -12,6 +13,7 @@ export { OPERATION_DOCS, type OperationDoc, type ReplyDoc, type HeaderDoc } from
 export { json, binary, type Reply } from './http/reply.js';
 export { checkImageHeader, readDimensions, type ImageHeader } from './http/image-header.js';
 export { errorReply } from './http/errors.js';
+export { ERROR_CODES, ERROR_REGISTRY, EXIT, ServiceError, exitCodeFor, isCodedError, statusOf, type AnyErrorCode, type CliErrorCode, type CodedError, type HttpErrorCode, type ServiceErrorCode } from './errors/registry.js';
 export type { Exchange } from './http/exchange.js';
 export { parseTransportChoice } from './transport/select.js';
 export { PortInUseError, type TransportKind, type TransportChoice } from './transport/types.js';

@@ -4,9 +4,10 @@
 // servers in one process); the process-wide defaults live in one shared registry rendered beside it.
 // Served on INKPREP_METRICS_PORT (serveMetrics below) and, with INKPREP_METRICS_TOKEN, on the API port.
 import http from 'node:http';
-import { ERROR_CODES, InkprepError, type Engine, type ErrorCode, type OpName } from '@inkprep/engine';
+import type { Engine, OpName } from '@inkprep/engine';
 // Internal: the op table names every method of the Engine facade, so each one is wrapped.
 import { OPS } from '@inkprep/engine/internals';
+import { ERROR_CODES, isCodedError, type HttpErrorCode } from './errors/registry.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { HotCounter, HotHistogram } from './metrics-hot.js';
 import type { VectorizeLine } from './queue/vectorize-queue.js';
@@ -33,7 +34,7 @@ function defaults(): Registry {
 
 /** Label value of an engine or store call that failed: the stable error code (a bounded set) or `error`. */
 function outcomeOf(err: unknown): string {
-  return err instanceof InkprepError ? err.code : 'error';
+  return isCodedError(err) ? err.code : 'error';
 }
 
 export interface MetricsSources {
@@ -234,7 +235,7 @@ export function instrumentLine(line: VectorizeLine, metrics: Metrics): Vectorize
         metrics.queueWaited(turn.waitedMs / 1000);
         return turn;
       } catch (err) {
-        if (err instanceof InkprepError && err.code === 'queue_full') metrics.limitRejected('vectorize', 'queue');
+        if (isCodedError(err) && err.code === 'queue_full') metrics.limitRejected('vectorize', 'queue');
         throw err;
       }
     },
@@ -254,7 +255,7 @@ export async function serveMetrics(metrics: Metrics, at: { host: string; port: n
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      res.writeHead(ERROR_CODES.not_found.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `No route ${path} on the metrics port; use GET /metrics`, code: 'not_found' satisfies ErrorCode }));
+      res.writeHead(ERROR_CODES.not_found.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `No route ${path} on the metrics port; use GET /metrics`, code: 'not_found' satisfies HttpErrorCode }));
       return;
     }
     metrics.render().then(

@@ -7,19 +7,21 @@
 // install would download ~110 MB through an install script (which npm 11 is moving to block by default);
 // fetching only where the service actually starts costs nothing to those who never serve photos.
 import { DEFAULT_MODEL, MODEL_CATALOG } from '@inkprep/engine';
-// Internal: fetching model files is the service's job, not a library consumer's (see cli/commands/models.ts).
-import { cachedModelState, fetchModel, modelDir } from '@inkprep/engine/internals';
+// Internal: the state of a model file in a directory (the engine checks the same per call).
+import { cachedModelState } from '@inkprep/engine/internals';
+import type { EngineHostConfig } from './config.js';
 import type { Logger } from './log.js';
+import { fetchModel } from './models/fetch.js';
 
-/** Start the background fetch if it is wanted; resolves when it is done (or at once when skipped). Never rejects. */
-export function startModelAutoFetch(log: Logger, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const fetchFlag = env.INKPREP_FETCH_MODEL?.trim().toLowerCase();
-  if (fetchFlag === '0' || fetchFlag === 'false' || fetchFlag === 'no') return Promise.resolve();
-  if (env.INKPREP_SEGMENTATION_MODEL?.trim()) return Promise.resolve();
-  // `inkprep cluster`: one process fetches for all (they share the data dir).
-  const slot = env.INKPREP_CLUSTER_SLOT?.trim();
-  if (slot && slot !== '0') return Promise.resolve();
-  const dir = modelDir(env);
+/**
+ * Start the background fetch if it is wanted (`engine.fetchModel`, and only in the first process of a cluster:
+ * `clusterSlot` 0 or none; they share the model directory); resolves when it is done (or at once when skipped).
+ * Never rejects.
+ */
+export function startModelAutoFetch(log: Logger, engine: Pick<EngineHostConfig, 'fetchModel' | 'modelDir'>, clusterSlot: number | null): Promise<void> {
+  if (!engine.fetchModel) return Promise.resolve();
+  if (clusterSlot !== null && clusterSlot !== 0) return Promise.resolve();
+  const dir = engine.modelDir;
   const state = cachedModelState(DEFAULT_MODEL, dir);
   if (state === 'ready') {
     log.info('segmentation model ready', { model: DEFAULT_MODEL, dir });

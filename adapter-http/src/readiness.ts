@@ -3,6 +3,7 @@
 // shutdown the server answers 503 `shutting_down` before this runs. /healthz stays the cheap liveness check.
 import { InkprepError } from '@inkprep/engine';
 import type { AppServices } from './services.js';
+import { ServiceError } from './errors/registry.js';
 
 /** How long the store's `SELECT 1` may take before the process is reported not ready. */
 export const READY_STORE_TIMEOUT_MS = 2_000;
@@ -33,7 +34,7 @@ async function pingStore(app: AppServices): Promise<{ ok: boolean; ms: number; w
 
 /**
  * Check the store and the engine pool.
- * @throws InkprepError 503 `store_unavailable` | `engine_overloaded` | `shutting_down`, with both checks in the body.
+ * @throws ServiceError 503 `store_unavailable`, or InkprepError 503 `engine_overloaded` | `shutting_down`, with both checks in the body.
  */
 export async function readiness(app: AppServices): Promise<ReadyReport> {
   const store = await pingStore(app);
@@ -46,7 +47,7 @@ export async function readiness(app: AppServices): Promise<ReadyReport> {
   if (!store.ok) {
     // The driver's message may name hosts: it goes to the log, not to this unauthenticated reply.
     app.log.warn('readiness: store check failed', { err: store.why, ms: store.ms });
-    throw new InkprepError('store_unavailable', 'The store did not answer a trivial query; not ready', checks);
+    throw new ServiceError('store_unavailable', 'The store did not answer a trivial query; not ready', checks);
   }
   if (s.closed) throw new InkprepError('shutting_down', 'The engine pool is closed; not ready', checks);
   if (!engineOk) throw new InkprepError('engine_overloaded', `The engine queue is full (${s.queued} of ${s.maxQueue} waiting); not ready`, checks);

@@ -4,7 +4,7 @@
 // chosen at start; routing and everything after it is the same code on both.
 import { timingSafeEqual } from 'node:crypto';
 import { createEngine, InkprepError, type Engine } from '@inkprep/engine';
-import type { ServerConfig } from './config.js';
+import { engineOptions, type ServerConfig } from './config.js';
 import { parseTrustedProxies } from './http/client-address.js';
 import { Exchange, type ExchangeHooks } from './http/exchange.js';
 import { selectTransport } from './transport/select.js';
@@ -73,7 +73,7 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
   const { config } = opts;
   const log = opts.log ?? createLogger(config.logLevel);
   const ownEngine = !opts.engine;
-  const rawEngine = opts.engine ?? createEngine({ threads: config.threads, maxQueue: config.engineMaxQueue, maxPixels: config.maxPixels, idleTimeout: 600_000 });
+  const rawEngine = opts.engine ?? createEngine({ ...engineOptions(config.engine), threads: config.threads, maxQueue: config.engineMaxQueue, maxPixels: config.maxPixels, idleTimeout: 600_000 });
   const line = opts.vectorizeLine ?? new ConversionQueue({ maxWaiting: config.vectorizeMaxWaiting, slots: config.vectorizeSlots });
   const metrics = new Metrics({ engine: () => rawEngine.stats(), line: () => line });
   // Every engine task, store call and vectorize turn of every route is timed through these wrappers.

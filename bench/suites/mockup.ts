@@ -21,20 +21,19 @@ export default async function mockupSuite(ctx: BenchContext): Promise<void> {
   const out = ctx.short ? 1000 : 2000;
   const artPx = ctx.short ? 1650 : 3300;
   const cacheDir = path.join(os.tmpdir(), `inkprep-bench-garments-${process.pid}`);
-  process.env.INKPREP_GARMENT_CACHE_DIR = cacheDir;
   const png = new Uint8Array(await sharp(Buffer.from(readCorpus('tw-1f98a-fox.svg')), { density: 300 }).resize(artPx).png().toBuffer());
   const tee = findOwnStyle('classic-tee')!;
 
   // One-off costs.
   const t0 = performance.now();
-  await getNeutral(tee, 'front', renderSizeFor(out));
+  await getNeutral(tee, 'front', renderSizeFor(out), cacheDir);
   const renderMs = performance.now() - t0;
   clearGarmentMemory();
   const t1 = performance.now();
-  await getNeutral(tee, 'front', renderSizeFor(out));
+  await getNeutral(tee, 'front', renderSizeFor(out), cacheDir);
   const diskMs = performance.now() - t1;
   const t2 = performance.now();
-  await getColored(tee, 'front', { hex: '#b01c28' }, renderSizeFor(out));
+  await getColored(tee, 'front', { hex: '#b01c28' }, renderSizeFor(out), cacheDir);
   const colorMs = performance.now() - t2;
   ctx.table(`blank one-off costs (classic tee front, render size for ${out} px)`, [
     { step: 'neutral render (first use, then on disk)', ms: renderMs },
@@ -42,7 +41,7 @@ export default async function mockupSuite(ctx: BenchContext): Promise<void> {
     { step: 'colour a cached neutral (new colour)', ms: colorMs },
   ]);
 
-  const engine = createEngine({ threads: 0 });
+  const engine = createEngine({ threads: 0, garmentCacheDir: cacheDir });
   const base = { style: 'own:classic-tee', color: 'navy', placement: 'full-front', output_size: out } as const;
   // Warm: blank coloured and resampled to the output size.
   await engine.mockup(png, { ...base, fabric: 0.8 }, { transfer: false });
@@ -89,7 +88,7 @@ export default async function mockupSuite(ctx: BenchContext): Promise<void> {
   // 1600 px on a white sweep, unevenly lit, with noise, as a JPEG. First use cuts it out and derives its
   // light, relief and chest line (then cached per photo); later calls composite on it like a blank.
   {
-    const g = await getGarmentAt(tee, 'front', { hex: '#1e2840' }, 1600);
+    const g = await getGarmentAt(tee, 'front', { hex: '#1e2840' }, 1600, cacheDir);
     const raw = Buffer.alloc(g.width * g.height * 3);
     for (let i = 0; i < g.width * g.height; i++) {
       const x = i % g.width, a = g.mask[i]! / 255, light = 1 - 0.2 * (x / g.width);

@@ -19,8 +19,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { engineConfigFromEnv } from '@inkprep/http';
 import { DEFAULT_MODEL, MODEL_CATALOG, type ModelName, type Raster } from '@inkprep/engine';
-import { catalogConfig, cachedModelState, matteArtwork, modelDir, removeBackground, runtimeAvailable, type SegmentationModelConfig } from '@inkprep/engine/internals';
+import { catalogConfig, cachedModelState, matteArtwork, removeBackground, runtimeAvailable, type SegmentationModelConfig } from '@inkprep/engine/internals';
 import type { BenchContext, Row } from '../lib/harness.js';
 import { measureMatte } from '../lib/matte-metrics.js';
 import { busyTexture } from '../lib/busy-texture.js';
@@ -96,7 +97,7 @@ export default async function removeBgPhotosBench(ctx: BenchContext): Promise<vo
 
   // Models: the default and (full mode) the quantized variant, when cached and the runtime loads.
   const runtime = await runtimeAvailable();
-  const dir = modelDir();
+  const dir = engineConfigFromEnv().modelDir;
   const models: { label: string; name: ModelName; cfg: SegmentationModelConfig }[] = [];
   if (ctx.short) ctx.log('remove-bg-photos: short mode: model rows skipped (ISNet takes seconds per image; run the full suite)');
   for (const name of (ctx.short ? [] : Object.keys(MODEL_CATALOG)) as ModelName[]) {

@@ -1,5 +1,6 @@
 // The Engine facade: owns a Piscina worker pool; every op is `engine.<op>(input, options, { signal })`.
-// Options are validated here, on the calling thread, before any work is queued.
+// Options are validated here, on the calling thread, before any work is queued. Everything the engine needs
+// from its host (paths, models) comes through EngineOptions and travels to the workers as their workerData.
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -14,6 +15,7 @@ import type { ReplyMessage, TaskMessage } from './pool/messages.js';
 import type { TextOptions } from './options/validate.js';
 import { runOpSafely } from './pool/run-op.js';
 import { safeSink, type ProgressEvent } from './progress.js';
+import { resolveSettings, type ModelOptions } from './settings.js';
 
 /** Options of `createEngine`. All optional. */
 export interface EngineOptions {
@@ -25,6 +27,15 @@ export interface EngineOptions {
   maxPixels?: number;
   /** Milliseconds an idle worker stays alive; default 60,000. */
   idleTimeout?: number;
+  /**
+   * Directory where the engine keeps what it computes once: rendered blanks in `<dataDir>/cache/garments`.
+   * Default: a folder of the OS temp directory. The engine never reads or writes elsewhere on its own.
+   */
+  dataDir?: string;
+  /** Directory of the blank render cache when it is not `<dataDir>/cache/garments`. */
+  garmentCacheDir?: string;
+  /** The segmentation models remove-bg may use (a model directory, a model path, threads); default none. */
+  models?: ModelOptions;
 }
 
 /** Per-call options. */
@@ -142,8 +153,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const maxQueue = options.maxQueue ?? RESOLVED_DEFAULTS.maxQueue;
   const maxPixels = options.maxPixels ?? RESOLVED_DEFAULTS.maxPixels;
   if (!Number.isInteger(threads) || threads < 0) throw new InkprepError('invalid_option', 'Expected an integer >= 0 for threads', { field: 'threads' });
+  const settings = resolveSettings(options);
   const pool = threads > 0
-    ? new Piscina({ filename: workerFilename(), minThreads: Math.min(1, threads), maxThreads: threads, maxQueue, idleTimeout: options.idleTimeout ?? RESOLVED_DEFAULTS.idleTimeout })
+    ? new Piscina({ filename: workerFilename(), workerData: settings, minThreads: Math.min(1, threads), maxThreads: threads, maxQueue, idleTimeout: options.idleTimeout ?? RESOLVED_DEFAULTS.idleTimeout })
     : null;
   let closed = false;
   let inFlight = 0;
@@ -162,7 +174,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     if (call.signal?.aborted) throw new InkprepError('aborted');
     const onProgress = safeSink(call.onProgress);
     if (!pool) {
-      const out = await runOpSafely(op, input, resolved, limit, onProgress);
+      const out = await runOpSafely(op, input, resolved, { maxPixels: limit, settings, ...(onProgress ? { progress: onProgress } : {}) });
       if (!out.ok) throw fromWire(out.error);
       return out.value as ResultOf<K>;
     }

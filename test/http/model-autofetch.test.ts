@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MODEL_CATALOG, DEFAULT_MODEL } from '@inkprep/engine';
 import { startModelAutoFetch } from '../../adapter-http/src/model-autofetch.js';
+import { configFromEnv } from '../../adapter-http/src/config.js';
 import type { Logger } from '../../adapter-http/src/log.js';
 
 function recorder(): { log: Logger; lines: { level: string; msg: string; fields?: Record<string, unknown> }[] } {
@@ -20,7 +21,8 @@ describe('model auto-fetch on serve', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'inkprep-af-'));
     for (const env of [{ INKPREP_FETCH_MODEL: '0', INKPREP_MODEL_DIR: dir }, { INKPREP_SEGMENTATION_MODEL: 'none', INKPREP_MODEL_DIR: dir }, { INKPREP_SEGMENTATION_MODEL: '/m.onnx', INKPREP_MODEL_DIR: dir }, { INKPREP_CLUSTER_SLOT: '1', INKPREP_MODEL_DIR: dir }]) {
       const r = recorder();
-      await startModelAutoFetch(r.log, env);
+      const config = configFromEnv(env);
+      await startModelAutoFetch(r.log, config.engine, config.clusterSlot);
       expect(r.lines).toEqual([]);
     }
   });
@@ -31,7 +33,7 @@ describe('model auto-fetch on serve', () => {
     writeFileSync(f, '');
     truncateSync(f, MODEL_CATALOG[DEFAULT_MODEL].size); // the pinned size (sparse): what the engine checks per call
     const r = recorder();
-    await startModelAutoFetch(r.log, { INKPREP_MODEL_DIR: dir });
+    await startModelAutoFetch(r.log, configFromEnv({ INKPREP_MODEL_DIR: dir }).engine, null);
     expect(r.lines).toEqual([expect.objectContaining({ level: 'info', msg: 'segmentation model ready' })]);
   });
 
@@ -42,7 +44,7 @@ describe('model auto-fetch on serve', () => {
     const saved = process.env.PATH;
     process.env.PATH = dir;
     try {
-      await startModelAutoFetch(r.log, { INKPREP_MODEL_DIR: dir });
+      await startModelAutoFetch(r.log, configFromEnv({ INKPREP_MODEL_DIR: dir }).engine, null);
     } finally {
       process.env.PATH = saved;
     }

@@ -7,9 +7,9 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
-import { ERROR_CODES, textOptions, type ErrorCode } from '@inkprep/engine';
+import { textOptions } from '@inkprep/engine';
 import { OPS, defineOptions, optionFields, validate } from '@inkprep/engine/internals';
-import { OPERATION_DOCS, ROUTES, buildOpenApi, json, openApiText, postImageRoute, type RouteDef } from '@inkprep/http';
+import { ERROR_CODES, OPERATION_DOCS, ROUTES, buildOpenApi, json, openApiText, postImageRoute, type HttpErrorCode as ErrorCode, type RouteDef } from '@inkprep/http';
 import { get, startTestServer, type TestServer } from './harness.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -3,8 +3,7 @@
 // The routes below shadow real ones (the router takes the first route of a path), so the document is the
 // service's own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InkprepError } from '@inkprep/engine';
-import { ROUTES, binary, getRoute, json, type RouteDef } from '@inkprep/http';
+import { ROUTES, ServiceError, binary, getRoute, json, type RouteDef } from '@inkprep/http';
 import { EXPECT_MISMATCH } from '../openapi-record.js';
 import { checkResponse } from './openapi-check.js';
 import { startTestServer, type TestServer } from './harness.js';
@@ -17,7 +16,7 @@ const offDocument: RouteDef[] = [
   // an X- header GET /remove-bg does not document
   getRoute({ path: '/api/v1/remove-bg', handle: () => json({ maxPixels: 25_000_000, fairUsePerDay: null, fairUseUsed: null, fairUseRemaining: null }, 200, { 'X-Secret': '1' }) }),
   // an error code the status read cannot answer with
-  getRoute({ path: '/api/v1/mockup/templates', handle: () => { throw new InkprepError('queue_full', 'not here', { queue: { converting: true, waiting: 1, max_waiting: 1 } }); } }),
+  getRoute({ path: '/api/v1/mockup/templates', handle: () => { throw new ServiceError('queue_full', 'not here', { queue: { converting: true, waiting: 1, max_waiting: 1 } }); } }),
   // a wrong media type
   getRoute({ path: '/api/v1/garments', handle: () => binary('x', 'text/html') }),
 ];

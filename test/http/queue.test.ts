@@ -1,7 +1,6 @@
 // Unit tests of the vectorize line: one at a time, bounded FIFO, queue_full with the snapshot, leaving on abort.
 import { describe, expect, it } from 'vitest';
-import { InkprepError } from '@inkprep/engine';
-import { ConversionQueue } from '@inkprep/http';
+import { ConversionQueue, ServiceError, statusOf } from '@inkprep/http';
 
 describe('ConversionQueue', () => {
   it('runs one at a time and serves waiters in arrival order', async () => {
@@ -29,10 +28,10 @@ describe('ConversionQueue', () => {
     const t = await q.acquire();
     const waiting = q.acquire();
     const err = await q.acquire().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(InkprepError);
-    expect((err as InkprepError).code).toBe('queue_full');
-    expect((err as InkprepError).status).toBe(429);
-    expect((err as InkprepError).details.queue).toEqual({ converting: true, waiting: 1, max_waiting: 1 });
+    expect(err).toBeInstanceOf(ServiceError);
+    expect((err as ServiceError).code).toBe('queue_full');
+    expect(statusOf((err as ServiceError).code)).toBe(429);
+    expect((err as ServiceError).details.queue).toEqual({ converting: true, waiting: 1, max_waiting: 1 });
     t.release();
     (await waiting).release();
   });

@@ -71,6 +71,8 @@ describe('POST /api/v1/remove-bg', () => {
     expect(r.status).toBe(422);
     expect(r.json).toMatchObject({ code: 'not_separable', model: expect.stringMatching(/^(absent|loading|failed)$/), reason: expect.any(String) });
     expect(typeof (r.json as { error: unknown }).error).toBe('string');
+    // The service's hint on the engine's message: how to get the model.
+    if ((r.json as { model: string }).model === 'absent') expect((r.json as { error: string }).error).toMatch(/no segmentation model is available \(run `inkprep models fetch`\)$/);
     expect((await get(t, '/api/v1/remove-bg', key)).json).toMatchObject({ fairUseUsed: 0 });
   });
 

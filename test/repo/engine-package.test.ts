@@ -144,7 +144,7 @@ describe('engine dependencies', () => {
 /** Runtime names of `@inkprep/engine` (types are not pinned: they cost nothing at run time and follow the ops). */
 const PUBLIC_RUNTIME = [
   'createEngine', 'textOptions', 'resolveOptions', 'isResolved',
-  'InkprepError', 'ERROR_CODES', 'isErrorCode', 'EXIT', 'exitCodeFor', 'invalidOption',
+  'InkprepError', 'ENGINE_ERRORS', 'isErrorCode', 'invalidOption',
   'probeImage', 'sniffFormat',
   'MODEL_CATALOG', 'DEFAULT_MODEL', 'isModelName', 'REMOVE_BG_MAX_PIXELS',
   'OWN_STYLES', 'OWN_COLORS', 'PLACEMENTS', 'PLACEMENT_IDS', 'baseStyleFor', 'placementsFor', 'listTemplates',

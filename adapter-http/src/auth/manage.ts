@@ -3,6 +3,7 @@ import { InkprepError } from '@inkprep/engine';
 import type { ApiKey, Store } from '../store/types.js';
 import { hasApiAccess } from './authenticate.js';
 import { KEY_PREFIX, generateKeySecret, hashKey, keyDisplayPrefix } from './keys.js';
+import { ServiceError } from '../errors/registry.js';
 
 /**
  * Create a key for an account and return its secret (shown once; only the hash is stored).
@@ -11,9 +12,9 @@ import { KEY_PREFIX, generateKeySecret, hashKey, keyDisplayPrefix } from './keys
  */
 export async function createApiKey(store: Store, accountId: string, now: number, secret?: string): Promise<{ key: ApiKey; secret: string }> {
   const account = await store.getAccount(accountId);
-  if (!account) throw new InkprepError('not_found', `No account ${accountId}`);
+  if (!account) throw new ServiceError('not_found', `No account ${accountId}`);
   if (!hasApiAccess(account)) {
-    throw new InkprepError('plan_inactive', `Keys need an active Business plan; account ${accountId} is ${account.plan} (${account.status})`, { plan: account.plan });
+    throw new ServiceError('plan_inactive', `Keys need an active Business plan; account ${accountId} is ${account.plan} (${account.status})`, { plan: account.plan });
   }
   const s = secret ?? generateKeySecret();
   if (s.length < 16 || s.length > 256 || /\s/.test(s)) throw new InkprepError('invalid_option', 'A key must be 16 to 256 characters without spaces', { field: 'key' });

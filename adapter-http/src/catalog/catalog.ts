@@ -1,10 +1,11 @@
 // The garment catalog: searches every enabled supplier in parallel (own always on), each under a deadline;
 // a supplier that fails or is slow is reported in `suppliers` and `warnings` and the others' results are
 // returned (never a 500). Style detail and the mockup's supplier garment come from the style's supplier.
-import { baseStyleFor, InkprepError, invalidOption, type SupplierGarment } from '@inkprep/engine';
+import { baseStyleFor, invalidOption, type SupplierGarment } from '@inkprep/engine';
 import { ownConnector } from './own.js';
 import { SsActivewearConnector, ssConfigFromEnv } from './ssactivewear.js';
 import type { CatalogWarning, Connector, StyleDetail, StyleSummary, SupplierStatus } from './types.js';
+import { ServiceError } from '../errors/registry.js';
 
 export interface SearchResult {
   styles: StyleSummary[];
@@ -106,7 +107,7 @@ export class Catalog {
     try {
       detail = await deadline(c.style(id, ctl.signal), this.deadlineMs, ctl);
     } catch (err) {
-      throw new InkprepError('supplier_unavailable', `${c.name} is unavailable (${err instanceof Error ? err.message : String(err)}); try again later or use an own blank (supplier own)`, { supplier: c.id });
+      throw new ServiceError('supplier_unavailable', `${c.name} is unavailable (${err instanceof Error ? err.message : String(err)}); try again later or use an own blank (supplier own)`, { supplier: c.id });
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }

@@ -1,6 +1,8 @@
 // The shape of one CLI verb, the exit codes by cause, and the one error format: a single JSON line on stderr,
 // `{ error, code, ...details }`, the same body the HTTP API sends.
-import { EXIT, InkprepError, exitCodeFor, type AnyErrorCode, type CliErrorCode, type ErrorDetails, type OpName } from '@inkprep/engine';
+import type { ErrorDetails, OpName } from '@inkprep/engine';
+import { EXIT, exitCodeFor, isCodedError, type AnyErrorCode, type CliErrorCode } from '../errors/registry.js';
+import { hostMessage } from '../errors/hints.js';
 import { clearProgress } from './progress.js';
 
 export interface Command {
@@ -15,7 +17,7 @@ export interface Command {
   run(argv: string[]): Promise<number>;
 }
 
-// Exit codes and the CLI-only codes (`usage`, `output_unwritable`, `port_in_use`) live in the engine's error
+// Exit codes and the CLI-only codes (`usage`, `output_unwritable`, `port_in_use`) live in the adapter's error
 // registry with every other code, so the CLI has no code or exit mapping of its own.
 export { EXIT, exitCodeFor };
 
@@ -51,7 +53,7 @@ export function synopsis(usage: string): string {
 export function reportError(err: unknown): number {
   if (err instanceof UsageError) return printError(err.code, err.message, err.usage ? { usage: err.usage } : {});
   if (err instanceof OutputError) return printError(err.code, err.message, { path: err.path });
-  if (err instanceof InkprepError) return printError(err.code, err.message, err.details);
+  if (isCodedError(err)) return printError(err.code, hostMessage(err.code, err.message, err.details), err.details);
   const message = err instanceof Error ? err.message : String(err);
   return printError('internal_error', message, process.env.INKPREP_DEBUG && err instanceof Error && err.stack ? { stack: err.stack } : {});
 }

@@ -2,6 +2,7 @@
 // flags, answer --help, check the input and -o (`-` = stdin / stdout), reject unknown options, read the input,
 // run the body with an in-thread engine and a progress line, map any error to its exit code, close the engine.
 import { createEngine, type CallOptions, type Engine, type EngineOptions } from '@inkprep/engine';
+import { engineConfigFromEnv, engineOptions } from '../config.js';
 import { opOptions, parseArgs } from './args.js';
 import { EXIT, UsageError, reportError, synopsis } from './command.js';
 import { STDIO, checkOutput, readInput, reserveStdout, writeOutput } from './io.js';
@@ -65,7 +66,8 @@ export async function runFileVerb(argv: string[], spec: FileVerbSpec, body: (cal
     const binary = typeof spec.binary === 'function' ? spec.binary(options, output) : (spec.binary ?? false);
     if (spec.output) await checkOutput(output, binary, usage);
     if (toStdout) reserveStdout();
-    engine = createEngine({ ...spec.engine, threads: 0 });
+    // The engine's paths and models come from the environment, read here like the service reads them.
+    engine = createEngine({ ...engineOptions(engineConfigFromEnv()), ...spec.engine, threads: 0 });
     const quiet = flags.quiet === true;
     const onProgress = progressLine(spec.verb, quiet);
     await body({

@@ -6,7 +6,7 @@
 // read and discarded up to DRAIN_LIMIT_BYTES: closing a socket with unread data makes the kernel reset it,
 // and Node's fetch, browsers and others then lose the answer (EPIPE) before they read it.
 import { randomBytes } from 'node:crypto';
-import type { ErrorCode } from '@inkprep/engine';
+import { type HttpErrorCode } from '../errors/registry.js';
 import type { Logger } from '../log.js';
 import type { Wire } from '../transport/types.js';
 import { clientAddress, type TrustedProxies } from './client-address.js';
@@ -262,7 +262,7 @@ export class Exchange {
     this.ended = true;
     const ms = Math.round((performance.now() - this.startedAt) * 10) / 10;
     const level = this.hooks.quietRoutes?.has(this.route) ? 'debug'
-      : this.status >= 500 ? EXPECTED_5XX[this.code as ErrorCode] ?? 'error' : 'info';
+      : this.status >= 500 ? EXPECTED_5XX[this.code as HttpErrorCode] ?? 'error' : 'info';
     if (this.hooks.logRequests && this.hooks.log.enabled(level)) {
       // Built by hand (hot path): ids, route, code and key ids are plain tokens; method, path and client are escaped.
       let f = ',"req":"' + this.id + '","client":' + JSON.stringify(this.client) + ',"method":' + JSON.stringify(this.method) + ',"route":"' + this.route

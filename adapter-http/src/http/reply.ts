@@ -1,6 +1,6 @@
 // Reply values: what a route returns. The Exchange writes them to uWS (corked, with backpressure).
 import { STATUS_CODES } from 'node:http';
-import { ERROR_CODES, type ErrorCode } from '@inkprep/engine';
+import { ERROR_CODES, type HttpErrorCode } from '../errors/registry.js';
 
 /** A complete response: status, content type, extra headers and the body. */
 export interface Reply {
@@ -19,7 +19,7 @@ export function json(body: unknown, status = 200, headers?: Record<string, strin
 }
 
 /** An error reply `{ error, code }` with the code's status from the error registry. */
-export function errorJson(code: ErrorCode, message: string, headers?: Record<string, string>): Reply {
+export function errorJson(code: HttpErrorCode, message: string, headers?: Record<string, string>): Reply {
   return json({ error: message, code }, ERROR_CODES[code].status, headers);
 }
 

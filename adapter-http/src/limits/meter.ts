@@ -9,6 +9,7 @@
 import { InkprepError } from '@inkprep/engine';
 import type { Caller } from '../auth/authenticate.js';
 import { WINDOW_MS, monthBounds, type Account, type FairUseName, type MeterState, type Store } from '../store/types.js';
+import { ServiceError, type CodedError } from '../errors/registry.js';
 
 /** What a route counts against: just the key's daily limit, or also an account fair-use cap. */
 export type Meter = 'daily' | { fairUse: FairUseName } | 'none';
@@ -43,7 +44,7 @@ export function rateLimitHeaders(m: MeterState): Record<string, string> {
  * The same headers on a limit's 429 (from its body fields, so the two always agree): Limit = `limit`,
  * Remaining 0, Reset = `retry_after_seconds` (= Retry-After). Null for any other error.
  */
-export function limitErrorHeaders(err: InkprepError): Record<string, string> | null {
+export function limitErrorHeaders(err: CodedError): Record<string, string> | null {
   if (err.code !== 'daily_limit_exceeded' && err.code !== 'fair_use_exceeded') return null;
   const { limit, retry_after_seconds: retry, period } = err.details;
   if (typeof limit !== 'number' || typeof retry !== 'number') return null;
@@ -70,7 +71,7 @@ function retrySeconds(ms: number): number {
 
 /**
  * Reserve one use for a caller, atomically (no over-admission under concurrency).
- * @throws InkprepError 429 `daily_limit_exceeded` (limit, used, retry_after_seconds) |
+ * @throws ServiceError 429 `daily_limit_exceeded` (limit, used, retry_after_seconds) |
  *   `fair_use_exceeded` (limit, used, retry_after_seconds; `period: "month"` for the remove-bg monthly allowance)
  */
 export async function reserveUse(store: Store, caller: Caller, endpoint: string, meter: Meter, now: number): Promise<Reservation> {
@@ -87,12 +88,12 @@ export async function reserveUse(store: Store, caller: Caller, endpoint: string,
   if (!r.ok) {
     const retry = retrySeconds(r.retryAfterMs);
     if (r.limit === 'daily') {
-      throw new InkprepError('daily_limit_exceeded', `Daily request limit of this key reached (${r.used} of ${r.max} in the last 24 hours)`, { limit: r.max, used: r.used, retry_after_seconds: retry });
+      throw new ServiceError('daily_limit_exceeded', `Daily request limit of this key reached (${r.used} of ${r.max} in the last 24 hours)`, { limit: r.max, used: r.used, retry_after_seconds: retry });
     }
     if (r.limit === 'monthly') {
-      throw new InkprepError('fair_use_exceeded', `Monthly ${endpoint} allowance reached (${r.used} of ${r.max} this month)`, { limit: r.max, used: r.used, retry_after_seconds: retry, period: 'month' });
+      throw new ServiceError('fair_use_exceeded', `Monthly ${endpoint} allowance reached (${r.used} of ${r.max} this month)`, { limit: r.max, used: r.used, retry_after_seconds: retry, period: 'month' });
     }
-    throw new InkprepError('fair_use_exceeded', `Fair-use cap of ${endpoint} reached (${r.used} of ${r.max} in the last 24 hours)`, { limit: r.max, used: r.used, retry_after_seconds: retry });
+    throw new ServiceError('fair_use_exceeded', `Fair-use cap of ${endpoint} reached (${r.used} of ${r.max} in the last 24 hours)`, { limit: r.max, used: r.used, retry_after_seconds: retry });
   }
   let done = false;
   const use = { eventId: r.eventId, accountId: account.id, keyId: caller.key.id, endpoint, fairUse, at: now };

@@ -3,9 +3,9 @@
 // by running it: RouteMeta.fields) and the error registry (engine/src/errors.ts: codes and statuses).
 // operations.ts adds what code cannot say (summaries, reply schemas, prose). Served at GET
 // /api/v1/openapi.json and committed as docs/openapi.json (`npm run openapi`; a test keeps them equal).
-import { ERROR_CODES, type ErrorCode } from '@inkprep/engine';
 // Internal: the field descriptions (option tables, parse helpers), from which the request schemas come.
 import type { validate } from '@inkprep/engine/internals';
+import { ERROR_CODES, type HttpErrorCode } from '../errors/registry.js';
 import type { RouteDef, RouteField, RouteMeta } from '../routes/define.js';
 import { OPERATION_DOCS, SERVER_OPERATIONS, type HeaderDoc, type OperationDoc } from './operations.js';
 import { errorSchema, type Schema } from './schemas.js';
@@ -46,8 +46,8 @@ export function fieldSchema(f: validate.FieldSpec, description?: string): Schema
 }
 
 /** Error codes a route can answer with, by status: its kind's codes plus the ones its doc adds. */
-export function errorCodesFor(meta: RouteMeta, doc: OperationDoc, hasFields: boolean): Map<number, ErrorCode[]> {
-  const codes = new Set<ErrorCode>(['internal_error', 'shutting_down']);
+export function errorCodesFor(meta: RouteMeta, doc: OperationDoc, hasFields: boolean): Map<number, HttpErrorCode[]> {
+  const codes = new Set<HttpErrorCode>(['internal_error', 'shutting_down']);
   if (meta.auth) for (const c of ['unauthorized', 'plan_inactive', 'account_suspended'] as const) codes.add(c);
   if (hasFields || meta.kind === 'image') codes.add('invalid_option');
   if (meta.kind === 'image') {
@@ -60,8 +60,8 @@ export function errorCodesFor(meta: RouteMeta, doc: OperationDoc, hasFields: boo
     codes.add('queue_unavailable');
   }
   for (const c of doc.errors ?? []) codes.add(c);
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const c of Object.keys(ERROR_CODES) as ErrorCode[]) {
+  const byStatus = new Map<number, HttpErrorCode[]>();
+  for (const c of Object.keys(ERROR_CODES) as HttpErrorCode[]) {
     if (!codes.has(c)) continue;
     const st = ERROR_CODES[c].status;
     byStatus.set(st, [...(byStatus.get(st) ?? []), c]);
@@ -92,7 +92,7 @@ function headersObject(headers: Record<string, HeaderDoc>): Record<string, unkno
   return out;
 }
 
-function errorResponse(status: number, codes: readonly ErrorCode[]): Record<string, unknown> {
+function errorResponse(status: number, codes: readonly HttpErrorCode[]): Record<string, unknown> {
   const schema: Schema = codes.length === 1
     ? { $ref: `#/components/schemas/Error_${codes[0]}` }
     : { oneOf: codes.map((c) => ({ $ref: `#/components/schemas/Error_${c}` })) };
@@ -183,7 +183,7 @@ export function buildOpenApi(routes: readonly RouteDef[], opts: { version?: stri
     (paths[path] ??= {})[method.toLowerCase()] = operation({ method: 'get', path, handle: () => {} }, meta, doc, key);
   }
   const schemas: Record<string, Schema> = {};
-  for (const c of Object.keys(ERROR_CODES) as ErrorCode[]) schemas[`Error_${c}`] = errorSchema(c);
+  for (const c of Object.keys(ERROR_CODES) as HttpErrorCode[]) schemas[`Error_${c}`] = errorSchema(c);
   return {
     openapi: '3.1.0',
     info: {

@@ -4,9 +4,9 @@
 // entry and on an entry without a route. Fields of the ops are NOT here: they come from the ops' option
 // tables (engine, options/table.ts), prose included; query parameters of GET routes are described by
 // running their validation (RouteMeta.fields) and get their prose here.
-import type { ErrorCode } from '@inkprep/engine';
 // Internal: the media types the vectorize op writes, so the document lists exactly those.
 import { CONTENT_TYPES } from '@inkprep/engine/internals';
+import { type HttpErrorCode } from '../errors/registry.js';
 import { WEB_FILES } from '../routes/web.js';
 import * as S from './schemas.js';
 import type { Schema } from './schemas.js';
@@ -38,7 +38,7 @@ export interface OperationDoc {
   spec?: string;
   replies: readonly ReplyDoc[];
   /** Error codes this endpoint adds to those of its kind (auth, image upload, metering, line). */
-  errors?: readonly ErrorCode[];
+  errors?: readonly HttpErrorCode[];
   /** Prose for request fields, by name (kinds, defaults and ranges come from the validation). */
   fields?: Readonly<Record<string, string>>;
 }

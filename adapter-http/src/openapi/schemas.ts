@@ -1,7 +1,7 @@
 // JSON Schemas (draft 2020-12, as OpenAPI 3.1 uses) of the response bodies of spec 2.1-2.10 and of the
 // error extras of section 7. Objects are closed (`additionalProperties: false`): a field a route adds
 // without documenting it here fails the response validation of the HTTP suite (test/http/openapi-*.ts).
-import { ERROR_CODES, type ErrorCode } from '@inkprep/engine';
+import { ERROR_CODES, type HttpErrorCode } from '../errors/registry.js';
 
 /** A JSON Schema object (the subset this module writes). */
 export type Schema = { [k: string]: unknown };
@@ -171,7 +171,7 @@ export const READY = obj({ status: { const: 'ready' }, ...readyChecks });
 export const HEALTH = obj({ status: { type: 'string', enum: ['ok', 'draining'] } });
 
 /** Extra fields of the error body, by code (spec 7: "some errors add fields"). Every registry code has an entry. */
-export const ERROR_EXTRAS: Readonly<Record<ErrorCode, { properties: Record<string, Schema>; optional?: readonly string[] }>> = {
+export const ERROR_EXTRAS: Readonly<Record<HttpErrorCode, { properties: Record<string, Schema>; optional?: readonly string[] }>> = {
   invalid_option: { properties: { field: str('the field, parameter or form part at fault') } },
   missing_image: { properties: {} },
   image_unreadable: { properties: {} },
@@ -204,7 +204,7 @@ export const ERROR_EXTRAS: Readonly<Record<ErrorCode, { properties: Record<strin
 };
 
 /** The error body (2.10) for one code: `{ error, code, ...extras }`. */
-export function errorSchema(code: ErrorCode): Schema {
+export function errorSchema(code: HttpErrorCode): Schema {
   const x = ERROR_EXTRAS[code];
   return obj({ error: str('readable message (for logs; clients show their own)'), code: { const: code }, ...x.properties }, x.optional ?? [], `${code}: ${ERROR_CODES[code].message}`);
 }

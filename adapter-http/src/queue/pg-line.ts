@@ -26,6 +26,7 @@ import { InkprepError } from '@inkprep/engine';
 import type { Logger } from '../log.js';
 import { checkCount, DEFAULT_MAX_WAITING, DEFAULT_SLOTS, type LineCounts, type QueueSnapshot, type VectorizeLine } from './vectorize-queue.js';
 import { grantTurn, type QueueTurn } from './turn.js';
+import { ServiceError } from '../errors/registry.js';
 
 /** Advisory-lock namespace (first int4 key) of the line: 'IkL1'. The store's bigint locks never use the two-key form. */
 export const LINE_LOCK_NS = 0x496b4c31;
@@ -203,8 +204,8 @@ interface AcquireRow {
   o_waiting: number;
 }
 
-function unavailable(why: string, cause?: unknown): InkprepError {
-  return new InkprepError('queue_unavailable', `The vectorize line cannot be reached (${why}); try again shortly`, {}, { cause });
+function unavailable(why: string, cause?: unknown): ServiceError {
+  return new ServiceError('queue_unavailable', `The vectorize line cannot be reached (${why}); try again shortly`, {}, { cause });
 }
 
 /**
@@ -293,7 +294,7 @@ export class PgLine implements VectorizeLine {
     const place = row.o_place;
     if (place === null) {
       const queue = { converting: row.o_converting > 0, waiting: row.o_waiting, max_waiting: this.maxWaiting };
-      throw new InkprepError('queue_full', `The vectorize line is full (${queue.waiting} waiting); try again shortly`, { queue });
+      throw new ServiceError('queue_full', `The vectorize line is full (${queue.waiting} waiting); try again shortly`, { queue });
     }
     if (row.o_granted || this.early.delete(place)) {
       const turn = this.turn(place, s.generation, row.o_granted ? null : start);

@@ -6,6 +6,7 @@
 // cluster-wide line in pg-line.ts instead of this one.
 import { InkprepError } from '@inkprep/engine';
 import { grantTurn, type QueueTurn } from './turn.js';
+import { ServiceError } from '../errors/registry.js';
 
 /** Spec 2.1. */
 export interface QueueSnapshot {
@@ -27,7 +28,7 @@ export interface VectorizeLine {
   readonly maxWaiting: number;
   /**
    * Take a conversion slot, waiting in line if all are busy.
-   * @throws InkprepError `queue_full` (with `queue`) when the line is full; `aborted` when `signal` aborts first.
+   * @throws ServiceError `queue_full` (with `queue`) when the line is full; InkprepError `aborted` when `signal` aborts first.
    */
   acquire(signal?: AbortSignal): Promise<QueueTurn>;
   /** Live state; synchronous for the in-process line (hot path without a promise hop). */
@@ -103,7 +104,7 @@ export class ConversionQueue implements VectorizeLine {
     }
     if (this.waiters.length >= this.maxWaiting) {
       const snap = this.snapshot();
-      return Promise.reject(new InkprepError('queue_full', `The vectorize line is full (${snap.queue.waiting} waiting); try again shortly`, { queue: snap.queue }));
+      return Promise.reject(new ServiceError('queue_full', `The vectorize line is full (${snap.queue.waiting} waiting); try again shortly`, { queue: snap.queue }));
     }
     return new Promise<QueueTurn>((resolve, reject) => {
       const w: Waiter = { resolve, reject, enqueuedAt: start, onAbort: null, signal };

@@ -7,9 +7,9 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { listTemplates, OWN_STYLES, resolveOptions, textOptions, type Resolved } from '@inkprep/engine';
 // Internal: the engine's parse helpers check query parameters by the ops' rules, withGarmentPhoto adds the
-// supplier's photo to a resolved mockup, and garment previews are cached in the engine's garment cache under
+// supplier's photo to a resolved mockup, and garment previews are cached beside the engine's blanks under
 // its render version.
-import { GARMENT_RENDER_VERSION, garmentCacheDir, validate, withGarmentPhoto } from '@inkprep/engine/internals';
+import { GARMENT_RENDER_VERSION, validate, withGarmentPhoto } from '@inkprep/engine/internals';
 import { sharedCatalog, type Catalog } from '../catalog/index.js';
 import { fetchGarmentPhoto } from '../catalog/photos.js';
 import { binary, json, type Reply } from '../http/reply.js';
@@ -166,7 +166,7 @@ export const mockupPreviewRoute: RouteDef = getRoute({
     let bytes = previewCache.get(key);
     if (!bytes) {
       // Rendered once per blank/colour/view/size: kept on disk beside the neutral renders, and in memory.
-      const file = path.join(garmentCacheDir(), 'previews', `${createHash('sha256').update(key).digest('hex').slice(0, 24)}.jpg`);
+      const file = path.join(app.config.engine.garmentCacheDir, 'previews', `${createHash('sha256').update(key).digest('hex').slice(0, 24)}.jpg`);
       try {
         bytes = new Uint8Array(await readFile(file));
       } catch {

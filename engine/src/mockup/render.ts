@@ -70,7 +70,7 @@ function offGarmentPct(mask: Uint8Array, W: number, H: number, d: Raster, rect: 
 }
 
 /** Render a mockup (see MockupOptions). Pure function of its inputs apart from the blank cache. */
-export async function renderMockup(input: Raster | DesignSource, o: Readonly<ResolvedMockup>, progress: StageReporter<MockupStage> = () => {}): Promise<MockupResult> {
+export async function renderMockup(input: Raster | DesignSource, o: Readonly<ResolvedMockup>, progress: StageReporter<MockupStage> = () => {}, garmentCacheDir?: string): Promise<MockupResult> {
   const design: DesignSource = 'resized' in input ? input : rasterSource(input);
   const style = findOwnStyle(o.base)!;
   const color: ColorSpec = { hex: o.color.hex, ...(o.color.heather ? { heather: o.color.heather } : {}) };
@@ -86,7 +86,7 @@ export async function renderMockup(input: Raster | DesignSource, o: Readonly<Res
       warnings.push(photoWarning(err.message));
     }
   } else if (o.photo_error) warnings.push(photoWarning(o.photo_error));
-  const g = photo ? photo.asset : await getGarmentAt(style, o.view, color, o.output_size);
+  const g = photo ? photo.asset : await getGarmentAt(style, o.view, color, o.output_size, garmentCacheDir);
   // True scale: the same picture stands for every size; a bigger chest means fewer pixels per inch. On a
   // photo the chest line measured on it is the chest of the size shown.
   let ppi = g.ppi;

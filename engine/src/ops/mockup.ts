@@ -12,9 +12,11 @@ export const mockupOp: OpDef<MockupOptions, ResolvedMockup, MockupResult> = {
   resolve: MOCKUP_OPTIONS.resolve,
   async run(input, opts, ctx) {
     const progress = stageProgress(ctx.progress, MOCKUP_STAGES);
-    if (isRaster(input)) return renderMockup(input, opts, progress);
+    // The blanks' disk cache is the engine's (EngineOptions.dataDir / garmentCacheDir).
+    const cacheDir = ctx.settings?.garmentCacheDir;
+    if (isRaster(input)) return renderMockup(input, opts, progress, cacheDir);
     progress('decode');
-    return renderMockup(await bytesSource(input, ctx.maxPixels), opts, progress);
+    return renderMockup(await bytesSource(input, ctx.maxPixels), opts, progress, cacheDir);
   },
   transfer(result) {
     return [result.data.buffer as ArrayBuffer];

@@ -8,9 +8,10 @@ import type { Raster } from '../raster/types.js';
 import { isUnset, type OptionReader } from '../options/validate.js';
 import { custom, oneOf } from '../options/fields.js';
 import { defineOptions, type LibOptions, type WireOptions } from '../options/table.js';
-import { resolveModelConfig, segmentationModelFromEnv, type SegmentationModelConfig, type SegmentationModelOptions } from '../matte/model.js';
+import { resolveModelConfig, type SegmentationModelConfig, type SegmentationModelOptions } from '../matte/model.js';
 import { removeBackground, type RemoveBgBackend } from '../matte/pipeline.js';
-import { defaultSegmentationModel } from '../matte/model-catalog.js';
+import { cachedDefaultModel } from '../matte/model-catalog.js';
+import { defaultSettings, type EngineSettings } from '../settings.js';
 import type { MatteStats, RemoveBgMethod } from '../matte/types.js';
 import { stageProgress } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
@@ -19,19 +20,35 @@ import { pngFile, type PngFile } from '../raster/file.js';
 /** Largest remove-bg input in pixels (spec 8: 25 megapixels). */
 export const REMOVE_BG_MAX_PIXELS = 25_000_000;
 
-/** The named or default segmentation model, and why there is none (`loading`: the default is being fetched). */
-function readModel(o: OptionReader): { model: SegmentationModelConfig | null; state: 'absent' | 'loading' } {
+/**
+ * The caller's model options, their own fields checked now (the engine's were checked by createEngine); null
+ * when the call names none: the engine's model is then chosen where the op runs (chooseModel).
+ */
+function readModel(o: OptionReader): Readonly<SegmentationModelOptions> | null {
   const m = o.get('model');
-  if (isUnset(o, 'model', m)) {
-    const env = segmentationModelFromEnv();
-    if (env) return { model: env, state: 'absent' };
-    // No model named: the cached default (fetched by `inkprep models fetch` or on the server's first start).
-    const d = defaultSegmentationModel();
-    return { model: d.model, state: d.state === 'loading' ? 'loading' : 'absent' };
-  }
-  if (typeof m === 'string') return { model: resolveModelConfig({ ...envModelOptions(), path: m }), state: 'absent' };
-  if (typeof m === 'object' && !Array.isArray(m)) return { model: resolveModelConfig({ ...envModelOptions(), ...(m as SegmentationModelOptions) }), state: 'absent' };
-  throw invalidOption('model', 'a model path or { path, input_size, mean, std, output }', m);
+  let model: SegmentationModelOptions;
+  if (isUnset(o, 'model', m)) return null;
+  if (typeof m === 'string') model = { path: m };
+  else if (typeof m === 'object' && !Array.isArray(m)) model = { ...(m as SegmentationModelOptions) };
+  else throw invalidOption('model', 'a model path or { path, input_size, mean, std, output }', m);
+  resolveModelConfig(model);
+  return Object.freeze(model);
+}
+
+const NO_MODEL = 'auto or matte when no segmentation model is configured';
+
+/**
+ * The model a call runs with: the caller's (taking the engine's input settings it lacks), else the engine's
+ * path, else the catalogue default in the engine's model directory (looked at now: a model fetched while the
+ * engine runs is used by the next call), with why there is none (`loading` while it is being fetched).
+ */
+function chooseModel(caller: Readonly<SegmentationModelOptions> | null, models: EngineSettings['models']): { model: SegmentationModelConfig | null; state: 'absent' | 'loading' } {
+  const { path, ...inputSettings } = models.segmentation;
+  if (caller) return { model: resolveModelConfig({ ...inputSettings, ...caller }), state: 'absent' };
+  if (path) return { model: resolveModelConfig(models.segmentation, (k) => `models.segmentation.${k}`), state: 'absent' };
+  if (!models.dir) return { model: null, state: 'absent' };
+  const d = cachedDefaultModel(models.dir);
+  return { model: d.model, state: d.state === 'loading' ? 'loading' : 'absent' };
 }
 
 // Options of `removeBg`, declared once. All optional; the HTTP endpoint sends none (a client can never choose
@@ -47,9 +64,10 @@ const FIELDS = [
 /** The `removeBg` option table. */
 export const REMOVE_BG_OPTIONS = defineOptions(FIELDS, ({ field }): ResolvedRemoveBg => {
   const backend = field('backend');
-  const { model, state } = field('model');
-  if (backend === 'model' && !model) throw invalidOption('backend', 'auto or matte when no segmentation model is configured (INKPREP_SEGMENTATION_MODEL)', backend);
-  return { backend, model, enclosed: field('enclosed'), modelState: state };
+  const model = field('model');
+  // A named model without a path cannot run (the engine's model is not used then either).
+  if (backend === 'model' && model && !model.path) throw invalidOption('backend', NO_MODEL, backend);
+  return { backend, model, enclosed: field('enclosed') };
 });
 
 /** Options of `removeBg`. All optional; the HTTP endpoint sends none. */
@@ -57,10 +75,9 @@ export type RemoveBgOptions = LibOptions<typeof FIELDS> | WireOptions<typeof FIE
 
 export interface ResolvedRemoveBg {
   backend: RemoveBgBackend;
-  model: SegmentationModelConfig | null;
+  /** The caller's model options (checked); null: the engine's model, chosen where the op runs. */
+  model: Readonly<SegmentationModelOptions> | null;
   enclosed: 'remove' | 'keep';
-  /** Why there is no model: `loading` while the default model is being fetched. */
-  modelState: 'absent' | 'loading';
 }
 
 /** What `removeBg` returns: the PNG in `data`, straight alpha, same size as the input (the input's DPI is kept). */
@@ -81,6 +98,9 @@ export const removeBgOp: OpDef<RemoveBgOptions, ResolvedRemoveBg, RemoveBgResult
   fields: REMOVE_BG_OPTIONS.fields,
   resolve: REMOVE_BG_OPTIONS.resolve,
   async run(input, opts, ctx) {
+    const models = (ctx.settings ?? defaultSettings()).models;
+    const { model, state } = chooseModel(opts.model, models);
+    if (opts.backend === 'model' && !model) throw invalidOption('backend', NO_MODEL, opts.backend);
     const progress = stageProgress(ctx.progress, REMOVE_BG_STAGES);
     const limit = Math.min(ctx.maxPixels, REMOVE_BG_MAX_PIXELS);
     let raster: Raster;
@@ -99,7 +119,7 @@ export const removeBgOp: OpDef<RemoveBgOptions, ResolvedRemoveBg, RemoveBgResult
       dpi = dec.info.density ?? undefined;
     }
     progress('matte', 0, opts.backend === 'model' ? 'model' : 'matte');
-    const r = await removeBackground(raster, { backend: opts.backend, model: opts.model, jpeg, enclosed: opts.enclosed, modelState: opts.modelState, onProgress: (done, stage) => progress('matte', done, stage) });
+    const r = await removeBackground(raster, { backend: opts.backend, model, threads: models.threads, jpeg, enclosed: opts.enclosed, modelState: state, onProgress: (done, stage) => progress('matte', done, stage) });
     progress('encode');
     const png = await encodePng({ width: r.width, height: r.height, data: r.data }, dpi ? { dpi } : {});
     return { ...pngFile(png), width: r.width, height: r.height, method: r.method, warnings: r.warnings, stats: r.stats };
@@ -108,8 +128,3 @@ export const removeBgOp: OpDef<RemoveBgOptions, ResolvedRemoveBg, RemoveBgResult
     return [result.data.buffer as ArrayBuffer];
   },
 };
-
-function envModelOptions(): SegmentationModelOptions {
-  const e = process.env;
-  return { input_size: e.INKPREP_SEGMENTATION_SIZE, mean: e.INKPREP_SEGMENTATION_MEAN, std: e.INKPREP_SEGMENTATION_STD, output: e.INKPREP_SEGMENTATION_OUTPUT as SegmentationModelOptions['output'] };
-}

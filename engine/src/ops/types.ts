@@ -3,6 +3,7 @@ import type { Raster } from '../raster/types.js';
 import type { ProgressSink } from '../progress.js';
 import type { TextOptions } from '../options/validate.js';
 import type { AnyField } from '../options/fields.js';
+import type { EngineSettings } from '../settings.js';
 
 /** What an op receives: encoded file bytes (PNG/JPEG/WebP) or already-decoded pixels. */
 export type OpInput = Uint8Array | Raster;
@@ -13,6 +14,8 @@ export interface OpContext {
   maxPixels: number;
   /** Where the op reports its stages (see progress.ts); absent when nobody listens. */
   progress?: ProgressSink;
+  /** The engine's paths and model choices (absent when an op is run outside an engine: defaultSettings()). */
+  settings?: EngineSettings;
 }
 
 /**

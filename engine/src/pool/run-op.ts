@@ -1,16 +1,15 @@
 // Runs one op from its registry entry and turns any failure into the wire error form.
 import { InkprepError, type WireError } from '../errors.js';
 import { OPS, isOpName } from '../ops/registry.js';
-import type { OpDef, OpInput } from '../ops/types.js';
-import type { ProgressSink } from '../progress.js';
+import type { OpContext, OpDef, OpInput } from '../ops/types.js';
 
 export type OpOutcome = { ok: true; value: unknown; transfer: ArrayBuffer[] } | { ok: false; error: WireError };
 
-export async function runOpSafely(op: string, input: OpInput, options: unknown, maxPixels: number, progress?: ProgressSink): Promise<OpOutcome> {
+export async function runOpSafely(op: string, input: OpInput, options: unknown, ctx: OpContext): Promise<OpOutcome> {
   try {
     if (!isOpName(op)) throw new InkprepError('internal_error', `Unknown engine op ${op}`);
     const def = OPS[op] as unknown as OpDef<unknown, unknown, unknown>;
-    const value = await def.run(input, options as Readonly<unknown>, progress ? { maxPixels, progress } : { maxPixels });
+    const value = await def.run(input, options as Readonly<unknown>, ctx);
     return { ok: true, value, transfer: def.transfer ? def.transfer(value) : [] };
   } catch (err) {
     return { ok: false, error: toWireError(err) };

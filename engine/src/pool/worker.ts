@@ -1,13 +1,18 @@
 // Piscina worker entry: one function from task to reply. Errors never throw across the thread boundary;
-// they travel as { code, message, details } and are rebuilt as InkprepError on the main thread.
+// they travel as { code, message, details } and are rebuilt as InkprepError on the main thread. The engine's
+// settings (paths, models) arrive once as the worker's workerData.
 import { Piscina } from 'piscina';
+import { defaultSettings, type EngineSettings } from '../settings.js';
 import type { ReplyMessage, TaskMessage } from './messages.js';
 import { runOpSafely } from './run-op.js';
+
+// Absent when the worker function is called outside a pool (tests).
+const settings: EngineSettings = (Piscina.workerData as EngineSettings | null | undefined) ?? defaultSettings();
 
 export default async function runTask(task: TaskMessage): Promise<ReplyMessage | ReturnType<typeof Piscina.move>> {
   const port = task.progress;
   // runOpSafely never throws, so the port is always closed (the main side also closes its end on settle).
-  const out = await runOpSafely(task.op, task.input, task.options, task.maxPixels, port ? (e) => port.postMessage(e) : undefined);
+  const out = await runOpSafely(task.op, task.input, task.options, { maxPixels: task.maxPixels, settings, ...(port ? { progress: (e) => port.postMessage(e) } : {}) });
   port?.close();
   if (!out.ok) return { ok: false, error: out.error };
   const reply: ReplyMessage = { ok: true, value: out.value };

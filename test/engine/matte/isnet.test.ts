@@ -12,10 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MODEL_CATALOG, type Raster } from '@inkprep/engine';
-import { assembleFromTarball, catalogConfig, matteArtwork, removeBackground, runtimeAvailable } from '@inkprep/engine/internals';
+import { catalogConfig, matteArtwork, removeBackground, runtimeAvailable } from '@inkprep/engine/internals';
 import { scene } from '../../../golden/lib/scenes.js';
 import { composite, renderCorpusPiece } from './helpers.js';
 import { busyTexture } from '../../../bench/lib/busy-texture.js';
+import { assembleFromTarball } from '../../../adapter-http/src/models/fetch.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const work = mkdtempSync(path.join(tmpdir(), 'inkprep-isnet-'));

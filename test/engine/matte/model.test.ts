@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine, InkprepError, type Raster } from '@inkprep/engine';
-import { removeBackground, resolveModelConfig, runtimeAvailable, segmentationModelFromEnv } from '@inkprep/engine/internals';
+import { removeBackground, resolveModelConfig, runtimeAvailable } from '@inkprep/engine/internals';
+import { engineConfigFromEnv } from '../../../adapter-http/src/config.js';
 import { decodePng, encodePngRaster } from './helpers.js';
 import { brightnessMaskModel } from './onnx-fixture.js';
 
@@ -42,19 +43,24 @@ function iou(out: Uint8ClampedArray, truth: Float32Array): number {
 }
 
 describe('model configuration', () => {
-  it('reads path, input size, normalisation and output mapping from the environment', () => {
-    const cfg = segmentationModelFromEnv({ INKPREP_SEGMENTATION_MODEL: '/m.onnx', INKPREP_SEGMENTATION_SIZE: '320', INKPREP_SEGMENTATION_MEAN: '0.485,0.456,0.406', INKPREP_SEGMENTATION_STD: '0.229,0.224,0.225', INKPREP_SEGMENTATION_OUTPUT: 'logits' });
-    expect(cfg).toEqual({ path: '/m.onnx', inputWidth: 320, inputHeight: 320, mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225], output: 'logits' });
-    expect(segmentationModelFromEnv({})).toBeNull();
+  it('the service reads path, input size, normalisation and output mapping from the environment', () => {
+    const models = engineConfigFromEnv({ INKPREP_SEGMENTATION_MODEL: '/m.onnx', INKPREP_SEGMENTATION_SIZE: '320', INKPREP_SEGMENTATION_MEAN: '0.485,0.456,0.406', INKPREP_SEGMENTATION_STD: '0.229,0.224,0.225', INKPREP_SEGMENTATION_OUTPUT: 'logits' }).models;
+    expect(resolveModelConfig(models.segmentation)).toEqual({ path: '/m.onnx', inputWidth: 320, inputHeight: 320, mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225], output: 'logits' });
+    expect(resolveModelConfig(engineConfigFromEnv({}).models.segmentation)).toBeNull();
+    // `none`: no model path and no catalogue directory either.
+    expect(engineConfigFromEnv({ INKPREP_SEGMENTATION_MODEL: 'none' }).models).not.toHaveProperty('dir');
     expect(resolveModelConfig({ path: 'x', input_size: '1024x768' })).toMatchObject({ inputWidth: 1024, inputHeight: 768, mean: [0.5, 0.5, 0.5], std: [1, 1, 1], output: 'minmax' });
   });
   it('rejects bad values naming the field', () => {
     expect(() => resolveModelConfig({ path: 'x', std: '1,0,1' })).toThrow(/model\.std/);
     expect(() => resolveModelConfig({ path: 'x', input_size: 'big' })).toThrow(InkprepError);
-    expect(() => segmentationModelFromEnv({ INKPREP_SEGMENTATION_MODEL: 'x', INKPREP_SEGMENTATION_SIZE: '3' })).toThrow(/INKPREP_SEGMENTATION_SIZE/);
+    expect(() => engineConfigFromEnv({ INKPREP_SEGMENTATION_MODEL: 'x', INKPREP_SEGMENTATION_SIZE: '3' })).toThrow(/INKPREP_SEGMENTATION_SIZE/);
     // Inference threads: an integer 1-16 (default 2 on a multi-core machine), checked when the env is read.
-    for (const bad of ['0', '17', 'two', '1.5']) expect(() => segmentationModelFromEnv({ INKPREP_SEGMENTATION_THREADS: bad })).toThrow(/INKPREP_SEGMENTATION_THREADS/);
-    expect(segmentationModelFromEnv({ INKPREP_SEGMENTATION_THREADS: '4' })).toBeNull();
+    for (const bad of ['0', '17', 'two', '1.5']) expect(() => engineConfigFromEnv({ INKPREP_SEGMENTATION_THREADS: bad })).toThrow(/INKPREP_SEGMENTATION_THREADS/);
+    expect(engineConfigFromEnv({ INKPREP_SEGMENTATION_THREADS: '4' }).models.threads).toBe(4);
+    // The engine checks its own options the same way, naming them.
+    expect(() => createEngine({ threads: 0, models: { threads: 17 } })).toThrow(/models\.threads/);
+    expect(() => createEngine({ threads: 0, models: { segmentation: { input_size: '3' } } })).toThrow(/models\.segmentation\.input_size/);
   });
 });
 
@@ -89,6 +95,22 @@ describe.skipIf(!runtime.ok)('segmentation backend (onnxruntime-node, generated 
     for (let i = 0; i < raster.data.length; i += 4) if (raster.data[i]! > 100) raster.data.fill(255, i, i + 3);
     const r = await removeBackground(raster, { backend: 'auto', model: cfg, jpeg: false });
     expect(r.method).toBe('matte');
+  });
+
+  it('uses the engine\'s model (EngineOptions.models) when a call names none, in the pool and in-thread', async () => {
+    const models = { segmentation: { path: modelPath, input_size: '64', mean: '0,0,0', std: '1,1,1', output: 'probability' as const }, threads: 1 };
+    const { raster, truth } = photoLike();
+    const png = await encodePngRaster(raster);
+    for (const threads of [0, 1]) {
+      const engine = createEngine({ threads, models });
+      try {
+        const res = await engine.removeBg(png, { backend: 'model' });
+        expect(res.method).toBe('model');
+        expect(iou((await decodePng(res.data)).data, truth)).toBeGreaterThan(0.95);
+      } finally {
+        await engine.close();
+      }
+    }
   });
 
   it('runs through the worker pool (dynamic import inside the worker)', async () => {

@@ -48,12 +48,10 @@ describe('engine pool', () => {
   it('errors cross the thread as InkprepError with code, message and details', async () => {
     const unreadable = await rejection(engine.info(new TextEncoder().encode('not an image at all')));
     expect(unreadable.code).toBe('image_unreadable');
-    expect(unreadable.status).toBe(400);
     expect(unreadable.message).toMatch(/cannot be read/);
 
     const tooLarge = await rejection(engine.info(copy(small), {}, { maxPixels: 100 }));
     expect(tooLarge.code).toBe('image_too_large');
-    expect(tooLarge.status).toBe(413);
     expect(tooLarge.details).toEqual({ maxPixels: 100, pixels: 800 });
     expect(tooLarge.message).toMatch(/limit is 100 pixels/);
 
@@ -117,7 +115,7 @@ describe('engine pool', () => {
     const bytes = copy(small);
     await engine.info(bytes, {}, { transfer: true });
     const pooledErr = await rejection(engine.vectorize(bytes));
-    expect([pooledErr.code, pooledErr.status, pooledErr.details.field]).toEqual(['invalid_option', 400, 'input']);
+    expect([pooledErr.code, pooledErr.details.field]).toEqual(['invalid_option', 'input']);
     expect(pooledErr.message).toMatch(/detached/);
     const local = make({ threads: 0 });
     const localErr = await rejection(local.scan(bytes));
@@ -141,7 +139,7 @@ describe('engine pool', () => {
     expect(engine.stats()).toMatchObject({ running: 1, queued: 0 });
     ctrl.abort();
     const err = await rejection(p);
-    expect([err.code, err.status]).toEqual(['aborted', 499]);
+    expect(err.code).toBe('aborted');
     expect((await engine.info(copy(small))).width).toBe(40);
   });
 
@@ -167,7 +165,7 @@ describe('engine pool', () => {
     const a = tight.info(copy(slow)); // running
     const b = tight.info(copy(small)); // waiting (queue full)
     const err = await rejection(tight.info(copy(small)));
-    expect([err.code, err.status]).toEqual(['engine_overloaded', 503]);
+    expect(err.code).toBe('engine_overloaded');
     expect((await a).width).toBe(3000);
     expect((await b).width).toBe(40);
   });

@@ -40,7 +40,6 @@ describe('planSize', () => {
     }
     expect(err).toBeInstanceOf(InkprepError);
     expect((err as InkprepError).code).toBe('image_too_large');
-    expect((err as InkprepError).status).toBe(413);
     expect((err as InkprepError).details).toEqual({ maxPixels: 10_000, pixels: 10_001 });
   });
 

