@@ -158,8 +158,9 @@ const CONSUMER = `import { readFile } from 'node:fs/promises';
 import { createEngine, InkprepError, textOptions, type OpName, type OptionsOf, type VectorizeOptions } from '@inkprep/engine';
 
 // Option fields whose type admits any string. Only catalog identifiers and paths may; the rest are literal.
-type Widened<T> = { [P in keyof T]-?: string extends NonNullable<T[P]> ? P : never }[keyof T];
-type OpenText = { info: never; scan: never; fix: never; vectorize: never; upscale: never; removeBg: 'model'; mockup: 'style' | 'color' | 'size' | 'template_id' | 'garment' };
+// (Distributed over the option types' halves: camelCase names, and the snake_case names of the transition.)
+type Widened<T> = T extends unknown ? { [P in keyof T]-?: string extends NonNullable<T[P]> ? P : never }[keyof T] : never;
+type OpenText = { info: never; scan: never; fix: never; vectorize: never; upscale: never; removeBg: 'model'; mockup: 'style' | 'color' | 'size' | 'template_id' | 'templateId' | 'garment' };
 type NoWidening = { [K in OpName]: Exclude<Widened<OptionsOf<K>>, OpenText[K]> }[OpName];
 const noWidening: [NoWidening] extends [never] ? true : NoWidening = true;
 
@@ -176,6 +177,11 @@ try {
 } catch (err) {
   if (err instanceof InkprepError) console.log(err.code, err.details.field);
 }
+// The library's names are camelCase (the snake_case above is accepted during the transition).
+await engine.scan(b, { printWidthInches: 12 });
+await engine.fix(b, { fixHalftone: true, halftoneLpi: 45, resizeWidthPx: 800 });
+// @ts-expect-error shapeStyle is stacked | cutout
+await engine.vectorize(b, { shapeStyle: 'round' });
 // @ts-expect-error colors is 'auto' | 'unlimited' | number
 await engine.vectorize(b, { colors: 'lots' });
 // @ts-expect-error a number is a number, not its text

@@ -1,8 +1,9 @@
-// Self-description of option parsing: every parse helper (options/validate.ts) notes the field it reads
-// (name, kind, default, range, allowed values) before reading it. `describeFields(run)` runs a resolver with
-// a recorder switched on and returns what it read, so the code that validates requests is also the one
-// source of the API document (adapter-http/src/openapi). Resolvers are synchronous, so one module-level
-// recorder is enough; outside describeFields noting costs one null check.
+// Self-description of parsing that has no option table: every parse helper (options/validate.ts) notes the
+// field it reads (name, kind, default, range, allowed values) before reading it. `describeFields(run)` runs a
+// validation with a recorder switched on and returns what it read, so the query parameters of the GET routes
+// are documented by the code that validates them (adapter-http/src/openapi). The ops' options are declared in
+// tables instead (options/table.ts), whose `FieldSpec`s say the same without running anything. Parsers are
+// synchronous, so one module-level recorder is enough; outside describeFields noting costs one null check.
 
 /** How a field's value is parsed. */
 export type FieldKind = 'number' | 'integer' | 'enum' | 'bool' | 'text';

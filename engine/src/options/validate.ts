@@ -1,7 +1,8 @@
-// Validation predicates shared by every op's option resolver. Library callers pass typed values (numbers,
-// booleans, the documented words), checked as they are: a number sent as text is a mistake there. Text
-// forms (HTTP form fields, CLI flags, which are strings) are accepted only when the adapter wraps them with
-// `textOptions`, and are parsed once, here, at the boundary.
+// Validation predicates shared by every option parser (the ops' tables, options/fields.ts, and the adapter's
+// query parameters). Library callers pass typed values (numbers, booleans, the documented words), checked
+// as they are: a number sent as text is a mistake there. Text forms (HTTP form fields, CLI flags, which are
+// strings) are accepted only when the adapter wraps them with `textOptions`, and are parsed once, here, at
+// the boundary.
 import { invalidOption } from '../errors.js';
 import { noteField } from './describe.js';
 
