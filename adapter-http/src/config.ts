@@ -1,4 +1,7 @@
-// Server configuration from environment variables, with one table of documented defaults.
+// Server configuration from environment variables, with one table of documented defaults. The only module
+// of the adapter that reads process.env (test/repo/architecture.test.ts holds it): every other module is
+// handed its part of the frozen config (the services object, function and constructor parameters), so a
+// setting is parsed once, in one place, and a bad value stops the start instead of the first request.
 // README "## HTTP service" lists the same variables; keep the two in step.
 import os from 'node:os';
 import path from 'node:path';
@@ -67,6 +70,58 @@ export interface ServerConfig {
    * the model; a cluster's processes share their port on purpose.
    */
   clusterSlot: number | null;
+  /** The account store and result hosting: DATABASE_URL, pool size, reservation lease, result retention. */
+  store: StoreConfig;
+  /** The garment catalogue: the S&S connector (when configured) and the supplier deadline. */
+  catalog: CatalogConfig;
+  /**
+   * Origin put before the paths of hosted results and preview pictures (e.g. https://api.example.com, trailing
+   * slashes dropped); null: answers carry paths. Env `INKPREP_PUBLIC_URL`, default unset.
+   */
+  publicUrl: string | null;
+  /** Pre-render the own garment blanks in the background at start. Env `INKPREP_WARM_BLANKS` (1/0); default on, off under tests. */
+  warmBlanks: boolean;
+  /**
+   * `inkprep cluster`'s process count as written (checked by cluster, which alone uses it, so a bad value
+   * never stops `inkprep serve`). Env `INKPREP_PROCESSES`, default unset (the number of cores).
+   */
+  processes: string | null;
+}
+
+/** Where accounts, usage and hosted results live. */
+export interface StoreConfig {
+  /** postgres://... : PostgreSQL for the store, the vectorize line and hosted results; null: SQLite in the data dir. Env `DATABASE_URL`. */
+  databaseUrl: string | null;
+  /** PostgreSQL pool size. Env `INKPREP_PG_POOL_SIZE`, default 10 (anything not a positive number: 10). */
+  pgPoolSize: number;
+  /** Lease of a silent process's pending reservations, ms. Env `INKPREP_RESERVATION_LEASE_MS` (1,000-3,600,000), default 30,000. */
+  reservationLeaseMs: number;
+  /** Hosted results older than this are gone, ms; null keeps them forever. Env `INKPREP_RESULT_RETENTION_DAYS`, default unset. */
+  resultRetentionMs: number | null;
+}
+
+/** The S&S Activewear connector's settings. */
+export interface SsConfig {
+  /** API base, default https://api.ssactivewear.com/v2 */
+  baseUrl: string;
+  /** Account number (Basic auth user). */
+  account: string;
+  /** API key (Basic auth password). */
+  apiKey: string;
+  /** Prefix of the relative image paths in answers, default https://www.ssactivewear.com/ */
+  imageBase: string;
+  /** Per-request timeout, ms. */
+  timeoutMs: number;
+  /** Cache lifetime of successful answers, ms. */
+  ttlMs: number;
+}
+
+/** The garment catalogue's settings. */
+export interface CatalogConfig {
+  /** The S&S connector: env `INKPREP_SS_ACCOUNT` and `INKPREP_SS_API_KEY` (both, else null: off), `INKPREP_SS_BASE_URL`, `INKPREP_SS_IMAGE_BASE`, `INKPREP_CATALOG_TTL_S` (3600). */
+  ss: SsConfig | null;
+  /** Deadline of one supplier call, ms (a photo fetch gets 2 s more for the body). Env `INKPREP_SUPPLIER_TIMEOUT_MS`, default 4000. */
+  supplierTimeoutMs: number;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -95,7 +150,7 @@ export interface EngineHostConfig {
 const MB = 1024 * 1024;
 
 /** Defaults used when a variable is unset. */
-export const CONFIG_DEFAULTS: Readonly<Omit<ServerConfig, 'threads' | 'dataDir' | 'engine' | 'clusterSlot'>> = Object.freeze({
+export const CONFIG_DEFAULTS: Readonly<Omit<ServerConfig, 'threads' | 'dataDir' | 'engine' | 'clusterSlot' | 'store' | 'catalog' | 'warmBlanks' | 'processes'>> = Object.freeze({
   port: 8080,
   host: '0.0.0.0',
   bootstrapKey: null,
@@ -113,7 +168,11 @@ export const CONFIG_DEFAULTS: Readonly<Omit<ServerConfig, 'threads' | 'dataDir' 
   metricsToken: null,
   http: 'auto',
   trustedProxy: [],
+  publicUrl: null,
 });
+
+/** Default lease of a silent instance's pending reservations (INKPREP_RESERVATION_LEASE_MS). */
+export const DEFAULT_RESERVATION_LEASE_MS = 30_000;
 
 function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min: number, max: number): number {
   const raw = env[name];
@@ -148,10 +207,10 @@ function trustedProxyList(raw: string | undefined): readonly string[] {
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const level = (env.INKPREP_LOG_LEVEL ?? CONFIG_DEFAULTS.logLevel).trim() as LogLevel;
   if (!['debug', 'info', 'warn', 'error', 'silent'].includes(level)) throw new Error(`Expected debug, info, warn, error or silent for INKPREP_LOG_LEVEL but received ${JSON.stringify(level)}`);
-  return {
+  return Object.freeze({
     port: int(env, 'PORT', CONFIG_DEFAULTS.port, 0, 65535),
     host: env.HOST?.trim() || CONFIG_DEFAULTS.host,
-    dataDir: path.resolve(env.INKPREP_DATA_DIR?.trim() || './data'),
+    dataDir: dataDirFromEnv(env),
     bootstrapKey: env.INKPREP_BOOTSTRAP_KEY?.trim() || null,
     threads: int(env, 'INKPREP_THREADS', Math.max(2, os.availableParallelism()), 1, 256),
     engineMaxQueue: int(env, 'INKPREP_ENGINE_MAX_QUEUE', CONFIG_DEFAULTS.engineMaxQueue, 1, 100_000),
@@ -170,7 +229,79 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     trustedProxy: trustedProxyList(env.INKPREP_TRUSTED_PROXY),
     engine: engineConfigFromEnv(env),
     clusterSlot: env.INKPREP_CLUSTER_SLOT === undefined ? null : Number(env.INKPREP_CLUSTER_SLOT.trim() || 0),
-  };
+    store: storeConfigFromEnv(env),
+    catalog: catalogConfigFromEnv(env),
+    publicUrl: env.INKPREP_PUBLIC_URL?.trim().replace(/\/+$/, '') || null,
+    warmBlanks: warmBlanksEnabled(env),
+    processes: env.INKPREP_PROCESSES ?? null,
+  });
+}
+
+/** The data directory: env INKPREP_DATA_DIR, default ./data, resolved against the working directory. */
+export function dataDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(env.INKPREP_DATA_DIR?.trim() || './data');
+}
+
+/**
+ * Lease from env INKPREP_RESERVATION_LEASE_MS (milliseconds, 1,000 to 3,600,000; default 30,000), in the
+ * same unit as INKPREP_VECTORIZE_LEASE_MS. Throws a readable Error.
+ */
+export function leaseFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.INKPREP_RESERVATION_LEASE_MS;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_RESERVATION_LEASE_MS;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1000 || n > 3_600_000) throw new Error(`Expected an integer from 1000 to 3600000 for INKPREP_RESERVATION_LEASE_MS but received ${JSON.stringify(raw)}`);
+  return n;
+}
+
+/** The store's settings (the server's and the admin CLI's: both open the same store). Throws on a bad lease. */
+export function storeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StoreConfig {
+  const days = Number(env.INKPREP_RESULT_RETENTION_DAYS ?? '');
+  const pool = Number(env.INKPREP_PG_POOL_SIZE);
+  return Object.freeze({
+    databaseUrl: env.DATABASE_URL?.trim() || null,
+    pgPoolSize: pool > 0 ? pool : 10,
+    reservationLeaseMs: leaseFromEnv(env),
+    resultRetentionMs: Number.isFinite(days) && days > 0 ? days * 86_400_000 : null,
+  });
+}
+
+/** A positive number from env, else the default (the supplier variables were always lenient this way). */
+function positive(env: NodeJS.ProcessEnv, name: string, dflt: number): number {
+  const v = Number(env[name]);
+  return Number.isFinite(v) && v > 0 ? v : dflt;
+}
+
+/** The S&S connector's settings; null when the account or key is missing (connector off). */
+export function ssConfigFromEnv(env: NodeJS.ProcessEnv = process.env): SsConfig | null {
+  const account = env.INKPREP_SS_ACCOUNT?.trim();
+  const apiKey = env.INKPREP_SS_API_KEY?.trim();
+  if (!account || !apiKey) return null;
+  return Object.freeze({
+    baseUrl: (env.INKPREP_SS_BASE_URL?.trim() || 'https://api.ssactivewear.com/v2').replace(/\/+$/, ''),
+    account,
+    apiKey,
+    imageBase: env.INKPREP_SS_IMAGE_BASE?.trim() || 'https://www.ssactivewear.com/',
+    timeoutMs: positive(env, 'INKPREP_SUPPLIER_TIMEOUT_MS', 4000),
+    ttlMs: positive(env, 'INKPREP_CATALOG_TTL_S', 3600) * 1000,
+  });
+}
+
+/** The garment catalogue's settings (the server's and `inkprep mockup`'s). */
+export function catalogConfigFromEnv(env: NodeJS.ProcessEnv = process.env): CatalogConfig {
+  return Object.freeze({ ss: ssConfigFromEnv(env), supplierTimeoutMs: positive(env, 'INKPREP_SUPPLIER_TIMEOUT_MS', 4000) });
+}
+
+/** Whether the server warms the blanks at start: INKPREP_WARM_BLANKS=1/0; default on, off under tests (NODE_ENV=test or VITEST). */
+export function warmBlanksEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = env.INKPREP_WARM_BLANKS?.trim().toLowerCase();
+  if (v) return !['0', 'false', 'no', 'off'].includes(v);
+  return !(env.NODE_ENV === 'test' || env.VITEST);
+}
+
+/** `INKPREP_DEBUG` set: the CLI adds the stack to an internal error's line. */
+export function debugFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(env.INKPREP_DEBUG);
 }
 
 /** `INKPREP_SEGMENTATION_<FIELD>`: the variable a model input setting comes from (named in errors). */
@@ -183,7 +314,7 @@ function segmentationVariable(field: string): string {
  * INKPREP_SEGMENTATION_* variable, as the CLI's remove-bg reported it).
  */
 export function engineConfigFromEnv(env: NodeJS.ProcessEnv = process.env): EngineHostConfig {
-  const dataDir = path.resolve(env.INKPREP_DATA_DIR?.trim() || './data');
+  const dataDir = dataDirFromEnv(env);
   const modelDir = env.INKPREP_MODEL_DIR?.trim() ? path.resolve(env.INKPREP_MODEL_DIR.trim()) : path.join(dataDir, 'models');
   const rawThreads = env.INKPREP_SEGMENTATION_THREADS?.trim();
   if (rawThreads !== undefined && rawThreads !== '' && (!/^\d{1,2}$/.test(rawThreads) || Number(rawThreads) < 1 || Number(rawThreads) > 16)) {
@@ -224,5 +355,6 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
   const base = configFromEnv({});
   // No model and the engine's own blank cache (a temp folder): an embedded server writes nothing under ./data.
   const engine: EngineHostConfig = Object.freeze({ ...base.engine, garmentCacheDir: defaultGarmentCacheDir(), models: Object.freeze({}), fetchModel: false });
-  return { ...base, port: 0, host: '127.0.0.1', logLevel: 'silent', engine, ...overrides };
+  // Blank warm-up follows the host process as before (off under a test runner), the rest is the defaults.
+  return Object.freeze({ ...base, port: 0, host: '127.0.0.1', logLevel: 'silent', engine, warmBlanks: warmBlanksEnabled(process.env), ...overrides });
 }

@@ -2,7 +2,7 @@
 // into, metering and settings accessors, and the account store.
 export { main as runCli } from './cli/main.js';
 export { startServer, type InkprepServer, type ServerOptions } from './server.js';
-export { configFromEnv, defaultConfig, engineConfigFromEnv, engineOptions, CONFIG_DEFAULTS, type ServerConfig, type EngineHostConfig, type LogLevel } from './config.js';
+export { configFromEnv, defaultConfig, engineConfigFromEnv, engineOptions, storeConfigFromEnv, catalogConfigFromEnv, ssConfigFromEnv, leaseFromEnv, warmBlanksEnabled, CONFIG_DEFAULTS, type ServerConfig, type EngineHostConfig, type StoreConfig, type CatalogConfig, type SsConfig, type LogLevel } from './config.js';
 export { fetchModel, verifyModel, assembleFromTarball, fileSha256, type FetchResult } from './models/fetch.js';
 export { createLogger, type Logger } from './log.js';
 export type { AppServices } from './services.js';

@@ -190,7 +190,7 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
   const port = listener.port;
   log.info('listening', { host: config.host, port, transport: transport.kind, threads: config.threads, vectorize_max_waiting: config.vectorizeMaxWaiting });
   // Own garment blanks pre-rendered in the background (INKPREP_WARM_BLANKS; cancelled by close()).
-  if (routes.some((r) => r.path === '/api/v1/mockup')) startBlankWarmup(services);
+  if (routes.some((r) => r.path === '/api/v1/mockup')) startBlankWarmup(services, services.config.warmBlanks);
 
   let closing: Promise<void> | null = null;
   return {

@@ -6,7 +6,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Catalog, SsActivewearConnector } from '../../adapter-http/src/catalog/index.js';
-import { startBlankWarmup, useCatalog, warmBlanksEnabled, warmMockupBlanks } from '../../adapter-http/src/routes/mockup.js';
+import { warmBlanksEnabled } from '../../adapter-http/src/config.js';
+import { startBlankWarmup, useCatalog, warmMockupBlanks } from '../../adapter-http/src/routes/mockup.js';
 import { resolveMockup } from '@inkprep/engine/internals';
 import { form, get, post, startTestServer, type TestServer } from './harness.js';
 

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS, WINDOW_MS, monthBounds, openConfiguredStore, openStore, type Store } from '@inkprep/http';
+import { MIGRATIONS, WINDOW_MS, monthBounds, openConfiguredStore, openStore, storeConfigFromEnv, type Store } from '@inkprep/http';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -169,9 +169,11 @@ describe('SQLite running key counts', () => {
 describe('reservation lease setting', () => {
   it('INKPREP_RESERVATION_LEASE_MS out of range or not a number is refused, naming the variable', async () => {
     for (const bad of ['5', 'soon', '3600001', '1500.5']) {
-      await expect(openConfiguredStore({ dataDir: ':memory:', env: { INKPREP_RESERVATION_LEASE_MS: bad } })).rejects.toThrow(/INKPREP_RESERVATION_LEASE_MS/);
+      expect(() => storeConfigFromEnv({ INKPREP_RESERVATION_LEASE_MS: bad })).toThrow(/INKPREP_RESERVATION_LEASE_MS/);
     }
-    const ok = await openConfiguredStore({ dataDir: ':memory:', env: { INKPREP_RESERVATION_LEASE_MS: '2000' } });
+    const config = storeConfigFromEnv({ INKPREP_RESERVATION_LEASE_MS: '2000' });
+    expect(config.reservationLeaseMs).toBe(2000);
+    const ok = await openConfiguredStore({ dataDir: ':memory:', config });
     await ok.store.close();
   });
 });

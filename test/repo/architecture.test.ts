@@ -205,3 +205,27 @@ describe('engine/src stands alone', () => {
     expect(hits).toEqual([]);
   });
 });
+
+describe('adapter-http/src reads its configuration once', () => {
+  // config.ts reads every variable into one frozen ServerConfig (and the CLI's section readers); the rest is
+  // handed its part. The exceptions hand the environment on unread, to a child process.
+  const CONFIG_MODULES = new Set(['adapter-http/src/config.ts']);
+  const EXCEPTIONS: Readonly<Record<string, string>> = {
+    // Each cluster process is an `inkprep serve` that reads its own configuration: it gets this process's
+    // environment plus its slot number.
+    'adapter-http/src/cli/commands/cluster.ts': 'passes the whole environment to the serve processes it forks',
+  };
+  it('only config.ts reads process.env', () => {
+    const abs = path.join(ROOT, 'adapter-http/src');
+    const hits = listTs(abs).flatMap((f) => {
+      const rel = path.relative(ROOT, f);
+      if (CONFIG_MODULES.has(rel)) return [];
+      return readFileSync(f, 'utf8').split('\n').flatMap((line, i) => (/process\.env/.test(line) ? [`${rel}:${i + 1}: ${line.trim()}`] : []));
+    });
+    const unexplained = hits.filter((h) => !(h.split(':', 1)[0]! in EXCEPTIONS));
+    console.log(`adapter-http/src: ${hits.length} process.env reads outside config.ts (${hits.length - unexplained.length} explained exceptions)`);
+    expect(unexplained).toEqual([]);
+    // An exception that no longer reads the environment is dropped from the list.
+    for (const file of Object.keys(EXCEPTIONS)) expect(hits.some((h) => h.startsWith(file + ':'))).toBe(true);
+  });
+});

@@ -3,7 +3,8 @@
 // returned (never a 500). Style detail and the mockup's supplier garment come from the style's supplier.
 import { baseStyleFor, invalidOption, type SupplierGarment } from '@inkprep/engine';
 import { ownConnector } from './own.js';
-import { SsActivewearConnector, ssConfigFromEnv } from './ssactivewear.js';
+import type { CatalogConfig } from '../config.js';
+import { SsActivewearConnector } from './ssactivewear.js';
 import type { CatalogWarning, Connector, StyleDetail, StyleSummary, SupplierStatus } from './types.js';
 import { ServiceError } from '../errors/registry.js';
 
@@ -129,15 +130,16 @@ export class Catalog {
   }
 }
 
-/** The catalog configured from env: own always; S&S when INKPREP_SS_ACCOUNT and INKPREP_SS_API_KEY are set. */
-export function catalogFromEnv(env: NodeJS.ProcessEnv = process.env): Catalog {
-  const ss = ssConfigFromEnv(env);
+/** The catalog of a configuration: own always; S&S when its account and key are set (INKPREP_SS_ACCOUNT, INKPREP_SS_API_KEY). */
+export function catalogFor(config: CatalogConfig): Catalog {
+  const ss = config.ss;
   return new Catalog({ connectors: ss ? [new SsActivewearConnector(ss)] : [], deadlineMs: ss ? ss.timeoutMs + 1000 : 5000 });
 }
 
-let shared: Catalog | null = null;
-/** One catalog per process (its caches are shared by every request). */
-export function sharedCatalog(): Catalog {
-  if (!shared) shared = catalogFromEnv();
-  return shared;
+const shared = new WeakMap<CatalogConfig, Catalog>();
+/** One catalog per configuration (a server reads its configuration once): its caches are shared by every request. */
+export function sharedCatalog(config: CatalogConfig): Catalog {
+  let c = shared.get(config);
+  if (!c) shared.set(config, (c = catalogFor(config)));
+  return c;
 }

@@ -1,5 +1,5 @@
 // Garment catalog: connector interface, the own and S&S Activewear connectors, and the aggregating Catalog.
 export * from './types.js';
-export { Catalog, catalogFromEnv, sharedCatalog, type CatalogOptions, type SearchResult } from './catalog.js';
+export { Catalog, catalogFor, sharedCatalog, type CatalogOptions, type SearchResult } from './catalog.js';
 export { ownConnector, ownDetail, ownImageUrl } from './own.js';
-export { SsActivewearConnector, ssConfigFromEnv, chestFromSpecs, parseInches, SupplierError, type SsConfig } from './ssactivewear.js';
+export { SsActivewearConnector, chestFromSpecs, parseInches, SupplierError, type SsConfig } from './ssactivewear.js';

@@ -12,14 +12,14 @@ let cached = 0;
 
 export type PhotoFetch = { ok: true; bytes: Uint8Array } | { ok: false; reason: string };
 
-/** Deadline of a photo fetch, ms (INKPREP_SUPPLIER_TIMEOUT_MS, default 4000, plus 2 s for the body). */
-function timeoutMs(): number {
-  const v = Number(process.env.INKPREP_SUPPLIER_TIMEOUT_MS);
-  return (Number.isFinite(v) && v > 0 ? v : 4000) + 2000;
-}
+/** Time a photo's body gets beyond the supplier deadline, ms. */
+const BODY_MS = 2000;
 
-/** GET the photo at `url` (http or https only). */
-export async function fetchGarmentPhoto(url: string, signal?: AbortSignal): Promise<PhotoFetch> {
+/**
+ * GET the photo at `url` (http or https only) within `supplierTimeoutMs` (the catalogue's supplier deadline,
+ * INKPREP_SUPPLIER_TIMEOUT_MS) plus 2 s for the body.
+ */
+export async function fetchGarmentPhoto(url: string, supplierTimeoutMs: number, signal?: AbortSignal): Promise<PhotoFetch> {
   const hit = cache.get(url);
   if (hit) {
     cache.delete(url);
@@ -27,7 +27,7 @@ export async function fetchGarmentPhoto(url: string, signal?: AbortSignal): Prom
     return { ok: true, bytes: hit };
   }
   if (!/^https?:\/\//i.test(url)) return { ok: false, reason: 'the supplier gave no usable photo address' };
-  const timeout = AbortSignal.timeout(timeoutMs());
+  const timeout = AbortSignal.timeout(supplierTimeoutMs + BODY_MS);
   try {
     const res = await fetch(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
     if (!res.ok) {
@@ -50,7 +50,7 @@ export async function fetchGarmentPhoto(url: string, signal?: AbortSignal): Prom
     }
     return { ok: true, bytes };
   } catch (err) {
-    if (timeout.aborted) return { ok: false, reason: `the photo did not arrive within ${timeoutMs()} ms` };
+    if (timeout.aborted) return { ok: false, reason: `the photo did not arrive within ${supplierTimeoutMs + BODY_MS} ms` };
     return { ok: false, reason: `the photo could not be fetched (${err instanceof Error ? err.message : String(err)})` };
   }
 }

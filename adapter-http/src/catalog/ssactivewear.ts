@@ -5,41 +5,10 @@
 import { baseStyleFor, placementsFor } from '@inkprep/engine';
 import { placementList } from './own.js';
 import { matchesQuery, withoutColorWords } from './search.js';
+import type { SsConfig } from '../config.js';
 import type { Connector, StyleColor, StyleDetail, StyleSummary } from './types.js';
 
-export interface SsConfig {
-  /** API base, default https://api.ssactivewear.com/v2 */
-  baseUrl: string;
-  /** Account number (Basic auth user). */
-  account: string;
-  /** API key (Basic auth password). */
-  apiKey: string;
-  /** Prefix of the relative image paths in answers, default https://www.ssactivewear.com/ */
-  imageBase: string;
-  /** Per-request timeout, ms. */
-  timeoutMs: number;
-  /** Cache lifetime of successful answers, ms. */
-  ttlMs: number;
-}
-
-/** Read the connector config from env; null when the account or key is missing (connector off). */
-export function ssConfigFromEnv(env: NodeJS.ProcessEnv = process.env): SsConfig | null {
-  const account = env.INKPREP_SS_ACCOUNT?.trim();
-  const apiKey = env.INKPREP_SS_API_KEY?.trim();
-  if (!account || !apiKey) return null;
-  const n = (name: string, d: number) => {
-    const v = Number(env[name]);
-    return Number.isFinite(v) && v > 0 ? v : d;
-  };
-  return {
-    baseUrl: (env.INKPREP_SS_BASE_URL?.trim() || 'https://api.ssactivewear.com/v2').replace(/\/+$/, ''),
-    account,
-    apiKey,
-    imageBase: env.INKPREP_SS_IMAGE_BASE?.trim() || 'https://www.ssactivewear.com/',
-    timeoutMs: n('INKPREP_SUPPLIER_TIMEOUT_MS', 4000),
-    ttlMs: n('INKPREP_CATALOG_TTL_S', 3600) * 1000,
-  };
-}
+export type { SsConfig } from '../config.js';
 
 /** A malformed or failed supplier answer. */
 export class SupplierError extends Error {}

@@ -1,6 +1,7 @@
 // The shape of one CLI verb, the exit codes by cause, and the one error format: a single JSON line on stderr,
 // `{ error, code, ...details }`, the same body the HTTP API sends.
 import type { ErrorDetails, OpName } from '@inkprep/engine';
+import { debugFromEnv } from '../config.js';
 import { EXIT, exitCodeFor, isCodedError, type AnyErrorCode, type CliErrorCode } from '../errors/registry.js';
 import { hostMessage } from '../errors/hints.js';
 import { clearProgress } from './progress.js';
@@ -55,5 +56,5 @@ export function reportError(err: unknown): number {
   if (err instanceof OutputError) return printError(err.code, err.message, { path: err.path });
   if (isCodedError(err)) return printError(err.code, hostMessage(err.code, err.message, err.details), err.details);
   const message = err instanceof Error ? err.message : String(err);
-  return printError('internal_error', message, process.env.INKPREP_DEBUG && err instanceof Error && err.stack ? { stack: err.stack } : {});
+  return printError('internal_error', message, debugFromEnv() && err instanceof Error && err.stack ? { stack: err.stack } : {});
 }

@@ -28,7 +28,8 @@ function sha256(b: Buffer): string {
 function npmPack(spec: string, dir: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const child = spawn(npm, ['pack', spec, '--pack-destination', dir, '--ignore-scripts', '--silent'], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    // npm inherits this process's environment (spawn's default): its registry, proxy and cache settings.
+    const child = spawn(npm, ['pack', spec, '--pack-destination', dir, '--ignore-scripts', '--silent'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '', err = '';
     child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
     child.stderr.on('data', (d: Buffer) => { err += d.toString(); });

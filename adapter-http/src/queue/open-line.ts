@@ -1,4 +1,4 @@
-// Chooses the vectorize line from the environment, the same way store/open.ts chooses the store:
+// Chooses the vectorize line from the configuration, the same way store/open.ts chooses the store:
 // DATABASE_URL set -> the deployment-wide line in PostgreSQL (every process and host shares one line);
 // unset -> the in-process line (one process on SQLite).
 import type { ServerConfig } from '../config.js';
@@ -16,8 +16,8 @@ export interface OpenedLine {
  * Open the vectorize line for `config` (slots, max_waiting, lease).
  * @throws Error when DATABASE_URL is set and PostgreSQL cannot be reached.
  */
-export async function openConfiguredLine(config: ServerConfig, opts: { env?: NodeJS.ProcessEnv; log?: Logger } = {}): Promise<OpenedLine> {
-  const url = (opts.env ?? process.env).DATABASE_URL?.trim();
+export async function openConfiguredLine(config: ServerConfig, opts: { log?: Logger } = {}): Promise<OpenedLine> {
+  const url = config.store.databaseUrl;
   if (!url) return { line: new ConversionQueue({ maxWaiting: config.vectorizeMaxWaiting, slots: config.vectorizeSlots }), kind: 'process' };
   const line = await openPgLine({
     connectionString: url, slots: config.vectorizeSlots, maxWaiting: config.vectorizeMaxWaiting, leaseMs: config.vectorizeLeaseMs, log: opts.log,

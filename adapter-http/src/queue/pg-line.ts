@@ -212,7 +212,7 @@ function unavailable(why: string, cause?: unknown): ServiceError {
  * Open the deployment-wide line: creates its tables and functions if missing, registers this process as
  * an owner and starts listening. Rejects when PostgreSQL cannot be reached.
  * @example
- * const line = await openPgLine({ connectionString: process.env.DATABASE_URL!, slots: 1, maxWaiting: 8 });
+ * const line = await openPgLine({ connectionString: config.store.databaseUrl!, slots: 1, maxWaiting: 8 });
  * const turn = await line.acquire(signal); try { ... } finally { turn.release(); }
  */
 export async function openPgLine(opts: PgLineOptions): Promise<PgLine> {

@@ -19,15 +19,18 @@ import { formOptions, getRoute, postImageRoute, type RouteDef } from './define.j
 
 export const PREVIEW_PATH = '/api/v1/mockup/preview';
 
-/** The catalog the routes use (replaceable in tests). */
-let catalogRef: () => Catalog = sharedCatalog;
+/** A catalog that replaces the configured one (tests); null: the server's own (sharedCatalog of its config). */
+let catalogOverride: Catalog | null = null;
 export function useCatalog(c: Catalog | null): void {
-  catalogRef = c ? () => c : sharedCatalog;
+  catalogOverride = c;
+}
+function catalogOf(app: AppServices): Catalog {
+  return catalogOverride ?? sharedCatalog(app.config.catalog);
 }
 
-/** Absolute address when INKPREP_PUBLIC_URL is set, else the path. */
-function publicUrl(p: string): string {
-  const base = process.env.INKPREP_PUBLIC_URL?.trim().replace(/\/+$/, '');
+/** Absolute address when the config has a public URL (INKPREP_PUBLIC_URL), else the path. */
+function publicUrl(app: AppServices, p: string): string {
+  const base = app.config.publicUrl;
   return base && p.startsWith('/') ? `${base}${p}` : p;
 }
 
@@ -35,11 +38,11 @@ function publicUrl(p: string): string {
 export const mockupTemplatesRoute: RouteDef = getRoute({
   path: '/api/v1/mockup/templates',
   meter: 'daily', // spec 8: only the three status reads are unmetered
-  handle: () => json(listTemplates((id) => publicUrl(`${PREVIEW_PATH}?template=${encodeURIComponent(id)}`))),
+  handle: ({ app }) => json(listTemplates((id) => publicUrl(app, `${PREVIEW_PATH}?template=${encodeURIComponent(id)}`))),
 });
 
-function absolutize<T extends { thumb?: string | null }>(s: T): T {
-  return s.thumb ? { ...s, thumb: publicUrl(s.thumb) } : s;
+function absolutize<T extends { thumb?: string | null }>(app: AppServices, s: T): T {
+  return s.thumb ? { ...s, thumb: publicUrl(app, s.thumb) } : s;
 }
 
 /** GET /api/v1/garments?q=&supplier= (2.7, plus `warnings` when a supplier was unavailable). */
@@ -51,10 +54,10 @@ export const garmentsRoute: RouteDef = getRoute({
     const o = validate.queryOptions(query);
     return { q: validate.parseText(o, 'q'), supplier: validate.parseText(o, 'supplier') };
   },
-  async handle({ params: { q, supplier }, ex }) {
-    const r = await catalogRef().search(q, supplier, ex.signal);
+  async handle({ app, params: { q, supplier }, ex }) {
+    const r = await catalogOf(app).search(q, supplier, ex.signal);
     for (const w of r.warnings) ex.log.warn('garment supplier unavailable', { message: w.message });
-    return json({ styles: r.styles.map(absolutize), suppliers: r.suppliers, warnings: r.warnings });
+    return json({ styles: r.styles.map((s) => absolutize(app, s)), suppliers: r.suppliers, warnings: r.warnings });
   },
 });
 
@@ -63,11 +66,11 @@ export const garmentStyleRoute: RouteDef = getRoute({
   path: '/api/v1/garments/style',
   meter: 'daily', // spec 8: only the three status reads are unmetered
   params: (query) => validate.requireText(validate.queryOptions(query), 'key', 'a style key <supplier>:<style_id>'),
-  async handle({ params: key, ex }) {
-    const d = await catalogRef().style(key, ex.signal);
+  async handle({ app, params: key, ex }) {
+    const d = await catalogOf(app).style(key, ex.signal);
     return json({
       ...d,
-      colors: d.colors.map((c) => ({ ...c, images: { front: c.images.front && publicUrl(c.images.front), back: c.images.back && publicUrl(c.images.back) } })),
+      colors: d.colors.map((c) => ({ ...c, images: { front: c.images.front && publicUrl(app, c.images.front), back: c.images.back && publicUrl(app, c.images.back) } })),
     });
   },
 });
@@ -111,7 +114,7 @@ export const mockupRoute: RouteDef = postImageRoute<MockupFields>({
   async handle({ app, image, options, signal }) {
     let resolved = options.resolved;
     if (!resolved) {
-      const supplier_style = await catalogRef().garmentFor(options.fields.style ?? '', signal);
+      const supplier_style = await catalogOf(app).garmentFor(options.fields.style ?? '', signal);
       resolved = resolveOptions('mockup', formOptions('mockup', options.fields, supplier_style ? { supplier_style } : {}));
       // A supplier style is drawn on the supplier's photo of the chosen colour and view (spec 4.12, 2.8),
       // attached to the resolved value (no second lookup).
@@ -120,7 +123,7 @@ export const mockupRoute: RouteDef = postImageRoute<MockupFields>({
       let photo: { bytes: Uint8Array } | { error: string };
       if (!url) photo = { error: `the supplier lists no ${r.view} photo for ${r.color.name}` };
       else {
-        const got = await fetchGarmentPhoto(url, signal);
+        const got = await fetchGarmentPhoto(url, app.config.catalog.supplierTimeoutMs, signal);
         photo = got.ok ? { bytes: got.bytes } : { error: got.reason };
       }
       resolved = withGarmentPhoto(r, photo);
@@ -220,19 +223,12 @@ export async function warmMockupBlanks(engine: Pick<import('@inkprep/engine').En
   }
 }
 
-/** Whether the server warms the blanks at start: INKPREP_WARM_BLANKS=1/0; default on, off under tests (NODE_ENV=test or VITEST). */
-export function warmBlanksEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  const v = env.INKPREP_WARM_BLANKS?.trim().toLowerCase();
-  if (v) return !['0', 'false', 'no', 'off'].includes(v);
-  return !(env.NODE_ENV === 'test' || env.VITEST);
-}
-
 /**
- * Start warmMockupBlanks in the background after the server listens (when warmBlanksEnabled()): one blank
+ * Start warmMockupBlanks in the background after the server listens (when enabled: config.warmBlanks): one blank
  * at a time, each only once the engine has no running or queued work (so requests never wait behind a
  * warm-up render except one already started), cancelled when the server closes. Never throws.
  */
-export function startBlankWarmup(app: Pick<AppServices, 'engine' | 'log' | 'onClose'>, enabled = warmBlanksEnabled()): void {
+export function startBlankWarmup(app: Pick<AppServices, 'engine' | 'log' | 'onClose'>, enabled: boolean): void {
   if (!enabled) return;
   const ac = new AbortController();
   app.onClose(() => ac.abort());

@@ -7,6 +7,7 @@
 import { resolveOptions, type Resolved } from '@inkprep/engine';
 import { binary, errorJson, json } from '../http/reply.js';
 import { getUpscaleLimits } from '../settings.js';
+import type { AppServices } from '../services.js';
 import { hostingFor } from '../storage/index.js';
 import { formOptions, getRoute, postImageRoute, type RouteDef } from './define.js';
 
@@ -16,9 +17,9 @@ export const RESULTS_PREFIX = '/api/v1/upscale/results/';
 export const HELD_PREFIX = '/api/v1/upscale/held/';
 
 
-/** Absolute URL when `INKPREP_PUBLIC_URL` is set (e.g. https://api.example.com), else the path. */
-function publicUrl(pathname: string): string {
-  const base = process.env.INKPREP_PUBLIC_URL?.trim().replace(/\/+$/, '');
+/** Absolute URL when the config has a public URL (`INKPREP_PUBLIC_URL`, e.g. https://api.example.com), else the path. */
+function publicUrl(app: AppServices, pathname: string): string {
+  const base = app.config.publicUrl;
   return base ? `${base}${pathname}` : pathname;
 }
 
@@ -37,7 +38,7 @@ export const upscaleRoute: RouteDef = postImageRoute<Resolved<'upscale'>>({
   async handle({ app, image, options, signal, ex }) {
     const limits = await getUpscaleLimits(app.store);
     const out = await app.engine.upscale(image, { scale: options.scale, budget: limits.budget, budget4x: limits.budget4x }, { signal, transfer: true });
-    const hosting = hostingFor(app.config.dataDir);
+    const hosting = hostingFor(app.config.dataDir, app.config.store.resultRetentionMs);
     const base = {
       scale: out.scale,
       preShrunk: out.preShrunk,
@@ -50,12 +51,12 @@ export const upscaleRoute: RouteDef = postImageRoute<Resolved<'upscale'>>({
     };
     try {
       const key = await hosting.storage.put({ bytes: out.data, contentType: out.contentType });
-      return json({ output_url: publicUrl(RESULTS_PREFIX + key), ...base, output_hosted_by: 'service', output_url_expires: false });
+      return json({ output_url: publicUrl(app, RESULTS_PREFIX + key), ...base, output_hosted_by: 'service', output_url_expires: false });
     } catch (err) {
       ex.log.warn('result storage write failed; returning a short-lived link', { storage: hosting.storage.kind, err: err instanceof Error ? err.message : String(err) });
       const held = hosting.holder.put({ bytes: out.data, contentType: out.contentType });
       return json({
-        output_url: publicUrl(HELD_PREFIX + held.key),
+        output_url: publicUrl(app, HELD_PREFIX + held.key),
         ...base,
         output_hosted_by: 'provider',
         output_url_expires: true,
@@ -74,7 +75,7 @@ export const upscaleResultRoute: RouteDef = getRoute({
   path: `${RESULTS_PREFIX}:key`,
   auth: false,
   async handle({ ex, app }) {
-    const obj = await hostingFor(app.config.dataDir).storage.get(decodeURIComponent(ex.path.slice(RESULTS_PREFIX.length)));
+    const obj = await hostingFor(app.config.dataDir, app.config.store.resultRetentionMs).storage.get(decodeURIComponent(ex.path.slice(RESULTS_PREFIX.length)));
     if (!obj) return notFound();
     return binary(obj.bytes, obj.contentType, { 'Cache-Control': 'public, max-age=31536000, immutable' });
   },
@@ -85,7 +86,7 @@ export const upscaleHeldRoute: RouteDef = getRoute({
   path: `${HELD_PREFIX}:key`,
   auth: false,
   async handle({ ex, app, now }) {
-    const obj = hostingFor(app.config.dataDir).holder.get(decodeURIComponent(ex.path.slice(HELD_PREFIX.length)));
+    const obj = hostingFor(app.config.dataDir, app.config.store.resultRetentionMs).holder.get(decodeURIComponent(ex.path.slice(HELD_PREFIX.length)));
     if (!obj) return notFound();
     return binary(obj.bytes, obj.contentType, { 'Cache-Control': `private, max-age=${Math.max(0, Math.floor((obj.expiresAt - now) / 1000))}` });
   },

@@ -27,15 +27,15 @@ function rootOf(dataDir: string): string {
 
 /**
  * The hosting of one data directory (created on first use, then shared): local disk under
- * `<dataDir>/results` (a per-process temporary folder for `:memory:`), retention from env `INKPREP_RESULT_RETENTION_DAYS` (unset = keep forever).
+ * `<dataDir>/results` (a per-process temporary folder for `:memory:`), kept for `retentionMs` (the config's
+ * INKPREP_RESULT_RETENTION_DAYS; null = forever), which counts only when this call creates it.
  */
-export function hostingFor(dataDir: string): ResultHosting {
+export function hostingFor(dataDir: string, retentionMs: number | null = null): ResultHosting {
   const key = rootOf(dataDir);
   let h = byDataDir.get(key);
   if (!h) {
-    const days = Number(process.env.INKPREP_RESULT_RETENTION_DAYS ?? '');
     h = {
-      storage: new LocalDiskStorage({ dir: path.join(key, 'results'), retentionMs: Number.isFinite(days) && days > 0 ? days * 86_400_000 : null }),
+      storage: new LocalDiskStorage({ dir: path.join(key, 'results'), retentionMs }),
       holder: new TemporaryHolder(),
     };
     byDataDir.set(key, h);

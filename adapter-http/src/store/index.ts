@@ -5,7 +5,7 @@ import type { Store } from './types.js';
 
 export * from './types.js';
 export { openSqliteStore, migrate, MIGRATIONS, type SqliteStoreOptions } from './sqlite.js';
-export { DEFAULT_RESERVATION_LEASE_MS, leaseFromEnv } from './instance.js';
+export { DEFAULT_RESERVATION_LEASE_MS } from './instance.js';
 export { openConfiguredStore, type OpenedStore } from './open.js';
 export { openPostgresStore, migratePostgres, PG_MIGRATIONS, PG_METER_SQL, type PostgresStoreOptions } from './postgres.js';
 

@@ -6,8 +6,9 @@
 import { readFileSync, readlinkSync } from 'node:fs';
 import os from 'node:os';
 
-/** Default lease of a silent instance's pending reservations (INKPREP_RESERVATION_LEASE_MS). */
-export const DEFAULT_RESERVATION_LEASE_MS = 30_000;
+// The default lease is the configuration's (INKPREP_RESERVATION_LEASE_MS), re-exported for the store's users.
+import { DEFAULT_RESERVATION_LEASE_MS } from '../config.js';
+export { DEFAULT_RESERVATION_LEASE_MS };
 
 /** How an instance is identified and judged. */
 export interface InstanceIdentity {
@@ -58,16 +59,4 @@ export function endedHere(row: { host_key: string | null; pid: number }): boolea
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'ESRCH';
   }
-}
-
-/**
- * Lease from env INKPREP_RESERVATION_LEASE_MS (milliseconds, 1,000 to 3,600,000; default 30,000), in the
- * same unit as INKPREP_VECTORIZE_LEASE_MS. Throws a readable Error.
- */
-export function leaseFromEnv(env: NodeJS.ProcessEnv): number {
-  const raw = env.INKPREP_RESERVATION_LEASE_MS;
-  if (raw === undefined || raw.trim() === '') return DEFAULT_RESERVATION_LEASE_MS;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1000 || n > 3_600_000) throw new Error(`Expected an integer from 1000 to 3600000 for INKPREP_RESERVATION_LEASE_MS but received ${JSON.stringify(raw)}`);
-  return n;
 }

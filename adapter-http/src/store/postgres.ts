@@ -348,7 +348,7 @@ const DB_NOW = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
 
 /**
  * Open the PostgreSQL store: connects, runs migrations, returns the Store.
- * @example const store = await openPostgresStore({ connectionString: process.env.DATABASE_URL! });
+ * @example const store = await openPostgresStore({ connectionString: storeConfigFromEnv().databaseUrl! });
  * @throws when the server cannot be reached (the caller decides whether that is fatal).
  */
 export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Store & { pool: pg.Pool }> {

@@ -18,6 +18,7 @@ import pg from 'pg';
 import { createApiKey, revokeApiKey } from '../../auth/manage.js';
 import { monthBounds } from '../../limits/meter.js';
 import { SETTINGS, getSetting, isSettingName, parseSetting } from '../../settings.js';
+import { dataDirFromEnv, storeConfigFromEnv } from '../../config.js';
 import { openConfiguredStore } from '../../store/open.js';
 import { ACCOUNT_STATUSES, PLANS, type Account, type AccountPatch, type AccountStatus, type Plan, type Store } from '../../store/types.js';
 import { parseArgs } from '../args.js';
@@ -265,14 +266,16 @@ export const adminCommand: Command = {
     try {
       if (positionals.length === 0) throw new UsageError('admin needs a command', USAGE);
       checkFlags(positionals, flags);
-      const dataDir = path.resolve(process.env.INKPREP_DATA_DIR?.trim() || './data');
-      const url = process.env.DATABASE_URL?.trim() || undefined;
+      // Only the store's settings: a bad server-only variable (PORT, ...) must not stop an operator command.
+      const dataDir = dataDirFromEnv();
+      const storeConfig = storeConfigFromEnv();
+      const url = storeConfig.databaseUrl ?? undefined;
       const ref: StoreRef = url ? { kind: 'postgres', database: maskUrl(url) } : { kind: 'sqlite', path: path.join(dataDir, 'inkprep.db') };
       if (!json) process.stderr.write(`store: ${storeText(ref)}\n`);
       if (flags.create !== true && !(await storeExists(ref, url))) {
         throw new ServiceError('not_found', `No inkprep store at ${storeText(ref)}; check INKPREP_DATA_DIR / DATABASE_URL, or pass --create to create it`, { store: ref });
       }
-      store = (await openConfiguredStore({ dataDir, cacheKeys: false })).store;
+      store = (await openConfiguredStore({ dataDir, config: storeConfig, cacheKeys: false })).store;
       return await runAdmin(store, positionals, flags, { json, store: ref });
     } catch (err) {
       return reportError(err);

@@ -33,17 +33,17 @@ export const clusterCommand: Command = {
       process.stdout.write(USAGE + '\n');
       return EXIT.ok;
     }
-    const n = Number(flags.processes ?? process.env.INKPREP_PROCESSES ?? os.availableParallelism());
+    const config = configOrReport();
+    if (!config) return EXIT.usage;
+    const n = Number(flags.processes ?? config.processes ?? os.availableParallelism());
     if (!Number.isInteger(n) || n < 1 || n > 64) {
       return printError('invalid_option', `Expected an integer from 1 to 64 for --processes but received ${JSON.stringify(flags.processes)}`, { field: 'processes' });
     }
-    const config = configOrReport();
-    if (!config) return EXIT.usage;
     if (config.port === 0) {
       return printError('invalid_option', 'cluster needs a fixed PORT (0 would give every process its own port)', { field: 'PORT' });
     }
     try {
-      const { store } = await openConfiguredStore({ dataDir: config.dataDir });
+      const { store } = await openConfiguredStore({ dataDir: config.dataDir, config: config.store });
       const boot = await bootstrapStore(store, config.bootstrapKey, Date.now());
       await store.close();
       if (boot.created && !boot.fromEnv) announceFirstKey(boot.accountId, boot.secret);

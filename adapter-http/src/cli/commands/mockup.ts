@@ -1,7 +1,8 @@
 // `inkprep mockup <design|-> --style own:classic-tee --color navy --placement full-front -o <out.png|->`: render a
 // mockup like POST /api/v1/mockup (same field names). Supplier styles (e.g. ss:39) are resolved through the
 // catalog configured from env (INKPREP_SS_ACCOUNT, INKPREP_SS_API_KEY). Prints the 2.9 JSON without the image.
-import { catalogFromEnv } from '../../catalog/index.js';
+import { catalogFor } from '../../catalog/index.js';
+import { catalogConfigFromEnv } from '../../config.js';
 import { runFileVerb } from '../file-verb.js';
 import { mockupWire } from '../../http/wire.js';
 import type { Command } from '../command.js';
@@ -28,7 +29,7 @@ export const mockupCommand: Command = {
   run(argv) {
     return runFileVerb(argv, { verb: this.name, usage: this.usage, output: 'out.png', binary: true, fields: FIELDS }, async ({ input, output, options, engine, call, write, report, warn }) => {
       if (!options.format && /\.jpe?g$/i.test(output)) options.format = 'jpeg';
-      const supplier_style = options.style ? await catalogFromEnv().garmentFor(options.style) : undefined;
+      const supplier_style = options.style ? await catalogFor(catalogConfigFromEnv()).garmentFor(options.style) : undefined;
       const r = await engine.mockup(input, textOptions({ ...options, ...(supplier_style ? { supplier_style } : {}) }), call);
       await write(r.data);
       report({

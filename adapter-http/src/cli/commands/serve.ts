@@ -46,7 +46,7 @@ export const serveCommand: Command = {
     const log = createLogger(config.logLevel);
     let store;
     try {
-      const opened = await openConfiguredStore({ dataDir: config.dataDir });
+      const opened = await openConfiguredStore({ dataDir: config.dataDir, config: config.store });
       store = opened.store;
       log.info('store opened', { store: opened.kind });
     } catch (err) {
