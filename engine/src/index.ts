@@ -13,6 +13,7 @@ export type { SegmentationModelOptions, MaskOutput } from './matte/model.js';
 export { probeImage } from './raster/decode.js';
 export { sniffFormat } from './raster/sniff.js';
 export type { Raster, DecodeInfo, ImageFormat } from './raster/types.js';
+export type { OpFile } from './raster/file.js';
 export type { ScanReport, ScanAlpha, ScanIssue, ScanSuggestion, IssueCode, Severity, Recommendation, EdgeQuality } from './scan/types.js';
 export type { ScanOptions } from './ops/scan.js';
 export type { FixResult } from './ops/fix.js';

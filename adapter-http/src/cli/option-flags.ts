@@ -2,6 +2,7 @@
 // (wire names, `--print-width-inches`) and their --help lines. No verb lists its options by hand, so the
 // flags, the API document and docs/reference/options.md cannot drift apart.
 import type { OpName } from '@inkprep/engine';
+// Internal: the op registry holds each op's option table, from which the flags and their --help come.
 import { OPS } from '@inkprep/engine/internals';
 
 /** `print_width_inches` -> `--print-width-inches`. */

@@ -3,6 +3,7 @@
 // offered and its one-line doc. `npm run docs:options` writes it; test/repo/options-reference.test.ts fails
 // when the committed file differs, so the docs cannot drift from the code.
 import type { OpName } from '@inkprep/engine';
+// Internal: the op registry holds each op's option table, which this page is written from.
 import { OPS, type Field } from '@inkprep/engine/internals';
 import type { Command } from '../cli/command.js';
 import { flagOf } from '../cli/option-flags.js';
