@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { endedHere, leaseTiming, thisInstance } from './instance.js';
 import {
-  ACCOUNT_PATCH_COLUMNS, DEFAULT_DAILY_LIMIT, FAIR_USE_NAMES, WINDOW_MS,
+  DEFAULT_DAILY_LIMIT, FAIR_USE_NAMES, WINDOW_MS,
   type Account, type AccountPatch, type ApiKey, type FairUseName, type ReserveResult, type ReservedUse, type Store, type UsageSummary, monthBounds,
 } from './types.js';
 import * as Rows from './rows.js';
@@ -515,14 +515,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
       return count(pool, 'SELECT count(*) AS n FROM accounts', []);
     },
     async updateAccount(id, patch: AccountPatch) {
-      const cols = ACCOUNT_PATCH_COLUMNS;
-      const sets: string[] = [];
-      const vals: unknown[] = [];
-      for (const [k, v] of Object.entries(patch) as [keyof AccountPatch, unknown][]) {
-        if (v === undefined || !(k in cols)) continue;
-        vals.push(v);
-        sets.push(`${cols[k]} = $${vals.length}`);
-      }
+      const { sets, vals } = Rows.accountAssignments(patch, (n) => `$${n}`);
       vals.push(id);
       const sql = sets.length
         ? `UPDATE accounts SET ${sets.join(', ')} WHERE id = $${vals.length} RETURNING *`

@@ -1,7 +1,8 @@
-// The accounts and api_keys rows as both stores read them, mapped to the store's types once. The two SQL
-// dialects differ only in how a flag and a time come back (SQLite: 0/1 and integers; PostgreSQL: booleans,
-// and BIGINT as text), so each store passes its two conversions.
-import type { Account, ApiKey, Plan } from './types.js';
+// The accounts and api_keys rows as both stores read them, mapped to the store's types once, and an account
+// patch as both stores write it. The two SQL dialects differ only in how a flag and a time come back
+// (SQLite: 0/1 and integers; PostgreSQL: booleans, and BIGINT as text) and in their placeholders, so each
+// store passes its conversions.
+import { ACCOUNT_PATCH_COLUMNS, type Account, type AccountPatch, type ApiKey, type Plan } from './types.js';
 
 /** An accounts row; `F` is how the dialect returns a flag, `T` a time in ms. */
 export interface AccountRow<F, T> {
@@ -28,4 +29,20 @@ export function toAccount<F, T>(r: AccountRow<F, T>, c: RowCodec<F, T>): Account
 
 export function toKey<T>(r: KeyRow<T>, c: Pick<RowCodec<unknown, T>, 'time'>): ApiKey {
   return { id: r.id, accountId: r.account_id, prefix: r.prefix, createdAt: c.time(r.created_at), revokedAt: r.revoked_at === null ? null : c.time(r.revoked_at) };
+}
+
+/**
+ * The `column = placeholder` assignments of the fields `patch` sets (in its order; unknown fields skipped) and
+ * their values. `placeholder(n)` names the n-th value (from 1); `encode` turns a value into the dialect's.
+ */
+export function accountAssignments(patch: AccountPatch, placeholder: (n: number) => string, encode: (v: unknown) => unknown = (v) => v): { sets: string[]; vals: unknown[] } {
+  const cols = ACCOUNT_PATCH_COLUMNS;
+  const sets: string[] = [];
+  const vals: unknown[] = [];
+  for (const [k, v] of Object.entries(patch) as [keyof AccountPatch, unknown][]) {
+    if (v === undefined || !(k in cols)) continue;
+    vals.push(encode(v));
+    sets.push(`${cols[k]} = ${placeholder(vals.length)}`);
+  }
+  return { sets, vals };
 }

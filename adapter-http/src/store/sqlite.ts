@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { endedHere, leaseTiming, thisInstance } from './instance.js';
 import {
-  ACCOUNT_PATCH_COLUMNS, DEFAULT_DAILY_LIMIT, FAIR_USE_NAMES, WINDOW_MS, monthBounds,
+  DEFAULT_DAILY_LIMIT, FAIR_USE_NAMES, WINDOW_MS, monthBounds,
   type Account, type AccountPatch, type ApiKey, type FairUseName, type MeterState, type ReserveRequest, type ReserveResult, type ReservedUse, type Store, type UsageSummary,
 } from './types.js';
 import * as Rows from './rows.js';
@@ -358,14 +358,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
       return q.countAccounts.get()!.n;
     },
     async updateAccount(id, patch: AccountPatch) {
-      const cols = ACCOUNT_PATCH_COLUMNS;
-      const sets: string[] = [];
-      const vals: unknown[] = [];
-      for (const [k, v] of Object.entries(patch) as [keyof AccountPatch, unknown][]) {
-        if (v === undefined || !(k in cols)) continue;
-        sets.push(`${cols[k]} = ?`);
-        vals.push(typeof v === 'boolean' ? (v ? 1 : 0) : v);
-      }
+      const { sets, vals } = Rows.accountAssignments(patch, () => '?', (v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v));
       if (sets.length) db.prepare(`UPDATE accounts SET ${sets.join(', ')} WHERE id = ?`).run(...vals, id);
       invalidate();
       const r = q.getAccount.get(id);
