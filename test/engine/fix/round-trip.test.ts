@@ -89,11 +89,13 @@ describe('round trip on customer uploads', () => {
     expect(codes(t.after).filter((c) => REPAIRED.includes(c))).toEqual([]);
   });
 
-  it('low resolution (900 px at 12 in = 75 DPI): the suggestions resample to 300 DPI before the halftone', async () => {
-    const art = await glowAndShadow('noto-1f981-lion.svg', 900);
-    const t = await roundTrip(engine, await encodePng(art), 12);
+  // 75 DPI is what matters, not the pixel count: 450 px at 6 in resamples to ~1800 px (900 px at 12 in was
+  // ~3600 px, four times the work of the halftone and the re-scan for the same proof).
+  it('low resolution (450 px at 6 in = 75 DPI): the suggestions resample to 300 DPI before the halftone', async () => {
+    const art = await glowAndShadow('noto-1f981-lion.svg', 450);
+    const t = await roundTrip(engine, await encodePng(art), 6);
     expect(errors(t.before)).toEqual(['low_resolution']);
-    expect(Number(t.fields.resize_width_px)).toBeGreaterThan(2000);
+    expect(Number(t.fields.resize_width_px)).toBeGreaterThan(1000);
     // the trimmed art keeps its printed size: its width at 75 DPI (trim drops glow too faint to carry ink)
     expect(t.printWidthAfter).toBeLessThanOrEqual(t.before.contentBox!.width / 75);
     expect(t.printWidthAfter).toBeGreaterThan((0.9 * t.before.contentBox!.width) / 75);
