@@ -1,7 +1,8 @@
 // Global setup: render once, before any test starts, the neutral garment blanks the suite composites on
 // (every own style and view at 512 px; the classic tee's front at 1024 and 2048 for the 800-2000 px mockups).
 // A blank is rendered at most once a machine and kept in the shared disk cache all test processes read
-// (TEST_GARMENT_CACHE_DIR, set for every test in vitest.config.ts).
+// (TEST_GARMENT_CACHE_DIR: the engine's default, and INKPREP_GARMENT_CACHE_DIR of the servers and CLIs the
+// tests start, set in vitest.config.ts).
 // Cold, the 2048 px blank alone takes ~6 s of CPU: inside a test, on a busy 2-core machine, that was most of
 // the 60 s the "defaults: output_size 2000" test hit; here it is paid once, outside every test's timeout.
 // The renders are the engine's own code (garments/cache.ts getNeutral, which also names its files by the
@@ -26,7 +27,6 @@ export async function setup(): Promise<void> {
   // Both vitest projects run global setups in the one main process: once is enough.
   if (g.inkprepGarmentsWarm) return;
   g.inkprepGarmentsWarm = true;
-  process.env.INKPREP_GARMENT_CACHE_DIR = TEST_GARMENT_CACHE_DIR;
   const marker = path.join(TEST_GARMENT_CACHE_DIR, `warm-${sourcesHash()}`);
   if (existsSync(marker)) return;
   const t0 = Date.now();

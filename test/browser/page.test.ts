@@ -5,8 +5,6 @@
 // reaches localStorage, sessionStorage or cookies; no CSP violation happens. Screenshots are written to
 // test-artifacts/browser/. Skips, printing why, when chromium cannot start.
 import { readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -16,7 +14,6 @@ import { startTestServer, type TestServer } from '../http/harness.js';
 import { artifact, launchChromium } from './chromium.js';
 
 // Blank garment renders are cached on disk across runs (shared with test/http/mockup.test.ts).
-process.env.INKPREP_GARMENT_CACHE_DIR ??= path.join(os.tmpdir(), 'inkprep-test-garment-cache');
 
 const launched = await launchChromium();
 if ('reason' in launched) console.warn(`[browser tests skipped] ${launched.reason}`);

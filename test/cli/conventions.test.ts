@@ -7,8 +7,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp, { type Metadata } from 'sharp';
 import { ROOT, runCli, runCliBytes, runCliInTerminal, terminalUnavailable } from './run-cli.js';
+import { TEST_GARMENT_CACHE_DIR } from '../garments-dir.js';
 
-const ENV = { INKPREP_GARMENT_CACHE_DIR: path.join(os.tmpdir(), 'inkprep-test-garment-cache'), INKPREP_SEGMENTATION_MODEL: '', INKPREP_SS_ACCOUNT: '', INKPREP_SS_API_KEY: '' };
+const ENV = { INKPREP_GARMENT_CACHE_DIR: TEST_GARMENT_CACHE_DIR, INKPREP_SEGMENTATION_MODEL: '', INKPREP_SS_ACCOUNT: '', INKPREP_SS_API_KEY: '' };
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const PNG_IEND = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
 

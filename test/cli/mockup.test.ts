@@ -6,11 +6,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { TEST_GARMENT_CACHE_DIR } from '../garments-dir.js';
 
 let dir = '';
 
 function cli(args: string[]) {
-  return runCli(args, { INKPREP_GARMENT_CACHE_DIR: path.join(os.tmpdir(), 'inkprep-test-garment-cache'), INKPREP_SS_ACCOUNT: '', INKPREP_SS_API_KEY: '' });
+  return runCli(args, { INKPREP_GARMENT_CACHE_DIR: TEST_GARMENT_CACHE_DIR, INKPREP_SS_ACCOUNT: '', INKPREP_SS_API_KEY: '' });
 }
 
 beforeAll(async () => {

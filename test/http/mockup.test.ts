@@ -1,8 +1,6 @@
 // Mockup and garment endpoints over real HTTP: GET /mockup/templates (+ preview pictures without a key),
 // GET /garments (a down supplier degrades with a warning, never a 500), GET /garments/style, POST /mockup
 // as an image with the X- headers and as 2.9 JSON with base64, legacy mode, and 400s naming the field.
-import os from 'node:os';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Catalog, SsActivewearConnector } from '../../adapter-http/src/catalog/index.js';
@@ -10,8 +8,6 @@ import { warmBlanksEnabled } from '../../adapter-http/src/config.js';
 import { startBlankWarmup, useCatalog, warmMockupBlanks } from '../../adapter-http/src/routes/mockup.js';
 import { resolveMockup } from '@inkprep/engine/internals';
 import { form, get, post, startTestServer, type TestServer } from './harness.js';
-
-process.env.INKPREP_GARMENT_CACHE_DIR = path.join(os.tmpdir(), 'inkprep-test-garment-cache');
 
 let t: TestServer;
 let design: Uint8Array;

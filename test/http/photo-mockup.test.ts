@@ -6,8 +6,6 @@
 // and stays put on flat cloth), and an unreachable photo falls back to the own silhouette with a warning.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OWN_STYLES } from '@inkprep/engine';
@@ -15,8 +13,6 @@ import { getGarmentAt } from '@inkprep/engine/internals';
 import { Catalog, SsActivewearConnector } from '../../adapter-http/src/catalog/index.js';
 import { useCatalog } from '../../adapter-http/src/routes/mockup.js';
 import { form, post, startTestServer, type TestServer } from './harness.js';
-
-process.env.INKPREP_GARMENT_CACHE_DIR = path.join(os.tmpdir(), 'inkprep-test-garment-cache');
 
 const tee = OWN_STYLES.find((s) => s.id === 'classic-tee')!;
 const PHOTO_PX = 1400;

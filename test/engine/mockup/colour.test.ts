@@ -1,14 +1,10 @@
 // Colour-true blanks: for every colour of every own style and view, the lit body (the print area: no rib
 // bands, openings or drawstrings) has its median CIELAB within ΔE76 3 of the catalogue hex, so a black tee
 // renders black (L* ~10), not charcoal, while folds and shadows still vary around it.
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OWN_STYLES } from '@inkprep/engine';
 import { getGarmentAt } from '@inkprep/engine/internals';
 import { deltaE76, rgbToLab } from '@inkprep/engine/internals';
-
-process.env.INKPREP_GARMENT_CACHE_DIR = path.join(os.tmpdir(), 'inkprep-test-garment-cache');
 
 function hexLab(hex: string): [number, number, number] {
   const v = parseInt(hex.slice(1), 16);

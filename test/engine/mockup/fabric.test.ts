@@ -2,14 +2,10 @@
 // the cloth folds and not at all on the flat chest, fabric 1 against a flat paste), while ink edges stay
 // crisp (slanted-edge 10-90 % width in linear light <= 1.5 px at fabric 0.8: no blur of the design), and
 // the cloth's light (folds, knit grain) shows through the ink.
-import os from 'node:os';
-import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OWN_STYLES, type Raster } from '@inkprep/engine';
 import { getGarmentAt, renderMockup, resolveMockup } from '@inkprep/engine/internals';
-
-process.env.INKPREP_GARMENT_CACHE_DIR = path.join(os.tmpdir(), 'inkprep-test-garment-cache');
 
 const OUT = 2000;
 const tee = OWN_STYLES.find((s) => s.id === 'classic-tee')!;

@@ -1,14 +1,10 @@
 // Mockup op: the silhouette matches its measurements, designs land where the inches say (several
 // placements, sizes, offsets, views, square frame) to within 1 px, legacy template mode, validation errors
 // naming the field, warnings, fabric realism keeping DTF colours true, and the op through the worker pool.
-import os from 'node:os';
-import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, InkprepError, listTemplates, OWN_STYLES, textOptions, type MockupOptions, type Raster, type SupplierGarment } from '@inkprep/engine';
 import { getGarmentAt, renderMockup, resolveMockup } from '@inkprep/engine/internals';
-
-process.env.INKPREP_GARMENT_CACHE_DIR = path.join(os.tmpdir(), 'inkprep-test-garment-cache');
 
 const OUT = 512;
 

@@ -1,14 +1,10 @@
 // Mockup warnings that tell the truth about print: semi-transparent glow art is flagged with the fix the
 // scan recommends (and crisp art is not), preview_fix shows that fix on the mockup, a supplier style with
 // no size says the scale is not the ordered size's; the new fields are validated like every other.
-import os from 'node:os';
-import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { InkprepError, textOptions, type Raster, type SupplierGarment } from '@inkprep/engine';
 import { renderMockup, resolveMockup, scanRaster } from '@inkprep/engine/internals';
-
-process.env.INKPREP_GARMENT_CACHE_DIR = path.join(os.tmpdir(), 'inkprep-test-garment-cache');
 
 const OUT = 800;
 

@@ -1,15 +1,11 @@
 // Progress events (CallOptions.onProgress): every op reports its stages in order with a never-decreasing
 // fraction, in-thread and from a pool worker through the MessagePort that travels with the task; a throwing
 // listener never fails the op; abort and transfer still work with a listener.
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { createEngine, InkprepError, type Engine, type OpName, type ProgressEvent } from '@inkprep/engine';
 import { bombPng } from '../raster/fixtures.js';
 import { disc, png } from '../scan/fixtures.js';
-
-process.env.INKPREP_GARMENT_CACHE_DIR = path.join(os.tmpdir(), 'inkprep-test-garment-cache');
 
 const art = await png(disc(160, 120, { r: 40, rgb: [200, 30, 60], glowSigma: 4 }));
 const onWhite = new Uint8Array(await sharp(art).flatten({ background: '#ffffff' }).png().toBuffer());
