@@ -80,36 +80,36 @@ export async function renderMockup(input: Raster | DesignSource, o: Readonly<Res
   let photo: PhotoGarment | null = null;
   if (o.photo) {
     try {
-      photo = await photoGarment(o.photo, style, o.view, o.output_size);
+      photo = await photoGarment(o.photo, style, o.view, o.outputSize);
     } catch (err) {
       if (!(err instanceof PhotoError)) throw err;
       warnings.push(photoWarning(err.message));
     }
-  } else if (o.photo_error) warnings.push(photoWarning(o.photo_error));
-  const g = photo ? photo.asset : await getGarmentAt(style, o.view, color, o.output_size, garmentCacheDir);
+  } else if (o.photoError) warnings.push(photoWarning(o.photoError));
+  const g = photo ? photo.asset : await getGarmentAt(style, o.view, color, o.outputSize, garmentCacheDir);
   // True scale: the same picture stands for every size; a bigger chest means fewer pixels per inch. On a
   // photo the chest line measured on it is the chest of the size shown.
   let ppi = g.ppi;
-  if (photo) ppi = photo.chest_px / (o.size_chest_in ?? o.ref_chest_in);
-  else if (o.size_chest_in !== null) ppi = (g.ppi * o.ref_chest_in) / o.size_chest_in;
-  if (o.size_chest_in === null && o.size !== null) warnings.push(chestWarning(o.size));
-  else if (o.size_chest_in === null && o.size_unspecified) warnings.push(sizeUnspecifiedWarning(o.ref_chest_in));
+  if (photo) ppi = photo.chest_px / (o.sizeChestIn ?? o.refChestIn);
+  else if (o.sizeChestIn !== null) ppi = (g.ppi * o.refChestIn) / o.sizeChestIn;
+  if (o.sizeChestIn === null && o.size !== null) warnings.push(chestWarning(o.size));
+  else if (o.sizeChestIn === null && o.sizeUnspecified) warnings.push(sizeUnspecifiedWarning(o.refChestIn));
   const aspect = design.height / design.width;
   let widthIn: number;
   if (o.legacy) {
-    widthIn = Math.min(o.legacy.box_w_in, o.legacy.box_h_in / aspect) * o.legacy.scale;
+    widthIn = Math.min(o.legacy.boxWIn, o.legacy.boxHIn / aspect) * o.legacy.scale;
   } else {
-    widthIn = o.width_in;
-    if (widthIn > o.max_width_in) {
-      warnings.push(clampWarning(widthIn, o.max_width_in, o.placement_name));
-      widthIn = o.max_width_in;
+    widthIn = o.widthIn;
+    if (widthIn > o.maxWidthIn) {
+      warnings.push(clampWarning(widthIn, o.maxWidthIn, o.placementName));
+      widthIn = o.maxWidthIn;
     }
   }
   const heightIn = widthIn * aspect;
   const wPx = Math.max(1, Math.round(widthIn * ppi));
   const hPx = Math.max(1, Math.round(heightIn * ppi));
-  const cx = g.center_x + o.offset_x_in * ppi;
-  const rect: PrintRect = { left: Math.round(cx - (widthIn * ppi) / 2), top: Math.round(g.collar_y + o.top_in * ppi), width: wPx, height: hPx };
+  const cx = g.center_x + o.offsetXIn * ppi;
+  const rect: PrintRect = { left: Math.round(cx - (widthIn * ppi) / 2), top: Math.round(g.collar_y + o.topIn * ppi), width: wPx, height: hPx };
   const dpi = design.width / widthIn;
   const dw = dpiWarning(dpi, widthIn, design.width);
   if (dw) warnings.push(dw);
@@ -117,19 +117,19 @@ export async function renderMockup(input: Raster | DesignSource, o: Readonly<Res
   let sized = await design.resized(wPx, hPx);
   const verdict = await transparencyOf(design, sized);
   let previewed: PreviewFix | null = null;
-  if (o.preview_fix !== 'none') {
-    const want: PreviewFix | null = o.preview_fix !== 'auto' ? o.preview_fix
+  if (o.previewFix !== 'none') {
+    const want: PreviewFix | null = o.previewFix !== 'auto' ? o.previewFix
       : verdict === null || verdict.recommended === 'none' ? null : verdict.recommended === 'halftone' ? 'halftone' : 'alpha_threshold';
     if (want) {
       // The fix runs at print resolution (at most the artwork's own), then is resampled like the design.
       const hw = Math.max(wPx, Math.min(design.width, Math.round(widthIn * PREVIEW_DPI)));
       const hh = Math.max(1, Math.round((hw * hPx) / wPx));
-      const fixed = previewFixed(await design.resized(hw, hh), want, { alpha_threshold: o.alpha_threshold, halftone_lpi: o.halftone_lpi, dpi: hw / widthIn });
+      const fixed = previewFixed(await design.resized(hw, hh), want, { alpha_threshold: o.alphaThreshold, halftone_lpi: o.halftoneLpi, dpi: hw / widthIn });
       sized = await resizeDesign(fixed, wPx, hPx);
       previewed = want;
     }
   }
-  const previewText = previewed === 'halftone' ? `fix_halftone=true (${r2(o.halftone_lpi)} lpi)` : previewed ? `fix_alpha_threshold=true (threshold ${o.alpha_threshold})` : null;
+  const previewText = previewed === 'halftone' ? `fix_halftone=true (${r2(o.halftoneLpi)} lpi)` : previewed ? `fix_alpha_threshold=true (threshold ${o.alphaThreshold})` : null;
   if (verdict) {
     const w = semiTransparentWarning(verdict, previewText);
     if (w) warnings.push(w);
@@ -163,7 +163,7 @@ export async function renderMockup(input: Raster | DesignSource, o: Readonly<Res
     : await img.png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer();
   const image = new Uint8Array(buf.length);
   image.set(buf);
-  const side = o.offset_x_in === 0 ? 'centred' : `${r2(Math.abs(o.offset_x_in))} in ${o.offset_x_in > 0 ? 'right' : 'left'} of centre (photo)`;
+  const side = o.offsetXIn === 0 ? 'centred' : `${r2(Math.abs(o.offsetXIn))} in ${o.offsetXIn > 0 ? 'right' : 'left'} of centre (photo)`;
   return {
     data: image,
     format: o.format,
@@ -171,15 +171,15 @@ export async function renderMockup(input: Raster | DesignSource, o: Readonly<Res
     width: W,
     height: H,
     mode: o.mode,
-    garment: { key: o.garment_key, title: o.garment_title, color: { id: o.color.id, name: o.color.name, hex: o.color.hex }, size: o.size },
+    garment: { key: o.garmentKey, title: o.garmentTitle, color: { id: o.color.id, name: o.color.name, hex: o.color.hex }, size: o.size },
     view: o.view,
-    placement: o.placement_id,
+    placement: o.placementId,
     print: {
       widthIn: r2(widthIn),
       heightIn: r2(heightIn),
-      topIn: r2(o.top_in),
-      offsetXIn: r2(o.offset_x_in),
-      description: `${r2(widthIn)} x ${r2(heightIn)} in ${o.placement_name}, ${r2(o.top_in)} in below the collar, ${side}${o.size ? `, on size ${o.size}` : ''}${previewText ? `, previewing ${previewText}` : ''}`,
+      topIn: r2(o.topIn),
+      offsetXIn: r2(o.offsetXIn),
+      description: `${r2(widthIn)} x ${r2(heightIn)} in ${o.placementName}, ${r2(o.topIn)} in below the collar, ${side}${o.size ? `, on size ${o.size}` : ''}${previewText ? `, previewing ${previewText}` : ''}`,
       artworkPx: { width: design.width, height: design.height },
       effectiveDpi: Math.round(dpi * 10) / 10,
       previewFix: previewed,

@@ -70,10 +70,10 @@ export type MockupOptions = LibOptions<typeof FIELDS> | WireOptions<typeof FIELD
 
 export interface ResolvedCommon {
   fabric: number | null;
-  preview_fix: 'none' | 'auto' | PreviewFix;
-  alpha_threshold: number;
-  halftone_lpi: number;
-  output_size: number;
+  previewFix: 'none' | 'auto' | PreviewFix;
+  alphaThreshold: number;
+  halftoneLpi: number;
+  outputSize: number;
   frame: 'native' | 'square';
   format: 'png' | 'jpeg';
   response: 'image' | 'json';
@@ -83,28 +83,28 @@ export interface ResolvedMockup extends ResolvedCommon {
   mode: 'true-to-size' | 'legacy';
   /** Own style whose drawing is used. */
   base: string;
-  garment_key: string;
-  garment_title: string;
+  garmentKey: string;
+  garmentTitle: string;
   color: { id: string; name: string; hex: string; heather?: { hex2: string; share: number } };
   view: View;
-  placement_id: string;
-  placement_name: string;
+  placementId: string;
+  placementName: string;
   size: string | null;
   /** A supplier style shown without a size (true scale unknown: warned). */
-  size_unspecified: boolean;
+  sizeUnspecified: boolean;
   /** Chest (in) of the shown size, null when unknown; ref chest of the drawing. */
-  size_chest_in: number | null;
-  ref_chest_in: number;
+  sizeChestIn: number | null;
+  refChestIn: number;
   /** True-to-size: requested width (before clamping), max, top and offset. */
-  width_in: number;
-  max_width_in: number;
-  top_in: number;
-  offset_x_in: number;
+  widthIn: number;
+  maxWidthIn: number;
+  topIn: number;
+  offsetXIn: number;
   /** Supplier photo to draw on (true-to-size supplier styles), and why it is missing when it is. */
   photo: Uint8Array | null;
-  photo_error: string | null;
+  photoError: string | null;
   /** Legacy: box and scale (width_in unused until the design aspect is known). */
-  legacy: { box_w_in: number; box_h_in: number; scale: number } | null;
+  legacy: { boxWIn: number; boxHIn: number; scale: number } | null;
 }
 
 function resolveCommon(t: Reader): ResolvedCommon {
@@ -112,10 +112,10 @@ function resolveCommon(t: Reader): ResolvedCommon {
   const output = t.field('outputSize');
   return {
     fabric,
-    preview_fix: t.field('previewFix'),
-    alpha_threshold: Math.round(t.field('alphaThreshold')),
-    halftone_lpi: t.field('halftoneLpi'),
-    output_size: Math.round(output),
+    previewFix: t.field('previewFix'),
+    alphaThreshold: Math.round(t.field('alphaThreshold')),
+    halftoneLpi: t.field('halftoneLpi'),
+    outputSize: Math.round(output),
     frame: t.field('frame'),
     format: t.field('format'),
     response: t.field('response'),
@@ -194,22 +194,22 @@ function resolveTrueToSize(t: Reader, styleKey: string, common: ResolvedCommon):
     ...common,
     mode: 'true-to-size' as const,
     base: base.id,
-    garment_key: styleKey.includes(':') ? styleKey : `own:${styleKey}`,
-    garment_title: title,
+    garmentKey: styleKey.includes(':') ? styleKey : `own:${styleKey}`,
+    garmentTitle: title,
     color: { id: color.id, name: color.name, hex: color.hex, ...(color.heather ? { heather: color.heather } : {}) },
     view,
-    placement_id: placement.id,
-    placement_name: placement.name,
+    placementId: placement.id,
+    placementName: placement.name,
     size,
-    size_unspecified: size === null,
-    size_chest_in: sizeChest,
-    ref_chest_in: base.chest_by_size_in[base.ref_size]!,
-    width_in: width,
-    max_width_in: placement.max_width_in,
-    top_in: top,
-    offset_x_in: offset,
+    sizeUnspecified: size === null,
+    sizeChestIn: sizeChest,
+    refChestIn: base.chest_by_size_in[base.ref_size]!,
+    widthIn: width,
+    maxWidthIn: placement.max_width_in,
+    topIn: top,
+    offsetXIn: offset,
     photo: ((p) => (!own && p instanceof Uint8Array && p.length > 0 ? p : null))(t.field('garmentPhoto')),
-    photo_error: ((e) => (!own && typeof e === 'object' && e !== null && typeof (e as { reason?: unknown }).reason === 'string' ? (e as { reason: string }).reason : null))(t.field('garmentPhotoError')),
+    photoError: ((e) => (!own && typeof e === 'object' && e !== null && typeof (e as { reason?: unknown }).reason === 'string' ? (e as { reason: string }).reason : null))(t.field('garmentPhotoError')),
     legacy: null,
   });
 }
@@ -248,23 +248,23 @@ function resolveLegacy(t: Reader, common: ResolvedCommon): ResolvedMockup {
     ...common,
     mode: 'legacy' as const,
     base: style.id,
-    garment_key: tpl.id,
-    garment_title: tpl.name,
+    garmentKey: tpl.id,
+    garmentTitle: tpl.name,
     color: { id: color.id, name: color.name, hex: color.hex, ...(color.heather ? { heather: color.heather } : {}) },
     view: tpl.view,
-    placement_id: p.id,
-    placement_name: p.name,
+    placementId: p.id,
+    placementName: p.name,
     size: style.ref_size,
-    size_unspecified: false,
-    size_chest_in: style.chest_by_size_in[style.ref_size]!,
-    ref_chest_in: style.chest_by_size_in[style.ref_size]!,
-    width_in: p.box_w_in,
-    max_width_in: p.box_w_in * 2,
-    top_in: spec.default_top_in,
-    offset_x_in: spec.default_offset_x_in,
+    sizeUnspecified: false,
+    sizeChestIn: style.chest_by_size_in[style.ref_size]!,
+    refChestIn: style.chest_by_size_in[style.ref_size]!,
+    widthIn: p.box_w_in,
+    maxWidthIn: p.box_w_in * 2,
+    topIn: spec.default_top_in,
+    offsetXIn: spec.default_offset_x_in,
     photo: null,
-    photo_error: null,
-    legacy: { box_w_in: p.box_w_in, box_h_in: p.box_h_in, scale },
+    photoError: null,
+    legacy: { boxWIn: p.box_w_in, boxHIn: p.box_h_in, scale },
   });
 }
 
@@ -284,9 +284,9 @@ export const resolveMockup = MOCKUP_OPTIONS.resolve;
  * second lookup. Own styles and legacy templates never draw on a photo: returned as they are.
  */
 export function withGarmentPhoto<R extends Readonly<ResolvedMockup>>(r: R, photo: { bytes: Uint8Array } | { error: string }): R {
-  if (r.mode !== 'true-to-size' || r.garment_key.startsWith('own:')) return r;
+  if (r.mode !== 'true-to-size' || r.garmentKey.startsWith('own:')) return r;
   const next = 'bytes' in photo
-    ? { ...r, photo: photo.bytes.length > 0 ? photo.bytes : null, photo_error: null }
-    : { ...r, photo: null, photo_error: photo.error };
+    ? { ...r, photo: photo.bytes.length > 0 ? photo.bytes : null, photoError: null }
+    : { ...r, photo: null, photoError: photo.error };
   return markResolved('mockup', Object.freeze(next)) as R;
 }

@@ -173,12 +173,12 @@ describe('legacy template mode', () => {
 
   it('matches garment and placement names case-insensitively; defaults to the first template', () => {
     const a = resolveMockup(textOptions({ garment: 'black hoodie', placement: 'full front' }));
-    expect(a.garment_key).toBe('hoodie-black');
-    expect(a.placement_id).toBe('full-front');
+    expect(a.garmentKey).toBe('hoodie-black');
+    expect(a.placementId).toBe('full-front');
     const b = resolveMockup({});
     expect(b.mode).toBe('legacy');
-    expect(b.garment_key).toBe('tee-white');
-    expect(b.placement_id).toBe('center');
+    expect(b.garmentKey).toBe('tee-white');
+    expect(b.placementId).toBe('center');
   });
 });
 
@@ -211,10 +211,10 @@ describe('validation', () => {
     expect(resolveMockup({ style: 'own:classic-tee', color: 'Heather Gray' }).color.id).toBe('heather-grey');
     const back = resolveMockup({ style: 'own:classic-tee', placement: 'upper-back' });
     expect(back.view).toBe('back');
-    expect(back.top_in).toBe(3);
+    expect(back.topIn).toBe(3);
     expect(resolveMockup(textOptions({ style: 'own:classic-tee', fabric: 'false' })).fabric).toBeNull();
-    expect(resolveMockup({ style: 'own:hoodie', view: 'back' }).placement_id).toBe('full-back');
-    expect(resolveMockup({ style: 'own:hoodie' }).placement_id).toBe('full-front');
+    expect(resolveMockup({ style: 'own:hoodie', view: 'back' }).placementId).toBe('full-back');
+    expect(resolveMockup({ style: 'own:hoodie' }).placementId).toBe('full-front');
   });
 });
 
