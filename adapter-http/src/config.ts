@@ -141,8 +141,9 @@ export interface EngineHostConfig {
    */
   models: Readonly<ModelOptions>;
   /**
-   * Fetch the default model in the background at start: env `INKPREP_FETCH_MODEL` (0/false/no: never), and only
-   * when `INKPREP_SEGMENTATION_MODEL` names no model (a path or none).
+   * Fetch the default model in the background at start: only when the operator opts in with env
+   * `INKPREP_FETCH_MODEL=1` (or true/yes; the weights' terms are unclear, THIRD_PARTY_NOTICES.md), and only when
+   * `INKPREP_SEGMENTATION_MODEL` names no model (a path or none). Default: off.
    */
   fetchModel: boolean;
 }
@@ -341,7 +342,8 @@ export function engineConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Engin
       segmentation: Object.freeze(segmentation),
       ...(rawThreads ? { threads: Number(rawThreads) } : {}),
     }),
-    fetchModel: !(fetchFlag === '0' || fetchFlag === 'false' || fetchFlag === 'no') && named === '',
+    // Opt-in, not opt-out: the default weights are not clearly licensed for commercial use (model-autofetch.ts).
+    fetchModel: (fetchFlag === '1' || fetchFlag === 'true' || fetchFlag === 'yes') && named === '',
   });
 }
 

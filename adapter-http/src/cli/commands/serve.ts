@@ -28,7 +28,9 @@ export const serveCommand: Command = {
     'INKPREP_METRICS_TOKEN (unset; when set GET /metrics on PORT answers Authorization: Bearer TOKEN),',
     'INKPREP_HTTP (auto: uWebSockets.js where its native build loads, else node:http; or uws, node).',
     'A PORT already in use is an error (exit 1); only `inkprep cluster` shares a port.',
-    'INKPREP_FETCH_MODEL (1: fetch the remove-bg segmentation model in the background on first start; 0: never).',
+    'INKPREP_FETCH_MODEL (unset or 0: never; 1: fetch the default remove-bg segmentation model, ISNet, in the background',
+    'on first start. Opt-in because those weights are not clearly licensed for commercial use: see THIRD_PARTY_NOTICES.md;',
+    'INKPREP_SEGMENTATION_MODEL=/path/to/model.onnx uses a model whose terms you hold. Without a model remove-bg cuts art).',
     'On an empty store a local Business account is created and its first key printed once.',
   ].join('\n'),
   async run(argv) {
