@@ -57,7 +57,7 @@ const FIELDS = [
   oneOf('backend', 'backend', ['auto', 'matte', 'model'] as const, 'auto', '`auto`: artwork matte for art, the segmentation model for photos (not_separable without one); `matte`: always the matte (a photo gets a warning); `model`: needs a model', { surfaces: ['cli'] }),
   custom<SegmentationModelOptions | string, ReturnType<typeof readModel>>()('model', 'model', {
     spec: { kind: 'text' }, text: 'FILE.onnx', read: (o) => readModel(o),
-  }, 'segmentation model file; default env INKPREP_SEGMENTATION_MODEL, else the cached default model (`inkprep models`)', { surfaces: ['cli'] }),
+  }, 'segmentation model file for this call; default the engine\'s `models` setting (CLI and service: env INKPREP_SEGMENTATION_MODEL, else the cached default of `inkprep models`)', { surfaces: ['cli'] }),
   oneOf('enclosed', 'enclosed', ['remove', 'keep'] as const, 'remove', '`remove`: enclosed regions of the background colour (letter counters, white details of art on white) become transparent; `keep`: only the background connected to the border', { surfaces: ['cli'] }),
 ] as const;
 
