@@ -21,6 +21,14 @@ function tempDir(): string {
 
 const T0 = Date.UTC(2026, 4, 1, 10);
 
+// better-sqlite3 objects this file opens itself are never left to the garbage collector: on Node 24 a collected
+// Database or Statement aborts the process (see LIVE_NATIVE in adapter-http/src/store/sqlite.ts).
+const held: object[] = [];
+function hold<T extends object>(o: T): T {
+  held.push(o);
+  return o;
+}
+
 async function account(store: Store): Promise<{ accountId: string; keyId: string }> {
   const a = await store.createAccount({ name: 'a', plan: 'business', now: T0 });
   const k = await store.insertKey({ accountId: a.id, hash: 'h'.repeat(63) + String(Math.random()).slice(2, 3), prefix: 'ink_live_abcd', now: T0 });
@@ -35,9 +43,9 @@ describe('SQLite store', () => {
     await s1.setSetting('upscale.budget', 123);
     await s1.close();
     expect(existsSync(path.join(dir, 'inkprep.db'))).toBe(true);
-    const raw = new Database(path.join(dir, 'inkprep.db'), { readonly: true });
-    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(raw.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    const raw = hold(new Database(path.join(dir, 'inkprep.db'), { readonly: true }));
+    expect(hold(raw.prepare('PRAGMA journal_mode').pluck()).get()).toBe('wal');
+    expect(hold(raw.prepare('PRAGMA user_version').pluck()).get()).toBe(MIGRATIONS.length);
     raw.close();
     const s2 = openStore({ dataDir: dir });
     expect(await s2.getAccount(a.id)).toMatchObject({ name: 'persist', plan: 'business', status: 'active', admin: true, dailyLimit: 999_999, removeBgCap: null, upscaleCap: null, removeBgMonthlyAllowance: null });
@@ -146,15 +154,17 @@ describe('SQLite running key counts', () => {
 
   it('a store created by schema v1 with existing events migrates with correct counts (key, fair use, month)', async () => {
     const dir = tempDir();
-    const db = new Database(path.join(dir, 'inkprep.db'));
+    const db = hold(new Database(path.join(dir, 'inkprep.db')));
     db.exec(MIGRATIONS[0]!);
-    db.pragma('user_version = 1');
-    db.prepare("INSERT INTO accounts (id, name, plan, status, admin, daily_limit, created_at) VALUES ('acc_1', 'old', 'business', 'active', 0, 5, 0)").run();
-    db.prepare("INSERT INTO api_keys (id, account_id, hash, prefix, created_at) VALUES ('key_1', 'acc_1', 'hh', 'p', 0)").run();
-    for (const at of [T0 - WINDOW_MS - 5, T0 - 10, T0 - 5]) db.prepare("INSERT INTO usage_events (account_id, key_id, endpoint, fair_use, at) VALUES ('acc_1', 'key_1', 'scan', NULL, ?)").run(at);
+    db.exec('PRAGMA user_version = 1');
+    hold(db.prepare("INSERT INTO accounts (id, name, plan, status, admin, daily_limit, created_at) VALUES ('acc_1', 'old', 'business', 'active', 0, 5, 0)")).run();
+    hold(db.prepare("INSERT INTO api_keys (id, account_id, hash, prefix, created_at) VALUES ('key_1', 'acc_1', 'hh', 'p', 0)")).run();
+    const scan = hold(db.prepare("INSERT INTO usage_events (account_id, key_id, endpoint, fair_use, at) VALUES ('acc_1', 'key_1', 'scan', NULL, ?)"));
+    for (const at of [T0 - WINDOW_MS - 5, T0 - 10, T0 - 5]) scan.run(at);
     // remove-bg uses: one in the window and this month, one in the window but last month, one older
     const { monthStart } = monthBounds(T0);
-    for (const at of [T0 - 1, monthStart - 1, T0 - WINDOW_MS - 1]) db.prepare("INSERT INTO usage_events (account_id, key_id, endpoint, fair_use, at) VALUES ('acc_1', 'key_1', 'remove-bg', 'remove_bg', ?)").run(at);
+    const removeBg = hold(db.prepare("INSERT INTO usage_events (account_id, key_id, endpoint, fair_use, at) VALUES ('acc_1', 'key_1', 'remove-bg', 'remove_bg', ?)"));
+    for (const at of [T0 - 1, monthStart - 1, T0 - WINDOW_MS - 1]) removeBg.run(at);
     db.close();
     const store = openStore({ dataDir: dir });
     const ids = { accountId: 'acc_1', keyId: 'key_1' };

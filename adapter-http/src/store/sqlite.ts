@@ -65,13 +65,31 @@ const CODEC: Rows.RowCodec<number, number> = { flag: (v) => v === 1, time: (v) =
 const toAccount = (r: AccountRow): Account => Rows.toAccount(r, CODEC);
 const toKey = (r: KeyRow): ApiKey => Rows.toKey(r, CODEC);
 
+/**
+ * better-sqlite3 12 wraps its Database and Statement objects in node::ObjectWrap. Built against Node >= 24.19
+ * headers, that wrapper's destructor removes an environment cleanup hook and asserts a current Environment,
+ * which a wrapper finalized by the garbage collector (a second-pass weak callback, run outside any context)
+ * does not have: the process aborts with "Assertion failed: (env) != nullptr" in Statement::~Statement
+ * (nodejs/node#65446). Whether the database is open or closed makes no difference; only never letting a
+ * wrapper become garbage does. So every Database and Statement this module creates is held here until the
+ * process exits (Node's environment cleanup then deletes them where a context exists), statements are
+ * prepared once per store (no per-call prepare, no db.pragma, whose statement is thrown away), and close()
+ * finalizes them through db.close(). A closed store keeps only its small wrappers.
+ */
+const LIVE_NATIVE: object[] = [];
+/** Hold a better-sqlite3 Database or Statement until the process exits (see LIVE_NATIVE); returns it. */
+export function keepNative<T extends object>(o: T): T {
+  LIVE_NATIVE.push(o);
+  return o;
+}
+
 /** Apply pending migrations; returns the resulting schema version. */
 export function migrate(db: Database.Database): number {
-  const current = db.pragma('user_version', { simple: true }) as number;
+  const current = keepNative(db.prepare<[], number>('PRAGMA user_version').pluck()).get()!;
   for (let v = current; v < MIGRATIONS.length; v++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[v]!);
-      db.pragma(`user_version = ${v + 1}`);
+      db.exec(`PRAGMA user_version = ${v + 1}`);
     }).immediate();
   }
   return MIGRATIONS.length;
@@ -93,14 +111,14 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     mkdirSync(dataDir, { recursive: true });
     file = path.join(dataDir, 'inkprep.db');
   }
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
+  // Held for the process's life with its statements (LIVE_NATIVE); its transaction statements are cached by
+  // better-sqlite3 per Database object, so they live as long as it does.
+  const db = keepNative(new Database(file));
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
   migrate(db);
 
-  const q = {
+  const q = keepNative({
+    ping: db.prepare('SELECT 1'),
     insertAccount: db.prepare(`INSERT INTO accounts (id, name, plan, status, admin, daily_limit, remove_bg_cap, upscale_cap, remove_bg_monthly, created_at)
                                VALUES (@id, @name, @plan, 'active', @admin, @daily_limit, NULL, NULL, NULL, @created_at)`),
     getAccount: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?'),
@@ -154,7 +172,9 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     deleteSetting: db.prepare('DELETE FROM settings WHERE name = ?'),
     listSettings: db.prepare<[], { name: string; value: string }>('SELECT name, value FROM settings ORDER BY name'),
     dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
-  };
+  });
+  /** updateAccount's statements, one per set of patched columns (a handful), prepared once and held. */
+  const updates = keepNative(new Map<string, Database.Statement>());
 
   // Key lookups are cached (the hot path of every request) but never stale: the cache is dropped whenever
   // this connection changes accounts or keys, and whenever PRAGMA data_version says another connection
@@ -359,7 +379,12 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     },
     async updateAccount(id, patch: AccountPatch) {
       const { sets, vals } = Rows.accountAssignments(patch, () => '?', (v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v));
-      if (sets.length) db.prepare(`UPDATE accounts SET ${sets.join(', ')} WHERE id = ?`).run(...vals, id);
+      if (sets.length) {
+        const sql = `UPDATE accounts SET ${sets.join(', ')} WHERE id = ?`;
+        let stmt = updates.get(sql);
+        if (!stmt) updates.set(sql, (stmt = db.prepare(sql)));
+        stmt.run(...vals, id);
+      }
       invalidate();
       const r = q.getAccount.get(id);
       if (!r) throw new ServiceError('not_found', `No account ${id}`);
@@ -434,7 +459,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
       return out;
     },
     async ping() {
-      db.prepare('SELECT 1').get();
+      q.ping.get();
     },
     async close() {
       if (closed) return;
