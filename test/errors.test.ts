@@ -1,5 +1,5 @@
 // One error registry (adapter-http/src/errors/registry.ts): every code emitted anywhere in src is in it, the
-// engine's codes are all mapped there and carry no host status, and the README's error-code table lists every
+// engine's codes are all mapped there and carry no host status, and the error-code table (docs/reference/errors.md) lists every
 // registry code with its HTTP status and CLI exit code.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -101,18 +101,18 @@ describe('error registry', () => {
     expect([exit('port_in_use'), exit('processing_failed'), exit('internal_error'), exit('supplier_unavailable')]).toEqual(Array(4).fill(EXIT.failed));
   });
 
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(path.join(ROOT, 'docs/reference/errors.md'), 'utf8');
   const block = readme.split('<!-- error-codes:start -->')[1]?.split('<!-- error-codes:end -->')[0] ?? '';
   // | `code` | HTTP (or — for CLI-only) | CLI exit | meaning |
   const rows = [...block.matchAll(/^\| `([a-z_]+)` \| (\d{3}|—) \| (\d) \|/gm)].map((m) => [m[1], m[2] === '—' ? null : Number(m[2]), Number(m[3])] as const);
 
-  it('README lists every registry code with its status and exit code', () => {
+  it('docs/reference/errors.md lists every registry code with its status and exit code', () => {
     expect(rows.length).toBeGreaterThan(0);
     for (const [code, def] of Object.entries(ERROR_REGISTRY)) {
-      expect(rows.find((r) => r[0] === code), `README row for ${code}`).toEqual([code, def.status, def.exit]);
+      expect(rows.find((r) => r[0] === code), `docs/reference/errors.md row for ${code}`).toEqual([code, def.status, def.exit]);
     }
   });
-  it('README lists no code the registry lacks', () => {
+  it('docs/reference/errors.md lists no code the registry lacks', () => {
     for (const [code] of rows) expect(Object.keys(ERROR_REGISTRY)).toContain(code);
   });
 });

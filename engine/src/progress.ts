@@ -4,7 +4,7 @@
 
 /** One progress event of a running op. */
 export interface ProgressEvent {
-  /** The stage running now, e.g. `decode`, `quantize`, `trace`, `encode` (each op's stages are in the README). */
+  /** The stage running now, e.g. `decode`, `quantize`, `trace`, `encode` (each op's stages are in docs/guides/embedding-the-engine.md). */
   stage: string;
   /** Share of the whole op done, 0..1; never decreases within one call. */
   fraction: number;

@@ -67,7 +67,7 @@ const POST_ROWS: Row[] = [
   { path: '/api/v1/mockup', field: 'placement_id', valid: 'full-front', with: { template_id: 'tee-white' } },
   { path: '/api/v1/mockup', field: 'placement', valid: 'Full Front', with: { template_id: 'tee-white' } },
   { path: '/api/v1/mockup', field: 'scale', valid: '1' },
-  // Our extensions beyond the spec's 4.12 table (README "Mockups"): the same rule holds for them.
+  // Our extensions beyond the spec's 4.12 table (docs/algorithms/mockup.md): the same rule holds for them.
   { path: '/api/v1/mockup', field: 'preview_fix', valid: 'halftone' },
   { path: '/api/v1/mockup', field: 'alpha_threshold', valid: '144', with: { preview_fix: 'alpha_threshold' } },
   { path: '/api/v1/mockup', field: 'halftone_lpi', valid: '35', with: { preview_fix: 'halftone' } },

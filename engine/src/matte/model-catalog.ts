@@ -54,7 +54,7 @@ export const MODEL_CATALOG: Readonly<Record<ModelName, CatalogModel>> = Object.f
   },
 });
 
-/** The model remove-bg uses when none is configured (chosen by bench remove-bg-photos: see README). */
+/** The model remove-bg uses when none is configured (chosen by bench remove-bg-photos: see docs/benchmarks/remove-bg.md). */
 export const DEFAULT_MODEL: ModelName = 'isnet-fp16';
 
 /** Whether a value names a model of the catalogue. */

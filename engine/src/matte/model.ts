@@ -83,7 +83,7 @@ const sessions = new Map<string, Promise<OrtSession>>();
 /**
  * Default inference threads of a segmentation session: 2 where the machine has 2 cores or more, else 1 (as the
  * upscale model). ISNet fp16 at 1024 px costs about 2.5-3.5 s of CPU either way; 2 threads finish sooner only
- * when a second core is idle (README "Measured on photos": 1.5 s best against 2.8 s, no gain on a saturated
+ * when a second core is idle (docs/benchmarks/remove-bg.md "Measured on photos": 1.5 s best against 2.8 s, no gain on a saturated
  * machine). Threads do not spin while waiting, so a loaded machine loses no CPU to them.
  */
 export function defaultSegmentationThreads(): number {

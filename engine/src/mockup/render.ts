@@ -157,7 +157,7 @@ export async function renderMockup(input: Raster | DesignSource, o: Readonly<Res
   progress('encode');
   img = img.removeAlpha();
   // Encoders tuned for a preview: JPEG without Huffman optimisation (measured at 2000 px: ~20 ms instead of
-  // ~90 ms CPU for ~25% more bytes), PNG at zlib level 1 without adaptive filtering (see README).
+  // ~90 ms CPU for ~25% more bytes), PNG at zlib level 1 without adaptive filtering (see docs/benchmarks/mockup.md).
   const buf = o.format === 'jpeg'
     ? await img.jpeg({ quality: 90, chromaSubsampling: '4:4:4', optimiseCoding: false }).toBuffer()
     : await img.png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer();

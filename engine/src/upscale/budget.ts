@@ -11,7 +11,7 @@ export const SHRINK_ALLOWANCE = 4;
  * PNG encoding of the result) stays under ~10 s on the 2-core reference machine when it is not shared:
  * the model measured 6.3 µs per input pixel at 4x (256 x 256 in 411 ms, 2 ORT threads), about 8 µs with
  * tile margins, plus about 2 µs per input pixel of PNG encoding at 4x (16 output pixels each); 2x costs
- * about 5 µs per input pixel in all. See README "Upscale" and bench/suites/upscale.ts.
+ * about 5 µs per input pixel in all. See docs/algorithms/upscale.md and bench/suites/upscale.ts.
  */
 export const DEFAULT_BUDGET = 1_500_000;
 export const DEFAULT_BUDGET_4X = 750_000;
