@@ -50,7 +50,7 @@ beforeAll(async () => {
     };
     if (lastAuth !== `Basic ${Buffer.from('12345:secret-key').toString('base64')}`) return send({ message: 'unauthorized' }, 401);
     if (mode === 'slow') {
-      const t = setTimeout(() => send([]), 3000);
+      const t = setTimeout(() => send([]), 60_000); // far beyond SLOW.timeoutMs
       res.on('close', () => clearTimeout(t));
       return;
     }
@@ -77,8 +77,12 @@ afterAll(async () => {
   await new Promise<void>((r) => server.close(() => r()));
 });
 
+// Answers of the local stub get a generous timeout and catalogue deadline (only a hang guard: on a busy
+// machine a local answer can take seconds); the slow-supplier cases set the short timeout they test (SLOW).
+const ROOMY = 30_000;
+const SLOW = { timeoutMs: 1500 };
 function cfg(over: Partial<SsConfig> = {}): SsConfig {
-  return { baseUrl: base, account: '12345', apiKey: 'secret-key', imageBase: 'https://img.example/', timeoutMs: 1500, ttlMs: 60_000, ...over };
+  return { baseUrl: base, account: '12345', apiKey: 'secret-key', imageBase: 'https://img.example/', timeoutMs: ROOMY, ttlMs: 60_000, ...over };
 }
 const sig = () => new AbortController().signal;
 
@@ -148,7 +152,7 @@ describe('S&S Activewear connector', () => {
     mode = 'error';
     await expect(ss().search('gildan', sig())).rejects.toThrow(/HTTP 503/);
     mode = 'slow';
-    await expect(ss().search('gildan', sig())).rejects.toThrow(/within 1500 ms/);
+    await expect(new SsActivewearConnector(cfg(SLOW)).search('gildan', sig())).rejects.toThrow(/within 1500 ms/);
     mode = 'ok';
     await expect(new SsActivewearConnector(cfg({ apiKey: 'wrong' })).search('gildan', sig())).rejects.toThrow(/HTTP 401/);
   });
@@ -190,7 +194,7 @@ describe('Catalog across suppliers', () => {
   });
 
   it('merges suppliers; one that is down, slow or malformed degrades to the others with a warning', async () => {
-    const c = new Catalog({ connectors: [new SsActivewearConnector(cfg())], deadlineMs: 2000 });
+    const c = new Catalog({ connectors: [new SsActivewearConnector(cfg())], deadlineMs: ROOMY });
     mode = 'ok';
     const ok = await c.search('gildan', undefined);
     expect(ok.styles.map((s) => s.key)).toEqual(['ss:39', 'ss:4190']);
@@ -198,13 +202,13 @@ describe('Catalog across suppliers', () => {
     expect(ok.warnings).toEqual([]);
     for (const m of ['slow', 'malformed'] as Mode[]) {
       mode = m;
-      const r = await new Catalog({ connectors: [new SsActivewearConnector(cfg())] }).search('tee', undefined);
+      const r = await new Catalog({ connectors: [new SsActivewearConnector(cfg(m === 'slow' ? SLOW : {}))], deadlineMs: ROOMY }).search('tee', undefined);
       expect(r.styles.map((s) => s.key)).toEqual(['own:classic-tee', 'own:womens-tee', 'own:long-sleeve-tee']);
       expect(r.suppliers[1]).toMatchObject({ id: 'ss', status: 'unavailable', count: 0 });
       expect(r.warnings[0]!.code).toBe('supplier_unavailable');
       expect(r.warnings[0]!.message).toMatch(/S&S Activewear is unavailable/);
     }
-    const down = new Catalog({ connectors: [new SsActivewearConnector(cfg({ baseUrl: 'http://127.0.0.1:9/v2' }))] });
+    const down = new Catalog({ connectors: [new SsActivewearConnector(cfg({ baseUrl: 'http://127.0.0.1:9/v2' }))], deadlineMs: ROOMY });
     const r = await down.search('tee', undefined);
     expect(r.styles.length).toBe(3);
     expect(r.suppliers[1]!.status).toBe('unavailable');
@@ -217,7 +221,7 @@ describe('Catalog across suppliers', () => {
 
   it('supplier filter and bad keys are 400 naming the field; garmentFor maps a supplier style for the mockup', async () => {
     mode = 'ok';
-    const c = new Catalog({ connectors: [new SsActivewearConnector(cfg())] });
+    const c = new Catalog({ connectors: [new SsActivewearConnector(cfg())], deadlineMs: ROOMY });
     expect((await c.search('gildan', 'ss')).styles.every((s) => s.supplier === 'ss')).toBe(true);
     await expect(c.search('x', 'acme')).rejects.toMatchObject({ code: 'invalid_option', details: { field: 'supplier' } });
     await expect(c.style('nokey')).rejects.toMatchObject({ code: 'invalid_option', details: { field: 'key' } });
