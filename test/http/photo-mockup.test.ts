@@ -49,7 +49,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r));
   const port = (stub.address() as AddressInfo).port;
-  useCatalog(new Catalog({ connectors: [new SsActivewearConnector({ baseUrl: `http://127.0.0.1:${port}/v2`, account: '1', apiKey: 'k', imageBase: `http://127.0.0.1:${port}/`, timeoutMs: 8000, ttlMs: 60_000 })], deadlineMs: 10_000 }));
+  useCatalog(new Catalog({ connectors: [new SsActivewearConnector({ baseUrl: `http://127.0.0.1:${port}/v2`, account: '1', apiKey: 'k', imageBase: `http://127.0.0.1:${port}/`, timeoutMs: 30_000, ttlMs: 60_000 })], deadlineMs: 35_000 })); // roomy: a hang guard for the local stub on a busy machine
   t = await startTestServer();
 });
 
