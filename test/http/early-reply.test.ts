@@ -161,6 +161,9 @@ describe('the drain is bounded', () => {
     expect(r.answer).toMatch(/^HTTP\/1\.1 401 /);
     expect(r.end).not.toBe('sent everything: the server never closed');
     expect(r.sent).toBeGreaterThan(limit);
-    expect(r.sent).toBeLessThan(limit + 16 * MB); // socket buffers on both sides
+    // Past the limit the client can still have written what sat in socket buffers on both sides and what the
+    // server read while its close was scheduled: a few MB on an idle machine, 22 MB seen on a busy 2-core one.
+    // A server that read on would take all 4 x limit, so twice the limit still tells the two apart.
+    expect(r.sent).toBeLessThan(2 * limit);
   });
 });
