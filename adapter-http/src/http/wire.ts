@@ -83,23 +83,15 @@ export function scanReportWire(r: ScanReport): ScanReportWire {
   };
 }
 
-/** The decode report as `inkprep info` prints it. */
-export interface DecodeInfoWire {
-  width: number;
-  height: number;
-  format: DecodeInfo['format'];
+/**
+ * The decode report as `inkprep info` prints it: the engine's fields, three of them under the contract's names
+ * (derived, so a field the engine adds or retypes shows up here; the key order is decodeInfoWire's).
+ */
+export type DecodeInfoWire = Omit<DecodeInfo, 'isJpeg' | 'hasAlpha' | 'bitsPerSample'> & {
   is_jpeg: boolean;
   has_alpha: boolean;
-  density: number | null;
-  space: string;
   bits_per_sample: number;
-  channels: number;
-  icc: boolean;
-  orientation: number;
-  interlaced: boolean;
-  palette: boolean;
-  bytes: number;
-}
+};
 
 /** The engine's decode report in the contract's names. */
 export function decodeInfoWire(i: DecodeInfo): DecodeInfoWire {
