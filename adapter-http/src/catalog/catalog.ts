@@ -49,14 +49,15 @@ export class Catalog {
   }
 
   /**
-   * Search (spec 4.10). `supplierFilter`: comma list of ids; unknown ids give 400 naming `supplier`.
+   * Search (spec 4.10). `supplierFilter`: comma list of ids; unknown ids, and empty items (`supplier=,,`,
+   * `own,`: a list naming nothing must not widen to every supplier), give 400 naming `supplier`.
    */
   async search(q: string | undefined, supplierFilter: string | undefined, signal?: AbortSignal): Promise<SearchResult> {
     let chosen = this.connectors;
-    if (supplierFilter && supplierFilter.trim() !== '') {
-      const want = supplierFilter.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
-      const unknown = want.filter((w) => !this.ids().includes(w));
-      if (unknown.length) throw invalidOption('supplier', `a comma list of ${this.ids().join(', ')}`, supplierFilter);
+    if (supplierFilter !== undefined) {
+      const want = supplierFilter.split(',').map((s) => s.trim().toLowerCase());
+      const bad = want.filter((w) => w === '' || !this.ids().includes(w));
+      if (bad.length) throw invalidOption('supplier', `a comma list of ${this.ids().join(', ')} without empty items`, supplierFilter);
       chosen = this.connectors.filter((c) => want.includes(c.id));
     }
     const query = q?.trim() ? q.trim() : undefined;

@@ -18,7 +18,7 @@ export interface FormLimits {
   maxFieldBytes?: number;
   /** Parts (fields + files) accepted. Default 40. */
   maxParts?: number;
-  /** File parts accepted (only `image` is kept; others are skipped). Default 4. */
+  /** File parts accepted (only one, named `image`, is valid; any other file part is 400). Default 4. */
   maxFiles?: number;
 }
 
@@ -137,8 +137,13 @@ export function readForm(ex: Exchange, limits: FormLimits): BodyReader {
     const b = bb;
     b.on('file', (name, stream, info) => {
       stream.on('error', () => {}); // destroying busboy after a limit errors its open file stream; already handled
-      if (name !== 'image' || fileChunks || image) {
-        stream.resume(); // unknown or repeated file parts are skipped
+      // Only `image` may be a file, once: a text field sent as a file (`-F scale=@two.txt`), an unknown file
+      // or a second image would otherwise be dropped silently and the request run on defaults or the wrong file.
+      const refusal = name !== 'image' ? `Part ${name} was sent as a file; only image is a file (send ${name} as a text field)`
+        : fileChunks || image ? 'The image file was sent more than once; send one file part named image' : null;
+      if (refusal) {
+        stream.resume();
+        fail(new InkprepError('invalid_option', refusal, { field: name.slice(0, 64) }));
         return;
       }
       fileChunks = [];
@@ -157,6 +162,8 @@ export function readForm(ex: Exchange, limits: FormLimits): BodyReader {
     b.on('field', (name, value, info) => {
       if (info.valueTruncated) fail(new InkprepError('invalid_option', `Field ${name} is longer than ${limits.maxFieldBytes ?? 8192} bytes`, { field: name }));
       else if (info.nameTruncated) fail(new InkprepError('invalid_option', 'A field name is too long', { field: name.slice(0, 64) }));
+      // A field sent twice has no one value (`-F scale=2 -F scale=4`): refused, whatever its name, not first- or last-wins.
+      else if (Object.prototype.hasOwnProperty.call(fields, name)) fail(new InkprepError('invalid_option', `Field ${name} was sent more than once; send it once`, { field: name }));
       else fields[name] = value;
     });
     b.on('partsLimit', () => fail(new InkprepError('invalid_option', `Too many form parts (at most ${limits.maxParts ?? 40})`, { field: 'form' })));

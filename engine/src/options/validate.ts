@@ -150,10 +150,17 @@ function parseTextUnnoted(o: OptionReader, field: string): string | undefined {
   return v;
 }
 
-/** Query parameters (URLSearchParams) as a text options bag: parsed by the same helpers as form fields. */
+/**
+ * Query parameters (URLSearchParams) as a text options bag: parsed by the same helpers as form fields.
+ * @throws `invalid_option` naming a parameter sent more than once (`?q=a&q=b` has no one value; neither the
+ * first nor the last is guessed), whatever its name, as for form fields.
+ */
 export function queryOptions(query: URLSearchParams): OptionReader {
   const fields: Record<string, string> = {};
-  for (const [k, v] of query) if (!(k in fields)) fields[k] = v;
+  for (const [k, v] of query) {
+    if (Object.prototype.hasOwnProperty.call(fields, k)) throw invalidOption(k, 'one value (the parameter was sent more than once)', v);
+    fields[k] = v;
+  }
   return readOptions(textOptions(fields));
 }
 
