@@ -2,8 +2,9 @@
 // units at the print resolution so scan (speck_count) and fix (fix_despeckle) agree exactly:
 //  - small: the component (visible pixels, alpha >= 1, 8-connected) fits in a square SPECK_MAX_MM
 //    (0.5 mm) across, i.e. 6x6 px at 300 DPI (at least 1 px);
-//  - isolated: no other visible pixel within about ISOLATION_MM (2 mm) of its bounding box, so the dot of
-//    an i, serifs, a halftone screen's dots (neighbours one cell away) and texture stay.
+//  - isolated: no other visible pixel within ISOLATION_MM (2 mm, rounded to whole px; Euclidean distance
+//    from its bounding box) so the dot of an i, serifs, a halftone screen's dots (neighbours one cell away)
+//    and texture stay. The same speck at the same distance from other ink gets the same verdict anywhere.
 // On an opaque image with a solid background (e.g. a JPEG on white) the components are those of the
 // pixels that differ from the background colour (RGB distance >= 40, well above JPEG noise). An image
 // with a single component has no specks. The same test finds pinholes (isolated small transparent holes).
@@ -67,8 +68,11 @@ export function findSpecks(r: Raster, dpi: number, plane?: Uint8Array): SpeckRep
 }
 
 /**
- * Which components of `cc` are small and isolated at `dpi`: isolation counts the pixels of all of the
- * components (the mask they were labelled from) in tiles around each small component.
+ * Which components of `cc` are small and isolated at `dpi`. Isolated means exactly: no pixel of another
+ * component within `isolationPx(dpi)` px (Euclidean, centre to centre) of the component's bounding box. The
+ * verdict depends only on the component and where the other ink sits relative to it, never on where the pair
+ * sits in the image (issue 30: a tiled count reached 24..26 px out depending on the tile grid, so equal specks
+ * 26 px apart were kept or removed by position).
  */
 export function smallIsolated(cc: RunComponents, dpi: number): { isSpeck: Uint8Array; count: number } {
   const isSpeck = new Uint8Array(cc.count);
@@ -77,42 +81,60 @@ export function smallIsolated(cc: RunComponents, dpi: number): { isSpeck: Uint8A
   let anySmall = false;
   for (let c = 0; c < cc.count && !anySmall; c++) if (cc.maxX[c]! - cc.minX[c]! <= max && cc.maxY[c]! - cc.minY[c]! <= max) anySmall = true;
   if (!anySmall) return { isSpeck, count: 0 };
-  const { width: w, height: h } = cc;
   const R = isolationPx(dpi);
-  // on-pixel counts per tile, summed: the window around a component reaches R..R+T px out
-  const T = Math.max(1, Math.floor(R / 8));
-  const tw = Math.ceil(w / T);
-  const th = Math.ceil(h / T);
-  const sum = new Uint32Array((tw + 1) * (th + 1));
-  // the on pixels are exactly the runs of the components
-  for (let i = 0; i < cc.runCount; i++) {
-    const base = (Math.floor(cc.y[i]! / T) + 1) * (tw + 1) + 1;
-    let x = cc.x0[i]!;
-    const e = cc.x1[i]!;
-    while (x < e) {
-      const tx = Math.floor(x / T);
-      const next = Math.min(e, (tx + 1) * T);
-      sum[base + tx]! += next - x;
-      x = next;
-    }
+  // reach[d]: how far out along a row the disc of radius R reaches d rows above or below the box
+  const reach = new Int32Array(R + 1);
+  for (let d = 0; d <= R; d++) {
+    let r = Math.floor(Math.sqrt(R * R - d * d));
+    while (r * r + d * d > R * R) r--;
+    while ((r + 1) * (r + 1) + d * d <= R * R) r++;
+    reach[d] = r;
   }
-  for (let ty = 1; ty <= th; ty++) {
-    for (let tx = 1; tx <= tw; tx++) {
-      const k = ty * (tw + 1) + tx;
-      sum[k]! += sum[k - 1]! + sum[k - tw - 1]! - sum[k - tw - 2]!;
-    }
-  }
+  // labelRuns emits runs row by row, left to right: rowStart[y]..rowStart[y + 1] are row y's runs
+  const rowStart = new Int32Array(cc.height + 1);
+  for (let i = 0; i < cc.runCount; i++) rowStart[cc.y[i]! + 1]!++;
+  for (let y = 0; y < cc.height; y++) rowStart[y + 1]! += rowStart[y]!;
   let count = 0;
   for (let c = 0; c < cc.count; c++) {
     if (cc.maxX[c]! - cc.minX[c]! > max || cc.maxY[c]! - cc.minY[c]! > max) continue;
-    const tx0 = Math.max(0, Math.floor((cc.minX[c]! - R) / T));
-    const ty0 = Math.max(0, Math.floor((cc.minY[c]! - R) / T));
-    const tx1 = Math.min(tw, Math.floor((cc.maxX[c]! - 1 + R) / T) + 1);
-    const ty1 = Math.min(th, Math.floor((cc.maxY[c]! - 1 + R) / T) + 1);
-    const around = sum[ty1 * (tw + 1) + tx1]! - sum[ty0 * (tw + 1) + tx1]! - sum[ty1 * (tw + 1) + tx0]! + sum[ty0 * (tw + 1) + tx0]!;
-    if (around - cc.area[c]! > 0) continue;
+    if (hasInkNear(cc, rowStart, reach, c)) continue;
     isSpeck[c] = 1;
     count++;
   }
   return { isSpeck, count };
+}
+
+/** Whether a run of another component than `c` has a pixel within the disc radius of c's bounding box. */
+function hasInkNear(cc: RunComponents, rowStart: Int32Array, reach: Int32Array, c: number): boolean {
+  const R = reach.length - 1;
+  const x0 = cc.minX[c]!;
+  const x1 = cc.maxX[c]! - 1;
+  const y0 = cc.minY[c]!;
+  const y1 = cc.maxY[c]! - 1;
+  // rows nearest the box first: ink close by ends the search soonest
+  for (let d = 0; d <= R; d++) {
+    const lo = x0 - reach[d]!;
+    const hi = x1 + reach[d]!;
+    if (d === 0) {
+      for (let y = y0; y <= y1; y++) if (rowHasOther(cc, rowStart, y, lo, hi, c)) return true;
+      continue;
+    }
+    if (y0 - d >= 0 && rowHasOther(cc, rowStart, y0 - d, lo, hi, c)) return true;
+    if (y1 + d < cc.height && rowHasOther(cc, rowStart, y1 + d, lo, hi, c)) return true;
+  }
+  return false;
+}
+
+/** Whether row y has a run of a component other than `c` overlapping columns lo..hi (inclusive). */
+function rowHasOther(cc: RunComponents, rowStart: Int32Array, y: number, lo: number, hi: number, c: number): boolean {
+  let a = rowStart[y]!;
+  let b = rowStart[y + 1]!;
+  // first run of the row ending after lo (x1 is exclusive)
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (cc.x1[m]! <= lo) a = m + 1;
+    else b = m;
+  }
+  for (let i = a, e = rowStart[y + 1]!; i < e && cc.x0[i]! <= hi; i++) if (cc.runLabel[i] !== c) return true;
+  return false;
 }
