@@ -2,7 +2,9 @@
 // of the adapter that reads process.env (test/repo/architecture.test.ts holds it): every other module is
 // handed its part of the frozen config (the services object, function and constructor parameters), so a
 // setting is parsed once, in one place, and a bad value stops the start instead of the first request.
-// README "## HTTP service" lists the same variables; keep the two in step.
+// CONFIG_VARIABLES below declares every variable read here (name, type, default, description, example);
+// docs/reference/configuration.md is generated from it (`npm run docs:options`) and
+// test/repo/configuration-reference.test.ts holds the table, the reads and every mention in step.
 import os from 'node:os';
 import path from 'node:path';
 import { invalidOption, type EngineOptions, type MaskOutput, type ModelOptions, type SegmentationModelOptions } from '@inkprep/engine';
@@ -147,6 +149,73 @@ export interface EngineHostConfig {
    */
   fetchModel: boolean;
 }
+
+/** Where a variable belongs: the sections of docs/reference/configuration.md, in this order. */
+export type ConfigSection = 'server' | 'limits' | 'metrics' | 'store' | 'engine' | 'catalog' | 'cluster' | 'cli';
+
+/** One environment variable as the reference page documents it. */
+export interface ConfigVariable {
+  name: string;
+  section: ConfigSection;
+  /** The values accepted, in words (`integer 0-65535`, `uws | node | auto`). */
+  type: string;
+  /** What an unset (or empty) variable means. */
+  default: string;
+  description: string;
+  /** A value an operator might set. */
+  example: string;
+}
+
+/**
+ * Every environment variable the adapter reads (all of them read in this module, by the functions below).
+ * A variable added to a reader and not here, or mentioned anywhere in adapter-http/src, docs/ or README.md
+ * without being here, fails test/repo/configuration-reference.test.ts.
+ */
+export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze([
+  { name: 'PORT', section: 'server', type: 'integer 0-65535', default: '8080', description: 'TCP port of the API (0 picks a free one).', example: '8080' },
+  { name: 'HOST', section: 'server', type: 'interface address', default: '0.0.0.0', description: 'Interface the API binds.', example: '127.0.0.1' },
+  { name: 'INKPREP_DATA_DIR', section: 'server', type: 'directory', default: './data', description: 'The SQLite store `inkprep.db` (created on first start), local result storage, and the default home of the model and blank caches. Resolved against the working directory.', example: '/var/lib/inkprep' },
+  { name: 'INKPREP_BOOTSTRAP_KEY', section: 'server', type: 'string, 16-256 characters, no spaces', default: 'unset', description: 'When the store is empty: the first key of the local account created at start.', example: 'change-me-0123456789abcdef' },
+  { name: 'INKPREP_HTTP', section: 'server', type: '`uws` | `node` | `auto`', default: 'auto', description: 'HTTP transport: uWebSockets.js, node:http, or uWebSockets.js where its native build loads for this Node, else node:http.', example: 'node' },
+  { name: 'INKPREP_LOG_LEVEL', section: 'server', type: '`debug` | `info` | `warn` | `error` | `silent`', default: 'info', description: 'Least level of the JSON log lines written (`debug` adds the `/healthz`, `/readyz`, `/metrics` request lines).', example: 'warn' },
+  { name: 'INKPREP_TRUSTED_PROXY', section: 'server', type: 'comma-separated addresses and CIDRs', default: 'unset (the socket peer is the client)', description: 'Reverse proxies whose `X-Forwarded-For` names the client in the request log. A malformed entry stops the start.', example: '127.0.0.1,10.0.0.0/8' },
+  { name: 'INKPREP_PUBLIC_URL', section: 'server', type: 'origin URL', default: 'unset (answers carry paths)', description: 'Origin put before the paths of hosted results (`output_url`) and preview pictures; trailing slashes dropped.', example: 'https://api.example.com' },
+  { name: 'INKPREP_SHUTDOWN_GRACE_MS', section: 'server', type: 'integer 0-3,600,000 (ms)', default: '130000', description: 'How long SIGTERM waits for in-flight requests before closing anyway.', example: '30000' },
+  { name: 'INKPREP_THREADS', section: 'limits', type: 'integer 1-256', default: 'max(2, cores)', description: 'Engine worker threads (one may be busy with the vectorize conversion).', example: '4' },
+  { name: 'INKPREP_ENGINE_MAX_QUEUE', section: 'limits', type: 'integer 1-100,000', default: '256', description: 'Engine tasks allowed to wait for a worker; the next one is 503 `engine_overloaded`.', example: '64' },
+  { name: 'INKPREP_MAX_UPLOAD_MB', section: 'limits', type: 'number 0.001-2048 (MB = 2^20 bytes)', default: '50', description: 'Upload limit of the image endpoints without their own (scan, fix, remove-bg, upscale, mockup).', example: '20' },
+  { name: 'INKPREP_VECTORIZE_MAX_MB', section: 'limits', type: 'number 0.001-2048 (MB = 2^20 bytes)', default: '25', description: 'Vectorize upload limit (the contract says 25 MB).', example: '25' },
+  { name: 'INKPREP_MAX_PIXELS', section: 'limits', type: 'integer 1-1,000,000,000', default: '100000000', description: 'Largest image any endpoint decodes, in pixels.', example: '50000000' },
+  { name: 'INKPREP_VECTORIZE_SLOTS', section: 'limits', type: 'integer 1-1000', default: '1', description: 'Vectorize conversions at once (the whole deployment with `DATABASE_URL`; the contract says one at a time). Set alike on every process.', example: '2' },
+  { name: 'INKPREP_VECTORIZE_MAX_WAITING', section: 'limits', type: 'integer 0-10,000', default: '8', description: '`max_waiting`: vectorize requests allowed to wait beside the conversions running (the whole deployment with `DATABASE_URL`); the next is 429 `queue_full`. Set alike on every process.', example: '16' },
+  { name: 'INKPREP_VECTORIZE_LEASE_MS', section: 'limits', type: 'integer 1000-600,000 (ms)', default: '10000', description: 'PostgreSQL line only: a process that stops renewing its lease loses its places after this long.', example: '10000' },
+  { name: 'INKPREP_METRICS_PORT', section: 'metrics', type: 'integer 0-65535', default: 'unset (no metrics listener)', description: 'Serve Prometheus `GET /metrics` on this separate port (no auth: keep it off the public network; 0 = any free port). In `inkprep cluster` process N uses this port + N.', example: '9464' },
+  { name: 'INKPREP_METRICS_HOST', section: 'metrics', type: 'interface address', default: 'unset (the `HOST` value)', description: 'Interface the metrics listener binds, e.g. a private address while the API listens on 0.0.0.0.', example: '127.0.0.1' },
+  { name: 'INKPREP_METRICS_TOKEN', section: 'metrics', type: 'string, 16-256 characters, no spaces', default: 'unset (`/metrics` on the API port is 404)', description: 'Also serve `GET /metrics` on the API port, only to `Authorization: Bearer <token>` (others get 401).', example: 'scrape-token-0123456789' },
+  { name: 'DATABASE_URL', section: 'store', type: '`postgres://...` URL', default: 'unset (SQLite in the data directory)', description: 'PostgreSQL for accounts, keys, usage, settings, the vectorize line and hosted results (the server and the admin CLI).', example: 'postgres://inkprep:secret@db.internal:5432/inkprep' },
+  { name: 'INKPREP_PG_POOL_SIZE', section: 'store', type: 'positive number', default: '10 (also for anything not a positive number)', description: 'PostgreSQL connections per process.', example: '20' },
+  { name: 'INKPREP_RESERVATION_LEASE_MS', section: 'store', type: 'integer 1000-3,600,000 (ms)', default: '30000', description: 'Pending usage reservations of a process silent this long are released (both stores).', example: '60000' },
+  { name: 'INKPREP_RESULT_RETENTION_DAYS', section: 'store', type: 'positive number (days)', default: 'unset (kept forever)', description: 'Hosted results older than this are no longer served and may be swept.', example: '30' },
+  { name: 'INKPREP_GARMENT_CACHE_DIR', section: 'engine', type: 'directory', default: '<data dir>/cache/garments', description: 'Rendered garment blanks of the mockup (computed once, kept here).', example: '/var/cache/inkprep/garments' },
+  { name: 'INKPREP_WARM_BLANKS', section: 'engine', type: 'boolean (`0`, `false`, `no`, `off` are off)', default: 'on; off under tests (`NODE_ENV=test` or `VITEST` set)', description: 'Pre-render the own garment blanks in the background at start.', example: '0' },
+  { name: 'INKPREP_MODEL_DIR', section: 'engine', type: 'directory', default: '<data dir>/models', description: 'Catalogue segmentation models of remove-bg (`inkprep models fetch` writes here).', example: '/var/lib/inkprep/models' },
+  { name: 'INKPREP_FETCH_MODEL', section: 'engine', type: 'boolean (`1`, `true`, `yes` are on)', default: 'off', description: 'Fetch the default segmentation model in the background at start, when `INKPREP_SEGMENTATION_MODEL` names none. Opt-in: the weights\' terms are unclear (docs/licensing.md).', example: '1' },
+  { name: 'INKPREP_SEGMENTATION_MODEL', section: 'engine', type: 'path of an `.onnx` file, or `none`', default: 'unset (the cached default model, when fetched)', description: 'The segmentation model of remove-bg; `none` = no model backend.', example: '/models/u2net.onnx' },
+  { name: 'INKPREP_SEGMENTATION_SIZE', section: 'engine', type: '`N` or `WxH`', default: '1024', description: 'Model input size.', example: '320' },
+  { name: 'INKPREP_SEGMENTATION_MEAN', section: 'engine', type: 'three comma-separated numbers', default: '0.5,0.5,0.5', description: 'Per-channel mean subtracted from RGB scaled to 0-1.', example: '0.485,0.456,0.406' },
+  { name: 'INKPREP_SEGMENTATION_STD', section: 'engine', type: 'three comma-separated numbers', default: '1,1,1', description: 'Per-channel divisor.', example: '0.229,0.224,0.225' },
+  { name: 'INKPREP_SEGMENTATION_OUTPUT', section: 'engine', type: '`minmax` | `probability` | `logits`', default: 'minmax', description: 'How the model output maps to a mask: min-max scaled (as rembg), clamped probability, or sigmoid of logits.', example: 'probability' },
+  { name: 'INKPREP_SEGMENTATION_THREADS', section: 'engine', type: 'integer 1-16', default: '2 (1 on a single core)', description: 'Inference threads of the segmentation session.', example: '1' },
+  { name: 'INKPREP_SS_ACCOUNT', section: 'catalog', type: 'string', default: 'unset (S&S connector off)', description: 'S&S Activewear account number (HTTP Basic user). The connector is on when this and `INKPREP_SS_API_KEY` are both set.', example: '123456' },
+  { name: 'INKPREP_SS_API_KEY', section: 'catalog', type: 'string', default: 'unset (S&S connector off)', description: 'S&S Activewear API key (HTTP Basic password).', example: 'a1b2c3d4-e5f6-...' },
+  { name: 'INKPREP_SS_BASE_URL', section: 'catalog', type: 'URL', default: 'https://api.ssactivewear.com/v2', description: 'S&S API base (trailing slashes dropped).', example: 'https://api.ssactivewear.com/v2' },
+  { name: 'INKPREP_SS_IMAGE_BASE', section: 'catalog', type: 'URL', default: 'https://www.ssactivewear.com/', description: 'Prefix of the relative image paths in S&S answers.', example: 'https://www.ssactivewear.com/' },
+  { name: 'INKPREP_SUPPLIER_TIMEOUT_MS', section: 'catalog', type: 'positive number (ms)', default: '4000', description: 'Deadline of one supplier call (a photo fetch gets 2 s more for the body).', example: '8000' },
+  { name: 'INKPREP_CATALOG_TTL_S', section: 'catalog', type: 'positive number (s)', default: '3600', description: 'Cache lifetime of successful supplier answers.', example: '600' },
+  { name: 'INKPREP_PROCESSES', section: 'cluster', type: 'positive integer', default: 'unset (the number of cores)', description: 'Processes `inkprep cluster` starts (checked by cluster alone, so a bad value never stops `inkprep serve`).', example: '4' },
+  { name: 'INKPREP_CLUSTER_SLOT', section: 'cluster', type: 'integer', default: 'unset (not in a cluster)', description: 'Set by `inkprep cluster` for each process it starts: process N serves metrics on `INKPREP_METRICS_PORT` + N, only process 0 fetches the model, and the processes share their port on purpose. Not set by hand.', example: '0' },
+  { name: 'INKPREP_DEBUG', section: 'cli', type: 'any non-empty value', default: 'unset', description: 'The CLI adds the stack trace to an `internal_error` line.', example: '1' },
+]);
 
 const MB = 1024 * 1024;
 
