@@ -10,7 +10,8 @@ const LIGHT: Record<string, () => Promise<Command>> = {
   admin: async () => (await import('./commands/admin.js')).adminCommand,
 };
 
-function help(COMMANDS: readonly Command[]): string {
+/** What `inkprep --help` prints (docs/reference/cli.md quotes it). */
+export function helpText(COMMANDS: readonly Command[]): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
     'usage: inkprep <command> [options]',
@@ -38,7 +39,7 @@ export async function main(argv: string[]): Promise<number> {
   if (light) return (await light()).run(rest);
   const { COMMANDS } = await import('./commands/index.js');
   if (!verb || verb === '--help' || verb === '-h' || verb === 'help') {
-    process.stdout.write(help(COMMANDS) + '\n');
+    process.stdout.write(helpText(COMMANDS) + '\n');
     return verb ? EXIT.ok : EXIT.usage;
   }
   const cmd = COMMANDS.find((c) => c.name === verb);
