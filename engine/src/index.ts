@@ -33,3 +33,7 @@ export type { VectorizeOptions } from './ops/vectorize.js';
 export type { VectorizeResult } from './vectorize/pipeline.js';
 export type { Detail } from './vectorize/settings.js';
 export type { VectorFormat, DxfUnits } from './vectorize/formats/index.js';
+export type { UnderbaseOptions, GarmentColour } from './underbase/options.js';
+export type { UnderbaseResult } from './ops/underbase.js';
+export type { UnderbaseStats, UnderbaseWarning } from './underbase/report.js';
+export type { PixelBox } from './underbase/checks.js';

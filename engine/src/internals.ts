@@ -64,3 +64,10 @@ export { writeSvg, encodePath, hexColour, type SvgOptions, type SvgResult } from
 export { writeDocument, writePdf, writeEps, writeDxf, nearestAci, layerName, VECTOR_FORMATS, DXF_UNITS, CONTENT_TYPES, DEFAULT_PX_PER_INCH, type DxfOptions, type DocumentOptions, type PdfResult, type EpsResult, type DxfResult } from './vectorize/formats/index.js';
 export { recognisePrimitives, fitPrimitive, primitiveSegments, primitiveTolerance, type PrimitiveStats } from './vectorize/primitives/index.js';
 export { TRANSPARENT, type Primitive, type LabelMap, type Fill, type GradientStop, type TraceParams, type TracedShape, type PathSegments, type TraceResult } from './vectorize/types.js';
+export { UNDERBASE_STAGES } from './ops/underbase.js';
+export { resolveUnderbase, UNDERBASE_DEFAULTS, type ResolvedUnderbase } from './underbase/options.js';
+export { computePlates, NO_INK, KNOCKED, WHITE_ONLY, COLOUR, type PlateSet } from './underbase/plates.js';
+export { narrowRegions, thinWhite, narrowKnockouts, MIN_WHITE_LINE_PT, MIN_KNOCKOUT_GAP_PT, type NarrowRegions } from './underbase/checks.js';
+export { writeSeparationPdf } from './underbase/pdf.js';
+export { squaredDistance } from './raster/distance.js';
+export { encodeGreyPng } from './raster/encode.js';

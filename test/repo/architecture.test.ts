@@ -17,13 +17,13 @@ const ENGINE_LAYERS: readonly (readonly string[])[] = [
   // the vocabulary every part speaks: errors, progress events, DTF print rules
   ['errors.ts', 'progress.ts', 'print/'],
   // pixels, colour maths, option parsing, the ONNX runtime
-  ['raster/', 'colour/', 'options/', 'onnx/'],
+  ['raster/', 'colour/', 'options/', 'onnx/', 'pdf/'],
   // algorithm families, each on pixels alone
   ['alpha/', 'halftone/', 'vectorize/', 'garments/', 'matte/'],
   // families built on others: the scan judges alpha; the upscaler traces with the vectorizer
   ['scan/', 'upscale/'],
   // the fix repairs what the scan finds; the mockup shows the scan's verdict on a garment
-  ['fix/', 'mockup/'],
+  ['fix/', 'mockup/', 'underbase/'],
   // the ops: resolve + run, one per file, and their registry
   // what a host gave createEngine (paths, models), as the ops read it
   ['settings.ts'],

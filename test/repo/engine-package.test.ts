@@ -163,7 +163,7 @@ import { createEngine, InkprepError, textOptions, type OpName, type OptionsOf, t
 // Option fields whose type admits any string. Only catalog identifiers and paths may; the rest are literal.
 // (Distributed over the option types' halves: camelCase names, and the snake_case names of the transition.)
 type Widened<T> = T extends unknown ? { [P in keyof T]-?: string extends NonNullable<T[P]> ? P : never }[keyof T] : never;
-type OpenText = { info: never; scan: never; fix: never; vectorize: never; upscale: never; removeBg: 'model'; mockup: 'style' | 'color' | 'size' | 'template_id' | 'templateId' | 'garment' };
+type OpenText = { info: never; scan: never; fix: never; vectorize: never; upscale: never; removeBg: 'model'; mockup: 'style' | 'color' | 'size' | 'template_id' | 'templateId' | 'garment'; underbase: 'garment_color' | 'garmentColor' | 'style' | 'color' | 'spot_name' | 'spotName' };
 type NoWidening = { [K in OpName]: Exclude<Widened<OptionsOf<K>>, OpenText[K]> }[OpName];
 const noWidening: [NoWidening] extends [never] ? true : NoWidening = true;
 
@@ -183,6 +183,10 @@ try {
 // The library's names are camelCase (the snake_case above is accepted during the transition).
 await engine.scan(b, { printWidthInches: 12 });
 await engine.fix(b, { fixHalftone: true, halftoneLpi: 45, resizeWidthPx: 800 });
+const ub = await engine.underbase(b, { garmentColor: '#1b1b1d', printWidthInches: 10, knockout: 'garment', format: 'json' });
+console.log(ub.stats.whiteCoveragePercent, ub.warnings.map((w) => w.code), ub.colourPlate?.length);
+// @ts-expect-error knockout is none | black | garment
+await engine.underbase(b, { knockout: 'white' });
 // @ts-expect-error shapeStyle is stacked | cutout
 await engine.vectorize(b, { shapeStyle: 'round' });
 // @ts-expect-error colors is 'auto' | 'unlimited' | number

@@ -7,6 +7,7 @@ import { fixOp } from './fix.js';
 import { removeBgOp } from './remove-bg.js';
 import { upscaleOp } from './upscale.js';
 import { vectorizeOp } from './vectorize.js';
+import { underbaseOp } from './underbase.js';
 import type { TextOptions } from '../options/validate.js';
 import { isMarkedResolved, markResolved } from '../options/resolved.js';
 
@@ -18,9 +19,10 @@ export const OPS = {
   removeBg: removeBgOp,
   upscale: upscaleOp,
   vectorize: vectorizeOp,
+  underbase: underbaseOp,
 } as const;
 
-/** The name of an engine op: `info`, `mockup`, `scan`, `fix`, `removeBg`, `upscale`, `vectorize` (one method each on `Engine`). */
+/** The name of an engine op: `info`, `mockup`, `scan`, `fix`, `removeBg`, `upscale`, `vectorize`, `underbase` (one method each on `Engine`). */
 export type OpName = keyof typeof OPS;
 type Def<K extends OpName> = (typeof OPS)[K];
 /** Typed options of op K (literal unions, numbers, booleans; text forms only through `textOptions`). */

@@ -62,3 +62,14 @@ function removePngChunk(png: Uint8Array, type: string): Uint8Array {
 export function encodePng(r: Raster, opts: EncodeOptions = {}): Promise<Uint8Array> {
   return encodeImage(r, 'png', opts);
 }
+
+/** Encode one 8-bit plane (0 black .. 255 white) as a greyscale PNG with its print density. */
+export async function encodeGreyPng(plane: Uint8Array, width: number, height: number, dpi?: number): Promise<Uint8Array> {
+  let s = sharp(Buffer.from(plane.buffer, plane.byteOffset, plane.byteLength), { raw: { width, height, channels: 1 }, limitInputPixels: false });
+  if (dpi && dpi > 0) s = s.withDensity(dpi);
+  let buf: Uint8Array = await s.toColourspace('b-w').png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer();
+  if (!(dpi && dpi > 0)) buf = removePngChunk(buf, 'pHYs');
+  const out = new Uint8Array(buf.length);
+  out.set(buf);
+  return out;
+}

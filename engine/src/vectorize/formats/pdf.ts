@@ -8,6 +8,7 @@ import { deflateSync } from 'node:zlib';
 import type { Fill, TraceResult } from '../types.js';
 import { drawnShapes, inchesPerPx, num, PT_PER_INCH, type PageOptions } from './page.js';
 import { paintOps } from './postscript.js';
+import { serializePdf, type PdfObject } from '../../pdf/serialize.js';
 
 /** Largest page side in default units that PDF readers accept (Acrobat's implementation limit). */
 const MAX_PAGE_UNITS = 14400;
@@ -42,36 +43,12 @@ export function writePdf(result: TraceResult, fills: readonly Fill[], opts: Page
   const content = deflateSync(Buffer.from(`${num(s, 6)} 0 0 ${num(-s, 6)} 0 ${num(hPt / userUnit, 3)} cm\n${body}`, 'latin1'), { level: 9 });
   const resources = shadings.length ? `/Resources << /Shading << ${shadings.join(' ')} >> >>` : '/Resources << >>';
   const box = `[0 0 ${num(wPt / userUnit, 3)} ${num(hPt / userUnit, 3)}]`;
-  const objects: (string | Uint8Array)[][] = [
+  const objects: PdfObject[] = [
     ['<< /Type /Catalog /Pages 2 0 R >>'],
     ['<< /Type /Pages /Kids [3 0 R] /Count 1 >>'],
     [`<< /Type /Page /Parent 2 0 R /MediaBox ${box}${userUnit > 1 ? ` /UserUnit ${userUnit}` : ''} ${resources} /Contents 4 0 R >>`],
     [`<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`, content, '\nendstream'],
   ];
-  const parts: Buffer[] = [];
-  let offset = 0;
-  const push = (p: string | Uint8Array) => {
-    const b = typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p.buffer, p.byteOffset, p.byteLength);
-    parts.push(b);
-    offset += b.length;
-  };
-  // the second line's high bytes tell transfer programs the file is binary
-  push(`%PDF-${userUnit > 1 ? '1.6' : '1.4'}\n%\xe2\xe3\xcf\xd3\n`);
-  const xref: number[] = [];
-  objects.forEach((obj, i) => {
-    xref.push(offset);
-    push(`${i + 1} 0 obj\n`);
-    for (const p of obj) push(p);
-    push('\nendobj\n');
-  });
-  const start = offset;
-  push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${xref.map((o) => String(o).padStart(10, '0') + ' 00000 n \n').join('')}`);
-  push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${start}\n%%EOF\n`);
-  const pdf = new Uint8Array(offset); // own ArrayBuffer (Buffer.concat may use the shared pool): transferable
-  let at = 0;
-  for (const b of parts) {
-    pdf.set(b, at);
-    at += b.length;
-  }
+  const pdf = serializePdf(objects, userUnit > 1 ? '1.6' : '1.4');
   return { pdf, paths, colorsUsed };
 }

@@ -1,0 +1,61 @@
+// The separation file a RIP takes: one page at the exact print size holding the white plate as an image in a
+// Separation colour space (spot name `White` by default) and, over it, the colour plate as an RGB image with
+// its own alpha as a soft mask. Both are painted with overprint on, so on separation the colour image leaves
+// the spot plate alone and the white image leaves the process plates alone; a viewer without overprint
+// preview shows the art over a pale tint where the white goes (the spot's alternate colour).
+import { deflateSync } from 'node:zlib';
+import { serializePdf, type PdfObject } from '../pdf/serialize.js';
+import type { PlateSet } from './plates.js';
+
+/** Largest page side in default units that PDF readers accept (Acrobat's implementation limit). */
+const MAX_PAGE_UNITS = 14400;
+/** The white's alternate colour (DeviceCMYK at 100 % tint): a pale cyan, visible on screen, never printed. */
+const WHITE_ALTERNATE_CMYK = '[0.3 0 0 0]';
+
+function fmt(v: number): string {
+  return String(Math.round(v * 1000) / 1000);
+}
+
+/**
+ * The PDF of `p` with the white as spot colour `spotName` (a PDF name without the slash, already validated).
+ * @example writeSeparationPdf(plates, 'White') // a Uint8Array starting with %PDF-1.4
+ */
+export function writeSeparationPdf(p: PlateSet, spotName: string): Uint8Array {
+  const { width: w, height: h } = p;
+  const wPt = (w / p.dpi) * 72;
+  const hPt = (h / p.dpi) * 72;
+  const userUnit = Math.max(wPt, hPt) > MAX_PAGE_UNITS ? Math.ceil(Math.max(wPt, hPt) / MAX_PAGE_UNITS) : 1;
+  const W = wPt / userUnit;
+  const H = hPt / userUnit;
+  const n = w * h;
+  const rgb = new Uint8Array(n * 3);
+  const alpha = new Uint8Array(n);
+  const src = p.colour.data;
+  for (let i = 0; i < n; i++) {
+    rgb[i * 3] = src[i * 4]!;
+    rgb[i * 3 + 1] = src[i * 4 + 1]!;
+    rgb[i * 3 + 2] = src[i * 4 + 2]!;
+    alpha[i] = src[i * 4 + 3]!;
+  }
+  const z = (b: Uint8Array) => deflateSync(b, { level: 6 });
+  const rgbZ = z(rgb);
+  const alphaZ = z(alpha);
+  const whiteZ = z(p.white);
+  const content = z(Buffer.from(
+    `q /GS0 gs ${fmt(W)} 0 0 ${fmt(H)} 0 0 cm /Im0 Do Q\nq /GS0 gs ${fmt(W)} 0 0 ${fmt(H)} 0 0 cm /Wh0 Do Q\n`, 'latin1'));
+  const image = (extra: string, data: Uint8Array): PdfObject =>
+    [`<< /Type /XObject /Subtype /Image /Width ${w} /Height ${h} /BitsPerComponent 8 ${extra} /Filter /FlateDecode /Length ${data.length} >>\nstream\n`, data, '\nendstream'];
+  const objects: PdfObject[] = [
+    ['<< /Type /Catalog /Pages 2 0 R >>'],
+    ['<< /Type /Pages /Kids [3 0 R] /Count 1 >>'],
+    [`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${fmt(W)} ${fmt(H)}]${userUnit > 1 ? ` /UserUnit ${userUnit}` : ''}`
+      + ' /Resources << /XObject << /Im0 5 0 R /Wh0 7 0 R >> /ExtGState << /GS0 << /Type /ExtGState /OP true /op true /OPM 1 >> >> >>'
+      + ' /Contents 4 0 R >>'],
+    [`<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`, content, '\nendstream'],
+    image('/ColorSpace /DeviceRGB /SMask 6 0 R', rgbZ),
+    image('/ColorSpace /DeviceGray', alphaZ),
+    image(`/ColorSpace [/Separation /${spotName} /DeviceCMYK 8 0 R]`, whiteZ),
+    [`<< /FunctionType 2 /Domain [0 1] /C0 [0 0 0 0] /C1 ${WHITE_ALTERNATE_CMYK} /N 1 >>`],
+  ];
+  return serializePdf(objects, userUnit > 1 ? '1.6' : '1.4');
+}

@@ -1,0 +1,86 @@
+// The numbers a shop prices and checks an underbase with, and the warnings, from the plates and the checks.
+import type { NarrowRegions, PixelBox } from './checks.js';
+import { MIN_KNOCKOUT_GAP_PT, MIN_WHITE_LINE_PT } from './checks.js';
+import { COLOUR, KNOCKED, WHITE_ONLY, type PlateSet } from './plates.js';
+
+/** Ink areas in square inches at the print size, and the white's share of the print area. */
+export interface UnderbaseStats {
+  printWidthInches: number;
+  printHeightInches: number;
+  /** White ink, weighted by its density (a 50 % white square inch counts half). */
+  whiteInkSqIn: number;
+  /** Process (colour) ink, weighted by the art's alpha. */
+  colourInkSqIn: number;
+  /** Art printed with white ink alone. */
+  whiteOnlySqIn: number;
+  /** Art knocked out (no ink: the garment shows). */
+  knockedOutSqIn: number;
+  /** whiteInkSqIn over the print area, percent. */
+  whiteCoveragePercent: number;
+}
+
+/** A stable code, one sentence, and where: how many regions, their pixels, the largest regions' boxes. */
+export interface UnderbaseWarning {
+  code: 'white_too_thin' | 'knockout_gap_too_narrow' | 'semi_transparent_pixels';
+  message: string;
+  count: number;
+  pixels: number;
+  boxes: PixelBox[];
+}
+
+const round = (v: number, d = 3) => Math.round(v * 10 ** d) / 10 ** d;
+
+export function underbaseStats(p: PlateSet): UnderbaseStats {
+  const perSqIn = 1 / (p.dpi * p.dpi);
+  let white = 0;
+  let colour = 0;
+  let whiteOnly = 0;
+  let knocked = 0;
+  const px = p.colour.data;
+  for (let i = 0; i < p.white.length; i++) {
+    white += p.white[i]!;
+    const c = p.classes[i]!;
+    if (c === COLOUR) colour += px[i * 4 + 3]!;
+    else if (c === WHITE_ONLY) whiteOnly++;
+    else if (c === KNOCKED) knocked++;
+  }
+  const area = p.width * p.height * perSqIn;
+  const whiteSqIn = (white / 255) * perSqIn;
+  return {
+    printWidthInches: round(p.width / p.dpi),
+    printHeightInches: round(p.height / p.dpi),
+    whiteInkSqIn: round(whiteSqIn),
+    colourInkSqIn: round((colour / 255) * perSqIn),
+    whiteOnlySqIn: round(whiteOnly * perSqIn),
+    knockedOutSqIn: round(knocked * perSqIn),
+    whiteCoveragePercent: area > 0 ? round((whiteSqIn / area) * 100, 2) : 0,
+  };
+}
+
+export function underbaseWarnings(p: PlateSet, thin: NarrowRegions, gaps: NarrowRegions): UnderbaseWarning[] {
+  const out: UnderbaseWarning[] = [];
+  if (thin.count > 0) {
+    out.push({
+      code: 'white_too_thin',
+      message: `${thin.count} white area${thin.count > 1 ? 's are' : ' is'} narrower than ${MIN_WHITE_LINE_PT} pt (${round(MIN_WHITE_LINE_PT / 72, 3)} in) after the choke and may not hold on the film; thicken the art there or lower choke_mm`,
+      ...thin,
+    });
+  }
+  if (gaps.count > 0) {
+    out.push({
+      code: 'knockout_gap_too_narrow',
+      message: `${gaps.count} knocked-out gap${gaps.count > 1 ? 's are' : ' is'} narrower than ${MIN_KNOCKOUT_GAP_PT} pt and will fill in; widen them in the art or use knockout=none`,
+      ...gaps,
+    });
+  }
+  if (p.semiTransparent > 0) {
+    out.push({
+      code: 'semi_transparent_pixels',
+      message: `${p.semiTransparent} semi-transparent pixels get a white in proportion to their alpha, which prints unevenly; send fix_halftone=true or fix_alpha_threshold=true`,
+      count: 1,
+      pixels: p.semiTransparent,
+      boxes: p.semiBox ? [p.semiBox] : [],
+    });
+  }
+  return out;
+}
