@@ -17,6 +17,7 @@ export { ERROR_CODES, ERROR_REGISTRY, EXIT, ServiceError, exitCodeFor, isCodedEr
 export type { Exchange } from './http/exchange.js';
 export { parseTransportChoice } from './transport/select.js';
 export { PortInUseError, type TransportKind, type TransportChoice } from './transport/types.js';
+export { UsageSettler, CONFIRM_QUEUE_MAX, type SettleStats } from './limits/settle.js';
 export { reserveUse, fairUseCap, fairUseStatus, monthBounds, type Meter, type Reservation } from './limits/meter.js';
 export { SETTINGS, getSetting, getUpscaleLimits, parseSetting, isSettingName, UPSCALE_SHRINK_ALLOWANCE, type SettingName, type UpscaleLimits } from './settings.js';
 export { ConversionQueue, DEFAULT_MAX_WAITING, DEFAULT_SLOTS, type ConversionQueueOptions, type LineCounts, type QueueSnapshot, type VectorizeLine } from './queue/vectorize-queue.js';

@@ -12,6 +12,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { HotCounter, HotHistogram } from './metrics-hot.js';
 import type { VectorizeLine } from './queue/vectorize-queue.js';
 import type { Store } from './store/types.js';
+import type { SettleStats } from './limits/settle.js';
 
 /** Request durations: from a cached status read (~0.1 ms) to a queued vectorize (minutes). */
 const REQUEST_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
@@ -40,6 +41,8 @@ function outcomeOf(err: unknown): string {
 export interface MetricsSources {
   engine(): { threads: number; running: number; queued: number };
   line(): VectorizeLine;
+  /** The usage settler's counters (limits/settle.ts); null or absent: none. */
+  settle?(): SettleStats | null;
 }
 
 export class Metrics {
@@ -93,6 +96,25 @@ export class Metrics {
     this.reservationEnds = new Counter({ name: 'inkprep_reservation_outcomes_total', help: 'Reservations ended: kept (2xx, confirmed) or released (error, abort)', labelNames: ['outcome'], registers });
     this.rejections = new Counter({ name: 'inkprep_limit_rejections_total', help: 'Calls refused with 429, by endpoint and limit (daily, fair_use, monthly, queue)', labelNames: ['endpoint', 'limit'], registers });
     this.processInfo = new Gauge({ name: 'inkprep_process_info', help: 'Always 1: which process (pid) and HTTP transport these metrics come from (one target per process in a cluster)', labelNames: ['pid', 'transport'], registers });
+    // Usage confirmations that waited for the store (an outage): read from the settler on each scrape.
+    const settle = (): SettleStats | null => sources.settle?.() ?? null;
+    const total = (name: string, help: string, read: (s: SettleStats) => number): void => {
+      new Counter({ name, help, registers, collect(): void { const st = settle(); this.reset(); if (st) this.inc(read(st)); } });
+    };
+    new Gauge({ name: 'inkprep_usage_confirmations_queued', help: 'Usage confirmations waiting in memory for the store to come back', registers, collect(): void { this.set(settle()?.queued ?? 0); } });
+    total('inkprep_usage_confirmations_queued_total', 'Usage confirmations queued because the store was away when their request succeeded', (st) => st.queuedTotal);
+    total('inkprep_usage_confirmations_confirmed_later_total', 'Queued usage confirmations the store took later', (st) => st.confirmedLater);
+    new Counter({
+      name: 'inkprep_usage_confirmations_dropped_total', help: 'Usage confirmations given up (not counted): full (queue at its bound) or failed (refused for a reason other than an outage)',
+      labelNames: ['reason'], registers,
+      collect(): void {
+        const st = settle();
+        this.reset();
+        this.labels('full').inc(st?.dropped.full ?? 0);
+        this.labels('failed').inc(st?.dropped.failed ?? 0);
+      },
+    });
+    total('inkprep_usage_pending_released_later_total', 'Pending uses of this process released after a store outage (a release or reservation answer lost)', (st) => st.releasedLater);
     this.storeSeconds = new HotHistogram('inkprep_store_operation_duration_seconds', 'Store call latency by operation and outcome (ok or error)', ['op', 'outcome'], STORE_BUCKETS, this.registry);
   }
 

@@ -19,11 +19,16 @@ import { ROUTES } from './routes/index.js';
 import { startBlankWarmup } from './routes/mockup.js';
 import type { AppServices } from './services.js';
 import type { Store } from './store/types.js';
+import { guardStore } from './store/guard.js';
+import { UsageSettler } from './limits/settle.js';
 
 /** Usage events are kept this long (40 days: covers the rolling 24 h window and the calendar-month allowance). */
 export const USAGE_RETENTION_MS = 40 * 24 * 3_600_000;
 
 /** Probes and scrapes: their request lines are `debug`, hidden at the default level (INKPREP_LOG_LEVEL=debug shows them). */
+/** How long shutdown waits for the store to take queued usage confirmations (limits/settle.ts). */
+const SETTLE_FLUSH_MS = 10_000;
+
 const QUIET_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
 
 export interface ServerOptions {
@@ -75,15 +80,19 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
   const ownEngine = !opts.engine;
   const rawEngine = opts.engine ?? createEngine({ ...engineOptions(config.engine), threads: config.threads, maxQueue: config.engineMaxQueue, maxPixels: config.maxPixels, idleTimeout: 600_000 });
   const line = opts.vectorizeLine ?? new ConversionQueue({ maxWaiting: config.vectorizeMaxWaiting, slots: config.vectorizeSlots });
-  const metrics = new Metrics({ engine: () => rawEngine.stats(), line: () => line });
-  // Every engine task, store call and vectorize turn of every route is timed through these wrappers.
+  let settler: UsageSettler | null = null;
+  const metrics = new Metrics({ engine: () => rawEngine.stats(), line: () => line, settle: () => settler?.stats() ?? null });
+  // Every engine task, store call and vectorize turn of every route is timed through these wrappers. The
+  // store's outage errors become 503 store_unavailable (guardStore), never 500.
   const engine = instrumentEngine(rawEngine, metrics);
-  const store = instrumentStore(opts.store, metrics);
+  const store = instrumentStore(guardStore(opts.store), metrics);
+  const clock = opts.clock ?? Date.now;
+  settler = new UsageSettler(store, { log, clock });
   const closers: (() => Promise<void> | void)[] = [];
   let draining = false;
   const services: AppServices = {
-    config, store, engine, log, metrics,
-    clock: opts.clock ?? Date.now,
+    config, store, engine, log, metrics, settler,
+    clock,
     vectorizeQueue: instrumentLine(line, metrics),
     draining: () => draining,
     onClose: (fn) => closers.push(fn),
@@ -221,6 +230,8 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
         for (const fn of closers) await fn();
         await services.vectorizeQueue.close();
         if (ownEngine) await engine.close();
+        // Confirmations queued during a store outage get one last chance before the store closes.
+        await settler.flush(SETTLE_FLUSH_MS);
         if (opts.closeStore !== false) await store.close();
         await metricsListener?.close();
         log.info('stopped');

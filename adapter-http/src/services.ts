@@ -5,6 +5,7 @@ import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import type { VectorizeLine } from './queue/vectorize-queue.js';
 import type { Store } from './store/types.js';
+import type { UsageSettler } from './limits/settle.js';
 
 export interface AppServices {
   config: ServerConfig;
@@ -16,6 +17,8 @@ export interface AppServices {
   /** The vectorize line: in-process, or deployment-wide in PostgreSQL (queue/open-line.ts). */
   vectorizeQueue: VectorizeLine;
   metrics: Metrics;
+  /** Confirms and releases usage reservations so they survive a store outage (limits/settle.ts). */
+  settler: UsageSettler;
   /** True once SIGTERM/close started: new requests get 503 `shutting_down`. */
   draining(): boolean;
   /** Register cleanup to run when the server closes (after in-flight work ends), e.g. a storage client. */

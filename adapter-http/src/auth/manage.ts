@@ -17,9 +17,14 @@ export async function createApiKey(store: Store, accountId: string, now: number,
     throw new ServiceError('plan_inactive', `Keys need an active Business plan; account ${accountId} is ${account.plan} (${account.status})`, { plan: account.plan });
   }
   const s = secret ?? generateKeySecret();
-  if (s.length < 16 || s.length > 256 || /\s/.test(s)) throw new InkprepError('invalid_option', 'A key must be 16 to 256 characters without spaces', { field: 'key' });
+  assertKeySecret(s);
   const key = await store.insertKey({ accountId, hash: hashKey(s), prefix: keyDisplayPrefix(s), now });
   return { key, secret: s };
+}
+
+/** Throw `invalid_option` (field `key`) unless a chosen secret is 16 to 256 characters without spaces. */
+export function assertKeySecret(s: string): void {
+  if (s.length < 16 || s.length > 256 || /\s/.test(s)) throw new InkprepError('invalid_option', 'A key must be 16 to 256 characters without spaces', { field: 'key' });
 }
 
 /** Revoke a key given its id (`key_...`) or its secret. Returns the key, or null when unknown. */

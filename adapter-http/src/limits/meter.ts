@@ -4,12 +4,14 @@
 // What counts: a metered request is reserved when it is admitted (authenticated, body within limits,
 // image readable, options valid) and kept only if it succeeds (2xx): `keep()` confirms it in the store
 // before the reply is sent. It is released when it ends in any error or the client disconnects first, and
-// by the store's sweep when its process died (lease). Requests rejected before processing never count;
-// GET status reads are unmetered.
+// by the store's sweep when its process died (lease). With the server's settler (settle.ts) a confirmation
+// the store cannot take now is queued and retried, so a success during a store outage still counts once.
+// Requests rejected before processing never count; GET status reads are unmetered.
 import { InkprepError } from '@inkprep/engine';
 import type { Caller } from '../auth/authenticate.js';
 import { WINDOW_MS, monthBounds, type Account, type FairUseName, type MeterState, type Store } from '../store/types.js';
 import { ServiceError, type CodedError } from '../errors/registry.js';
+import type { UsageSettler } from './settle.js';
 
 /** What a route counts against: just the key's daily limit, or also an account fair-use cap. */
 export type Meter = 'daily' | { fairUse: FairUseName } | 'none';
@@ -74,12 +76,13 @@ function retrySeconds(ms: number): number {
  * @throws ServiceError 429 `daily_limit_exceeded` (limit, used, retry_after_seconds) |
  *   `fair_use_exceeded` (limit, used, retry_after_seconds; `period: "month"` for the remove-bg monthly allowance)
  */
-export async function reserveUse(store: Store, caller: Caller, endpoint: string, meter: Meter, now: number): Promise<Reservation> {
+export async function reserveUse(store: Store, caller: Caller, endpoint: string, meter: Meter, now: number, settler?: UsageSettler): Promise<Reservation> {
   if (meter === 'none') return NOOP;
   const fairUse = meter === 'daily' ? null : meter.fairUse;
   const account = caller.account;
   const monthlyLimit = fairUse === 'remove_bg' ? account.removeBgMonthlyAllowance : null;
-  const r = await store.reserve({
+  // Through the settler (the server's): confirmations survive a store outage, see settle.ts.
+  const r = await (settler ?? store).reserve({
     accountId: account.id, keyId: caller.key.id, endpoint, fairUse, now,
     dailyLimit: account.dailyLimit,
     fairUseCap: fairUse ? fairUseCap(account, fairUse) : null,
@@ -102,12 +105,13 @@ export async function reserveUse(store: Store, caller: Caller, endpoint: string,
     async release() {
       if (done) return;
       done = true;
-      await store.release(r.eventId);
+      await (settler ?? store).release(r.eventId);
     },
     async keep() {
       if (done) return;
       done = true;
-      await store.confirm(use);
+      if (settler) await settler.keep(use);
+      else await store.confirm(use);
     },
   };
 }

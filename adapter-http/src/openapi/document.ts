@@ -48,7 +48,8 @@ export function fieldSchema(f: validate.FieldSpec, description?: string): Schema
 /** Error codes a route can answer with, by status: its kind's codes plus the ones its doc adds. */
 export function errorCodesFor(meta: RouteMeta, doc: OperationDoc, hasFields: boolean): Map<number, HttpErrorCode[]> {
   const codes = new Set<HttpErrorCode>(['internal_error', 'shutting_down']);
-  if (meta.auth) for (const c of ['unauthorized', 'plan_inactive', 'account_suspended'] as const) codes.add(c);
+  // Authentication reads the store: while it is away, 503 store_unavailable (with Retry-After).
+  if (meta.auth) for (const c of ['unauthorized', 'plan_inactive', 'account_suspended', 'store_unavailable'] as const) codes.add(c);
   if (hasFields || meta.kind === 'image') codes.add('invalid_option');
   if (meta.kind === 'image') {
     for (const c of ['missing_image', 'image_unreadable', 'unsupported_format', 'image_too_large', 'body_too_large', 'processing_failed', 'engine_overloaded', 'aborted'] as const) codes.add(c);
@@ -101,6 +102,9 @@ function errorResponse(status: number, codes: readonly HttpErrorCode[]): Record<
     headers['Retry-After'] = { schema: { type: 'string', pattern: '^[0-9]+$' }, description: 'seconds until a call may succeed (daily_limit_exceeded, fair_use_exceeded)', required: false };
     // Present on those two codes (not on queue_full, which shares the status), equal to the body's fields.
     Object.assign(headers, rateLimitHeaders(false));
+  }
+  if (codes.includes('store_unavailable')) {
+    headers['Retry-After'] = { schema: { type: 'string', pattern: '^[0-9]+$' }, description: 'seconds to wait before retrying (store_unavailable on an API route; equal to the body\'s retry_after_seconds)', required: false };
   }
   const desc = status === 499 ? 'the client closed the connection (logged; never delivered)' : codes.join(', ');
   return { description: desc, headers: headersObject(headers), content: { 'application/json': { schema } } };

@@ -158,7 +158,7 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     summary: 'A hosted upscale result', tag: 'artwork',
     description: 'No key needed: the address is the secret.',
     replies: [{ status: 200, description: 'the PNG', media: ['image/png'], headers: { 'Cache-Control': text('public, immutable') } }],
-    errors: ['not_found'],
+    errors: ['not_found', 'store_unavailable'],
   },
   'GET /api/v1/upscale/held/{key}': {
     summary: 'A short-lived upscale result', tag: 'artwork',

@@ -194,7 +194,8 @@ export const ERROR_EXTRAS: Readonly<Record<HttpErrorCode, { properties: Record<s
   queue_full: { properties: { queue: (QUEUE_SNAPSHOT.properties as Record<string, Schema>).queue! } },
   aborted: { properties: {} },
   engine_overloaded: { properties: { ...readyChecks }, optional: ['store', 'engine'] },
-  store_unavailable: { properties: { ...readyChecks } },
+  // GET /readyz carries the checks; an API route carries retry_after_seconds (= Retry-After).
+  store_unavailable: { properties: { ...readyChecks, retry_after_seconds: int('seconds to wait before retrying') }, optional: ['store', 'engine', 'retry_after_seconds'] },
   queue_unavailable: { properties: {} },
   supplier_unavailable: { properties: { supplier: str('supplier identifier') }, optional: ['supplier'] },
   shutting_down: { properties: { ...readyChecks }, optional: ['store', 'engine'] },

@@ -106,7 +106,7 @@ export function getRoute<P = undefined>(spec: {
       const run = async (): Promise<void> => {
         const caller = auth ? await authenticateExchange(ex, app) : null;
         const call = makeCall(caller); // validates the parameters: a 400 is not metered
-        if (caller && meter !== 'none') reservation = await reserveUse(app.store, caller, endpoint, meter, app.clock());
+        if (caller && meter !== 'none') reservation = await reserveUse(app.store, caller, endpoint, meter, app.clock(), app.settler);
         await sendMetered(ex, await spec.handle(call), reservation);
       };
       run()

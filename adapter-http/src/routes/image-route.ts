@@ -135,7 +135,7 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
         const info = await checkImageHeader(image, { maxPixels, formats });
         if (ex.aborted) return;
         const now = app.clock();
-        reservation = await reserveUse(app.store, caller, endpoint, spec.meter ?? 'daily', now);
+        reservation = await reserveUse(app.store, caller, endpoint, spec.meter ?? 'daily', now, app.settler);
         if (ex.aborted) return;
         if (spec.queue === 'vectorize') turn = await app.vectorizeQueue.acquire(ex.signal);
         const call: ImageCall<unknown> = {

@@ -9,6 +9,7 @@ import { binary, errorJson, json } from '../http/reply.js';
 import { getUpscaleLimits } from '../settings.js';
 import type { AppServices } from '../services.js';
 import { hostingFor } from '../storage/index.js';
+import { asStoreError } from '../store/unavailable.js';
 import { formOptions, getRoute, postImageRoute, type RouteDef } from './define.js';
 
 /** Path prefix of hosted (lasting) results. */
@@ -75,7 +76,9 @@ export const upscaleResultRoute: RouteDef = getRoute({
   path: `${RESULTS_PREFIX}:key`,
   auth: false,
   async handle({ ex, app }) {
-    const obj = await hostingFor(app.config.dataDir, app.config.store.resultRetentionMs).storage.get(decodeURIComponent(ex.path.slice(RESULTS_PREFIX.length)));
+    // PostgreSQL result hosting shares the store's database: while it is away, 503 store_unavailable (not 500).
+    const obj = await hostingFor(app.config.dataDir, app.config.store.resultRetentionMs).storage.get(decodeURIComponent(ex.path.slice(RESULTS_PREFIX.length)))
+      .catch((err: unknown) => Promise.reject(asStoreError(err)));
     if (!obj) return notFound();
     return binary(obj.bytes, obj.contentType, { 'Cache-Control': 'public, max-age=31536000, immutable' });
   },

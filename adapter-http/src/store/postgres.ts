@@ -263,15 +263,18 @@ BEGIN
   IF FOUND THEN RETURN; END IF;
   PERFORM 1 FROM usage_events WHERE id = p_event;
   IF FOUND THEN RETURN; END IF;
-  -- A sweep released it (this process was taken for dead): the work succeeded, so it counts again.
+  -- A sweep released it (this process was taken for dead): the work succeeded, so it counts again, under
+  -- its own id (a sequence value is never handed out twice): a retry after an ambiguous commit then finds
+  -- it above and records nothing more.
   INSERT INTO key_usage VALUES (p_key, 0, 0, 0) ON CONFLICT DO NOTHING;
   PERFORM 1 FROM key_usage WHERE key_id = p_key FOR UPDATE;
   IF p_fair IS NOT NULL THEN
     INSERT INTO fair_usage VALUES (p_account, p_fair, 0, 0, 0, 0, 0) ON CONFLICT DO NOTHING;
     PERFORM 1 FROM fair_usage WHERE account_id = p_account AND fair_use = p_fair FOR UPDATE;
   END IF;
-  INSERT INTO usage_events (account_id, key_id, endpoint, fair_use, at, instance_id) VALUES (p_account, p_key, p_endpoint, p_fair, p_at, NULL);
-  PERFORM inkprep_count_event(p_key, p_account, p_fair, p_at, 1);
+  INSERT INTO usage_events (id, account_id, key_id, endpoint, fair_use, at, instance_id) VALUES (p_event, p_account, p_key, p_endpoint, p_fair, p_at, NULL)
+    ON CONFLICT (id) DO NOTHING;
+  IF FOUND THEN PERFORM inkprep_count_event(p_key, p_account, p_fair, p_at, 1); END IF;
 END $$;
 
 CREATE OR REPLACE FUNCTION inkprep_prune_key(p_key TEXT, p_before BIGINT) RETURNS BIGINT LANGUAGE plpgsql AS $$
@@ -297,6 +300,8 @@ END $$;
 
 // Arbitrary constant for pg_advisory_lock: serialises migrations between processes starting together.
 const MIGRATION_LOCK = 0x1_4b_50_52;
+// And for the first account (bootstrap) of processes starting together on an empty database.
+const BOOTSTRAP_LOCK = 0x1_4b_50_53;
 
 // PostgreSQL returns booleans as booleans and BIGINT times as text.
 type AccountRow = Rows.AccountRow<boolean, string>;
@@ -341,7 +346,12 @@ export interface PostgresStoreOptions {
   cacheKeys?: boolean;
   /** Lease of a silent process's pending reservations, ms (default 30 s; env INKPREP_RESERVATION_LEASE_MS via openConfiguredStore). */
   leaseMs?: number;
+  /** How long a query waits for a connection before failing (then 503 store_unavailable); default PG_CONNECT_TIMEOUT_MS. */
+  connectTimeoutMs?: number;
 }
+
+/** Default wait for a pooled connection, ms: long enough for a loaded server, short enough that a client gets its 503. */
+export const PG_CONNECT_TIMEOUT_MS = 5_000;
 
 /** The database's clock in ms: heartbeats and leases are judged on one clock, whatever the hosts' clocks say. */
 const DB_NOW = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
@@ -352,7 +362,10 @@ const DB_NOW = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
  * @throws when the server cannot be reached (the caller decides whether that is fatal).
  */
 export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Store & { pool: pg.Pool }> {
-  const pool = new pg.Pool({ connectionString: opts.connectionString, max: opts.max ?? 10 });
+  // A bounded wait for a connection: while the server is away (or the pool is exhausted) a request gets 503
+  // store_unavailable after this long instead of hanging (pg's default is to wait forever).
+  const connectionTimeoutMillis = opts.connectTimeoutMs ?? PG_CONNECT_TIMEOUT_MS;
+  const pool = new pg.Pool({ connectionString: opts.connectionString, max: opts.max ?? 10, connectionTimeoutMillis });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   try {
@@ -377,7 +390,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
     keyCache.clear();
   };
   const listen = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString: opts.connectionString });
+    const c = new pg.Client({ connectionString: opts.connectionString, connectionTimeoutMillis });
     const down = (): void => {
       if (listener !== c) return;
       listening = false;
@@ -525,6 +538,33 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
       if (!rows[0]) throw new ServiceError('not_found', `No account ${id}`);
       return toAccount(rows[0]);
     },
+    async createFirstAccount({ name, plan, now, key }) {
+      // Processes starting together on an empty database: the transaction-scoped advisory lock lets one
+      // look and insert at a time, so exactly one creates the account and key; the others see it and return null.
+      const c = await pool.connect();
+      try {
+        await c.query('BEGIN');
+        await c.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK]);
+        if (Number((await c.query<{ n: string }>('SELECT count(*) AS n FROM accounts')).rows[0]!.n) > 0) {
+          await c.query('ROLLBACK');
+          return null;
+        }
+        const a = await c.query<AccountRow>(
+          `INSERT INTO accounts (id, name, plan, status, admin, daily_limit, created_at) VALUES ($1, $2, $3, 'active', false, $4, $5) RETURNING *`,
+          ['acc_' + randomBytes(8).toString('hex'), name, plan, DEFAULT_DAILY_LIMIT, now]);
+        const k = await c.query<KeyRow>(
+          'INSERT INTO api_keys (id, account_id, hash, prefix, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING *',
+          ['key_' + randomBytes(8).toString('hex'), a.rows[0]!.id, key.hash, key.prefix, now]);
+        await c.query('COMMIT');
+        invalidate();
+        return { account: toAccount(a.rows[0]!), key: toKey(k.rows[0]!) };
+      } catch (err) {
+        await c.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        c.release();
+      }
+    },
     async insertKey({ accountId, hash, prefix, now }) {
       const id = 'key_' + randomBytes(8).toString('hex');
       const { rows } = await pool.query<KeyRow>(
@@ -590,6 +630,17 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
     },
     async sweepReservations() {
       return sweep();
+    },
+    async releaseOwnPending(keep, before) {
+      // Only this process's own instance: its uses that no request holds any more (a release or a reservation
+      // whose answer was lost in an outage). Released one by one, each only while still pending.
+      const mine = myId ? await myId.catch(() => 0) : 0;
+      if (!mine) return 0;
+      const { rows } = await pool.query<{ id: string }>(
+        'SELECT id FROM usage_events WHERE instance_id = $1 AND at < $2 AND NOT (id = ANY($3::bigint[]))', [mine, before, [...keep]]);
+      let n = 0;
+      for (const r of rows) if ((await pool.query<{ released: boolean }>('SELECT inkprep_release($1, true) AS released', [r.id])).rows[0]!.released) n++;
+      return n;
     },
     async countFairUse(accountId, fairUse, since) {
       return count(pool, 'SELECT count(*) AS n FROM usage_events WHERE account_id = $1 AND fair_use = $2 AND at > $3', [accountId, fairUse, since]);

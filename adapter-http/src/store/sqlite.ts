@@ -162,6 +162,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     heartbeat: db.prepare('UPDATE usage_instances SET heartbeat_at = ? WHERE id = ?'),
     deleteInstance: db.prepare('DELETE FROM usage_instances WHERE id = ?'),
     instances: db.prepare<[], { id: number; host_key: string | null; pid: number; heartbeat_at: number; lease_ms: number | null }>('SELECT id, host_key, pid, heartbeat_at, lease_ms FROM usage_instances'),
+    ownPending: db.prepare<[number, number], { id: number }>('SELECT id FROM usage_events WHERE instance_id = ? AND at < ?'),
     orphans: db.prepare<[number], { id: number }>(
       'SELECT e.id AS id FROM usage_events e WHERE e.instance_id IS NOT NULL AND e.instance_id <> ? AND NOT EXISTS (SELECT 1 FROM usage_instances i WHERE i.id = e.instance_id)'),
     perKey: db.prepare<[string, number], { key_id: string; n: number }>('SELECT key_id, count(*) AS n FROM usage_events WHERE account_id = ? AND at > ? GROUP BY key_id'),
@@ -390,6 +391,19 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
       if (!r) throw new ServiceError('not_found', `No account ${id}`);
       return toAccount(r);
     },
+    async createFirstAccount({ name, plan, now, key }) {
+      // One write transaction (BEGIN IMMEDIATE): processes opening one file together create the account once.
+      const made = db.transaction(() => {
+        if (q.countAccounts.get()!.n > 0) return null;
+        const id = 'acc_' + randomBytes(8).toString('hex');
+        q.insertAccount.run({ id, name, plan, admin: 0, daily_limit: DEFAULT_DAILY_LIMIT, created_at: now });
+        const keyId = 'key_' + randomBytes(8).toString('hex');
+        q.insertKey.run(keyId, id, key.hash, key.prefix, now);
+        return { account: toAccount(q.getAccount.get(id)!), key: toKey(q.keyById.get(keyId)!) };
+      }).immediate();
+      invalidate();
+      return made;
+    },
     async insertKey({ accountId, hash, prefix, now }) {
       const id = 'key_' + randomBytes(8).toString('hex');
       q.insertKey.run(id, accountId, hash, prefix, now);
@@ -426,6 +440,12 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     },
     async sweepReservations() {
       return sweep();
+    },
+    async releaseOwnPending(keep, before) {
+      if (myId === 0) return 0;
+      let n = 0;
+      for (const r of q.ownPending.all(myId, before)) if (!keep.has(r.id) && releaseTx.immediate(r.id, true)) n++;
+      return n;
     },
     async countFairUse(accountId, fairUse, since) {
       return q.countFair.get(accountId, fairUse, since)!.n;

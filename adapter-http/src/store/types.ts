@@ -147,6 +147,11 @@ export interface Store {
   /** Apply a patch; throws `not_found` for an unknown id. */
   updateAccount(id: string, patch: AccountPatch): Promise<Account>;
 
+  /**
+   * The first start's account and key, created together and only if the store has no account yet (atomic
+   * across processes starting at once on one store); null when an account exists.
+   */
+  createFirstAccount(input: { name: string; plan: Plan; now: number; key: { hash: string; prefix: string } }): Promise<{ account: Account; key: ApiKey } | null>;
   /** Store a key for an account, given the secret's hash and prefix (the caller generates the secret). */
   insertKey(input: { accountId: string; hash: string; prefix: string; now: number }): Promise<ApiKey>;
   /** The key with this secret hash (and the stored hash, for a constant-time recheck) and its account, revoked or not; null if none. */
@@ -181,6 +186,13 @@ export interface Store {
    * process of this same host whose pid no longer exists. Runs on open and periodically; returns how many.
    */
   sweepReservations(): Promise<number>;
+  /**
+   * Release this process's own pending uses that it no longer holds: not in `keep` (the reservations still
+   * in a request or waiting to be confirmed) and reserved before `before` (ms, the reservation's `now`; so a
+   * reservation still on its way back from the store is never taken). They are left by a release or a
+   * reservation whose answer was lost while the store was away. Returns how many were released.
+   */
+  releaseOwnPending(keep: ReadonlySet<number>, before: number): Promise<number>;
   /** Fair-use count of an account in [since, now]. */
   countFairUse(accountId: string, fairUse: FairUseName, since: number): Promise<number>;
   /** Usage of an account in the window ending at `now`. */

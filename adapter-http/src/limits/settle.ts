@@ -1,0 +1,239 @@
+// Settling usage reservations when the store comes and goes. A request admitted while the store answered
+// and whose work succeeded must be counted exactly once, even if the store is away when it finishes:
+// - keep(): confirm at once when nothing is waiting; if the store is away (or confirmations are already
+//   waiting), queue the confirmation in memory and let the reply go. The queue is retried in order, with
+//   backoff (RETRY_MIN_MS doubling to RETRY_MAX_MS), until the store takes each one. Confirming is
+//   idempotent by the reservation's event id (a retry after an ambiguous commit changes nothing).
+// - The queue is bounded (max, default CONFIRM_QUEUE_MAX): at the bound a new confirmation is dropped,
+//   logged at error level and counted (dropped{reason="full"}); its use is then released, so it is not
+//   counted (the customer is never charged twice, at worst a use goes uncounted). A confirmation the store
+//   refuses with something other than an outage (a bug) is tried MAX_FAILED_TRIES times, then dropped the
+//   same way (reason="failed").
+// - Releases and reservations whose answer was lost in an outage leave pending uses of this process that
+//   no request holds; once the store answers again they are released here (store.releaseOwnPending), so
+//   no restart or admin sweep is needed.
+// - flush() on graceful shutdown tries to empty the queue before the store closes. On a crash, queued
+//   confirmations are lost with the process: their uses stay pending and the store's sweep releases them
+//   after the lease (not counted).
+import type { Logger } from '../log.js';
+import { isStoreUnavailable } from '../store/unavailable.js';
+import type { ReservedUse, ReserveRequest, ReserveResult, Store } from '../store/types.js';
+
+/** Default bound of queued confirmations (each a few hundred bytes): far above what one process has in flight. */
+export const CONFIRM_QUEUE_MAX = 10_000;
+const RETRY_MIN_MS = 100;
+const RETRY_MAX_MS = 2_000;
+/** Confirmations sent to the store per retry round (the PostgreSQL store batches concurrent ones into one statement). */
+const RETRY_BATCH = 200;
+/** A confirmation failing for another reason than an outage is dropped after this many tries. */
+const MAX_FAILED_TRIES = 5;
+
+/** Counters of the settler, read by the metrics on each scrape. */
+export interface SettleStats {
+  /** Confirmations waiting for the store now. */
+  queued: number;
+  /** Confirmations ever queued (the store was away when their request finished). */
+  queuedTotal: number;
+  /** Queued confirmations the store later took. */
+  confirmedLater: number;
+  /** Confirmations given up: `full` (queue at its bound), `failed` (refused for another reason than an outage). */
+  dropped: { full: number; failed: number };
+  /** Pending uses of this process released after an outage (a lost release or reservation answer). */
+  releasedLater: number;
+}
+
+interface Queued {
+  use: ReservedUse;
+  failures: number;
+}
+
+export interface SettlerOptions {
+  log: Logger;
+  /** The clock reservations are stamped with (the app's). */
+  clock: () => number;
+  max?: number;
+  retryMinMs?: number;
+  retryMaxMs?: number;
+}
+
+export class UsageSettler {
+  /** Event ids this process still answers for: in a request, being confirmed, or queued. */
+  private readonly held = new Set<number>();
+  /** `now` of reservations on their way to the store (their event may exist before we learn its id). */
+  private readonly reserving = new Map<number, number>();
+  private nextToken = 0;
+  private queue: Queued[] = [];
+  /** Pending uses of this process may exist that no request holds (set by a failed release or reservation). */
+  private unsettled = false;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private delay: number;
+  private closed = false;
+  private readonly max: number;
+  private readonly minMs: number;
+  private readonly maxMs: number;
+  private readonly counts = { queuedTotal: 0, confirmedLater: 0, full: 0, failed: 0, releasedLater: 0 };
+
+  constructor(private readonly store: Store, private readonly opts: SettlerOptions) {
+    this.max = opts.max ?? CONFIRM_QUEUE_MAX;
+    this.minMs = opts.retryMinMs ?? RETRY_MIN_MS;
+    this.maxMs = opts.retryMaxMs ?? RETRY_MAX_MS;
+    this.delay = this.minMs;
+  }
+
+  stats(): SettleStats {
+    const c = this.counts;
+    return { queued: this.queue.length, queuedTotal: c.queuedTotal, confirmedLater: c.confirmedLater, dropped: { full: c.full, failed: c.failed }, releasedLater: c.releasedLater };
+  }
+
+  /** store.reserve, noting the reservation while it travels and the event it returns as held. */
+  async reserve(req: ReserveRequest): Promise<ReserveResult> {
+    const token = this.nextToken++;
+    this.reserving.set(token, req.now);
+    try {
+      const r = await this.store.reserve(req);
+      if (r.ok) this.held.add(r.eventId);
+      return r;
+    } catch (err) {
+      // The store may have committed the reservation before the answer was lost: settle later.
+      this.markUnsettled();
+      throw err;
+    } finally {
+      this.reserving.delete(token);
+    }
+  }
+
+  /**
+   * Make a use final. Resolves once the store has it, or once it is queued because the store is away (the
+   * reply need not wait for an outage). Rejects only for a failure that is not an outage (then the use stays
+   * pending, counted while this process lives, as before).
+   */
+  async keep(use: ReservedUse): Promise<void> {
+    if (this.queue.length > 0) {
+      this.enqueue(use); // keep the order: earlier confirmations are still waiting
+      return;
+    }
+    try {
+      await this.store.confirm(use);
+      this.held.delete(use.eventId);
+    } catch (err) {
+      if (!isStoreUnavailable(err)) throw err;
+      this.opts.log.warn('store away: usage confirmation queued', { event: use.eventId, err: String(err) });
+      this.enqueue(use);
+    }
+  }
+
+  /** Give a use back. A release the store cannot take now is done later by releaseOwnPending (never thrown for an outage). */
+  async release(eventId: number): Promise<void> {
+    this.held.delete(eventId);
+    try {
+      await this.store.release(eventId);
+    } catch (err) {
+      this.markUnsettled();
+      if (!isStoreUnavailable(err)) throw err;
+    }
+  }
+
+  /** Try to empty the queue and settle this process's pending uses, for at most `timeoutMs` (graceful shutdown). */
+  async flush(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while ((this.queue.length > 0 || this.unsettled) && Date.now() < deadline) {
+      await this.round();
+      if (this.queue.length > 0 || this.unsettled) await new Promise((r) => setTimeout(r, Math.min(this.delay, Math.max(0, deadline - Date.now()))));
+    }
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.queue.length > 0) {
+      // Lost with this process: their uses stay pending and the store's sweep releases them after the lease.
+      this.opts.log.error('usage confirmations not flushed at shutdown: those uses will not be counted', { queued: this.queue.length });
+    }
+  }
+
+  private enqueue(use: ReservedUse): void {
+    if (this.queue.length >= this.max) {
+      this.counts.full++;
+      this.held.delete(use.eventId); // released by releaseOwnPending: uncounted rather than counted twice
+      this.markUnsettled();
+      this.opts.log.error('usage confirmation queue full: use dropped (not counted)', { event: use.eventId, max: this.max });
+      return;
+    }
+    this.counts.queuedTotal++;
+    this.queue.push({ use, failures: 0 });
+    this.schedule();
+  }
+
+  private markUnsettled(): void {
+    this.unsettled = true;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.closed || this.timer || this.running) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.round().then(() => {
+        if (this.queue.length > 0 || this.unsettled) this.schedule();
+      });
+    }, this.delay);
+    this.timer.unref();
+  }
+
+  /** One retry round: the head of the queue in order, then (queue empty) this process's unheld pending uses. */
+  private round(): Promise<void> {
+    return (this.running ??= this.roundOnce().finally(() => {
+      this.running = null;
+    }));
+  }
+
+  private async roundOnce(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.slice(0, RETRY_BATCH);
+      const results = await Promise.allSettled(batch.map((q) => this.store.confirm(q.use)));
+      let done = 0;
+      let away = false;
+      for (let i = 0; i < batch.length; i++) {
+        const r = results[i]!;
+        const q = batch[i]!;
+        if (r.status === 'fulfilled') {
+          this.held.delete(q.use.eventId);
+          this.counts.confirmedLater++;
+          done++;
+        } else if (isStoreUnavailable(r.reason)) {
+          away = true;
+          break; // in order: the rest waits behind the first one the store did not take
+        } else if (++q.failures >= MAX_FAILED_TRIES) {
+          this.held.delete(q.use.eventId);
+          this.counts.failed++;
+          this.opts.log.error('usage confirmation failed repeatedly: dropped (not counted)', { event: q.use.eventId, err: String(r.reason) });
+          done++;
+        } else {
+          break;
+        }
+      }
+      // Every confirmation of the batch ran; those after the first failure are retried (idempotent).
+      this.queue.splice(0, done);
+      if (done < batch.length) {
+        this.delay = Math.min(this.maxMs, this.delay * 2);
+        if (!away) this.opts.log.warn('usage confirmation failed; retrying', { event: batch[done]?.use.eventId });
+        return;
+      }
+      this.delay = this.minMs;
+      if (this.queue.length === 0) this.opts.log.info('queued usage confirmations all taken by the store', { confirmed_later: this.counts.confirmedLater });
+    }
+    if (!this.unsettled) return;
+    try {
+      const inFlight = [...this.reserving.values()];
+      const before = Math.min(this.opts.clock(), ...inFlight);
+      this.unsettled = false; // a failure from here on sets it again
+      const n = await this.store.releaseOwnPending(new Set(this.held), before);
+      this.counts.releasedLater += n;
+      if (n > 0) this.opts.log.info('released pending usage left by the store outage', { released: n });
+      this.delay = this.minMs;
+    } catch (err) {
+      this.unsettled = true;
+      this.delay = Math.min(this.maxMs, this.delay * 2);
+      if (!isStoreUnavailable(err)) this.opts.log.error('releasing leftover pending usage failed', { err: String(err) });
+    }
+  }
+}

@@ -1,0 +1,250 @@
+// A store outage, deterministically: the server reaches PostgreSQL through a TCP proxy (node:net) that the
+// test cuts (every connection reset, new ones refused) and restores, so the machine's shared server is
+// never stopped. While cut: authenticated routes answer 503 store_unavailable with Retry-After, never 500;
+// a request admitted before the cut and finishing during it gets its 200 and its use is counted exactly
+// once after the store comes back (confirmation queued and retried); a reservation released during the cut
+// is settled by the process itself, without a restart or an admin sweep. Also: a confirmation retried
+// after a sweep released the use (the ambiguous-commit case) records it once; outage errors are told from bugs.
+import net from 'node:net';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine } from '@inkprep/engine';
+import {
+  ROUTES, UsageSettler, createApiKey, createLogger, defaultConfig, getRoute, isStoreUnavailable, json, openPostgresStore, startServer,
+  type InkprepServer, type ReservedUse, type RouteDef, type Store,
+} from '@inkprep/http';
+import { createTestDatabase, pgUnavailableReason } from './pg.js';
+
+/** A TCP proxy to PostgreSQL that can be cut (all sockets destroyed, new ones reset at once) and restored. */
+async function cuttableProxy(target: URL): Promise<{ port: number; cut(): void; restore(): void; close(): Promise<void> }> {
+  let down = false;
+  const open = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    if (down) {
+      client.destroy();
+      return;
+    }
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    open.add(client);
+    open.add(upstream);
+    const drop = (): void => {
+      client.destroy();
+      upstream.destroy();
+      open.delete(client);
+      open.delete(upstream);
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    cut() {
+      down = true;
+      for (const s of open) s.destroy();
+      open.clear();
+    },
+    restore() {
+      down = false;
+    },
+    close: () => new Promise<void>((r) => {
+      for (const s of open) s.destroy();
+      server.close(() => r());
+    }),
+  };
+}
+
+async function until(cond: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const reason = await pgUnavailableReason();
+if (reason) console.warn(`skipping the store outage tests: ${reason}`);
+
+describe.skipIf(reason !== null)('store outage (PostgreSQL behind a cuttable proxy)', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let direct: pg.Client;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    direct = new pg.Client({ connectionString: db.url });
+    await direct.connect();
+  });
+  afterAll(async () => {
+    await direct?.end();
+    await db?.drop();
+  });
+
+  it('503 store_unavailable with Retry-After while cut (never 500); a 200 admitted before the cut is counted once after; leftovers settle without a restart', async () => {
+    const proxy = await cuttableProxy(new URL(db.url));
+    const viaProxy = new URL(db.url);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    // Two held requests on a metered route: one will succeed during the cut, one will fail during it.
+    const gates = new Map<string, (ok: boolean) => void>();
+    const held: RouteDef = getRoute({
+      path: '/test/held', meter: 'daily', endpoint: 'held',
+      params: (q) => q.get('id') ?? '',
+      handle: ({ params }) => new Promise((resolve, reject) => {
+        gates.set(params, (ok) => (ok ? resolve(json({ held: params })) : reject(new Error('work failed'))));
+      }),
+    });
+    const store = await openPostgresStore({ connectionString: viaProxy.toString(), max: 4, connectTimeoutMs: 3_000 });
+    const account = await store.createAccount({ name: 'outage', plan: 'business', now: Date.now() });
+    const { secret } = await createApiKey(store, account.id, Date.now());
+    const engine = createEngine({ threads: 1 });
+    const logs: Record<string, unknown>[] = [];
+    let server: InkprepServer | null = null;
+    try {
+      server = await startServer({
+        config: defaultConfig({ dataDir: ':memory:', threads: 1 }), store, engine, routes: [...ROUTES, held],
+        log: createLogger('info', (l) => logs.push(JSON.parse(l) as Record<string, unknown>)),
+      });
+      const base = `http://127.0.0.1:${server.port}`;
+      const auth = { 'x-api-key': secret };
+      expect((await fetch(`${base}/api/v1/vectorize`, { headers: auth })).status).toBe(200);
+
+      const ok = fetch(`${base}/test/held?id=ok`, { headers: auth });
+      const bad = fetch(`${base}/test/held?id=bad`, { headers: auth });
+      await until(() => gates.size === 2, 30_000, 'both held requests admitted');
+      const pending = async (): Promise<number> => Number((await direct.query('SELECT count(*) AS n FROM usage_events WHERE instance_id IS NOT NULL')).rows[0].n);
+      expect(await pending()).toBe(2);
+
+      proxy.cut();
+      // Every authenticated route (status read, metered GET) is 503 store_unavailable with Retry-After.
+      for (const path of ['/api/v1/vectorize', '/test/held?id=new']) {
+        const r = await fetch(base + path, { headers: auth });
+        expect(r.status, path).toBe(503);
+        expect(r.headers.get('retry-after'), path).toMatch(/^[1-9][0-9]*$/);
+        const body = (await r.json()) as Record<string, unknown>;
+        expect(body).toMatchObject({ code: 'store_unavailable' });
+        expect(body.retry_after_seconds).toBe(Number(r.headers.get('retry-after')));
+      }
+      expect(gates.has('new')).toBe(false);
+
+      // The admitted requests finish while the store is away: the success still gets its 200.
+      gates.get('ok')!(true);
+      gates.get('bad')!(false);
+      expect((await ok).status).toBe(200);
+      expect((await bad).status).toBe(500);
+      const stats = server.services.settler.stats();
+      expect(stats.queued).toBe(1);
+      expect(stats.queuedTotal).toBe(1);
+      expect(logs.some((l) => l.msg === 'unexpected error' && String(l.err).includes('Connection'))).toBe(false);
+
+      // The store comes back: the queued confirmation lands and the failed request's pending use is released,
+      // with this process still running.
+      proxy.restore();
+      await until(async () => server!.services.settler.stats().queued === 0 && (await pending()) === 0, 60_000, 'settled after the outage');
+      const events = (await direct.query<{ endpoint: string; instance_id: string | null }>("SELECT endpoint, instance_id FROM usage_events WHERE endpoint = 'held'")).rows;
+      expect(events).toEqual([{ endpoint: 'held', instance_id: null }]);
+      const after = server.services.settler.stats();
+      expect(after).toMatchObject({ queued: 0, confirmedLater: 1, dropped: { full: 0, failed: 0 } });
+      expect(after.releasedLater).toBeGreaterThanOrEqual(1);
+      const scrape = await server.services.metrics.render();
+      expect(scrape).toMatch(/^inkprep_usage_confirmations_queued 0$/m);
+      expect(scrape).toMatch(/^inkprep_usage_confirmations_queued_total 1$/m);
+      expect(scrape).toMatch(/^inkprep_usage_confirmations_confirmed_later_total 1$/m);
+      expect(scrape).toMatch(/^inkprep_usage_confirmations_dropped_total\{reason="full"\} 0$/m);
+      // And the service answers again.
+      await until(async () => (await fetch(`${base}/api/v1/vectorize`, { headers: auth })).status === 200, 30_000, 'serving again');
+    } finally {
+      proxy.restore();
+      await server?.close(5_000);
+      await engine.close();
+      await proxy.close();
+    }
+  });
+
+  it('a confirmation retried after a sweep released the use (ambiguous commit) records it once, under its own id', async () => {
+    const store = await openPostgresStore({ connectionString: db.url, max: 2, cacheKeys: false });
+    try {
+      const a = await store.createAccount({ name: 'twice', plan: 'business', now: Date.now() });
+      const { key } = await createApiKey(store, a.id, Date.now());
+      const now = Date.now();
+      const r = await store.reserve({ accountId: a.id, keyId: key.id, endpoint: 'scan', fairUse: 'upscale', now, dailyLimit: 10, fairUseCap: 10, monthly: null });
+      if (!r.ok) throw new Error('not admitted');
+      // A sweep (this process taken for dead) releases it; then the confirmation arrives, twice.
+      expect((await direct.query('SELECT inkprep_release($1, true) AS released', [r.eventId])).rows[0].released).toBe(true);
+      const use = { eventId: r.eventId, accountId: a.id, keyId: key.id, endpoint: 'scan', fairUse: 'upscale' as const, at: now };
+      await store.confirm(use);
+      await store.confirm(use);
+      const rows = (await direct.query('SELECT id, instance_id FROM usage_events WHERE key_id = $1', [key.id])).rows;
+      expect(rows).toEqual([{ id: String(r.eventId), instance_id: null }]);
+      expect(Number((await direct.query('SELECT total - expired AS n FROM key_usage WHERE key_id = $1', [key.id])).rows[0].n)).toBe(1);
+      expect(await store.countFairUse(a.id, 'upscale', now - 1)).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('outage errors are told from bugs', () => {
+  it('connection failures, server shutdown and SQLite busy are outages; SQL errors and plain bugs are not', () => {
+    const coded = (code: string, message = 'x'): Error => Object.assign(new Error(message), { code });
+    for (const e of [
+      coded('ECONNREFUSED'), coded('ECONNRESET'), coded('57P01', 'terminating connection due to administrator command'), coded('57P03'), coded('08006'),
+      coded('SQLITE_BUSY'), coded('SQLITE_LOCKED_SHAREDCACHE'), new Error('Connection terminated unexpectedly'),
+      new Error('timeout exceeded when trying to connect'), new AggregateError([coded('ECONNREFUSED')]), new Error('wrapped', { cause: coded('ECONNRESET') }),
+    ]) expect(isStoreUnavailable(e), String(e)).toBe(true);
+    for (const e of [coded('23505', 'duplicate key value'), coded('42P01', 'relation does not exist'), new TypeError('x is undefined'), 'text', null]) {
+      expect(isStoreUnavailable(e), String(e)).toBe(false);
+    }
+  });
+});
+
+describe('the confirmation queue (a store that is away, then back)', () => {
+  it('queues in order up to its bound, drops (and counts) past it, drains in order once the store answers, then settles leftovers', async () => {
+    let away = true;
+    const confirmed: number[] = [];
+    const settleCalls: { keep: number[]; before: number }[] = [];
+    const refused = (): Error => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    let nextId = 1;
+    // Only what the settler calls; the rest of the Store is never reached.
+    const fake = {
+      reserve: async () => ({ ok: true as const, eventId: nextId++, meter: null }),
+      confirm: async (u: ReservedUse) => {
+        if (away) throw refused();
+        confirmed.push(u.eventId);
+      },
+      release: async () => {
+        if (away) throw refused();
+      },
+      releaseOwnPending: async (keep: ReadonlySet<number>, before: number) => {
+        if (away) throw refused();
+        settleCalls.push({ keep: [...keep].sort(), before });
+        return 1;
+      },
+    } as unknown as Store;
+    const lines: Record<string, unknown>[] = [];
+    const settler = new UsageSettler(fake, { log: createLogger('info', (l) => lines.push(JSON.parse(l) as Record<string, unknown>)), clock: () => 1_000, max: 3, retryMinMs: 10, retryMaxMs: 40 });
+    const base = { accountId: 'acc_1', keyId: 'key_1', endpoint: 'scan', fairUse: null, dailyLimit: 10, fairUseCap: null, monthly: null, now: 1_000 };
+    const uses: ReservedUse[] = [];
+    for (let i = 0; i < 6; i++) {
+      const r = await settler.reserve(base);
+      if (!r.ok) throw new Error('not admitted');
+      uses.push({ eventId: r.eventId, accountId: 'acc_1', keyId: 'key_1', endpoint: 'scan', fairUse: null, at: 1_000 });
+    }
+    for (const u of uses.slice(0, 4)) await settler.keep(u); // resolves at once: queued (3), then dropped (1)
+    await settler.release(uses[4]!.eventId); // an outage: no throw, settled later
+    expect(settler.stats()).toEqual({ queued: 3, queuedTotal: 3, confirmedLater: 0, dropped: { full: 1, failed: 0 }, releasedLater: 0 });
+    expect(lines.some((l) => l.level === 'error' && l.msg === 'usage confirmation queue full: use dropped (not counted)' && l.event === 4)).toBe(true);
+    await new Promise((r) => setTimeout(r, 100)); // a few retry rounds while away: nothing lands
+    expect(confirmed).toEqual([]);
+    away = false;
+    await until(() => settler.stats().queued === 0 && settleCalls.length > 0, 30_000, 'queue drained and leftovers settled');
+    expect(confirmed).toEqual([1, 2, 3]);
+    // Kept out of the settle: the use still in its request (6); the dropped one (4) and the released one (5) are let go.
+    expect(settleCalls[0]).toEqual({ keep: [6], before: 1_000 });
+    expect(settler.stats()).toEqual({ queued: 0, queuedTotal: 3, confirmedLater: 3, dropped: { full: 1, failed: 0 }, releasedLater: 1 });
+    // With an empty queue the next keep goes straight to the store.
+    await settler.keep(uses[5]!);
+    expect(confirmed).toEqual([1, 2, 3, 6]);
+    await settler.flush(1_000);
+  });
+});
