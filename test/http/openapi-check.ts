@@ -31,9 +31,12 @@ function escapePointer(s: string): string {
 
 function load(): Compiled {
   if (compiled) return compiled;
-  const doc = buildOpenApi(ROUTES) as Json;
+  // The full document: the public one plus the operations it leaves out (the page's files, /metrics), so
+  // every reply of the server is still checked.
+  const doc = buildOpenApi(ROUTES, { scope: 'all' }) as Json;
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   (formats as unknown as { default: (a: Ajv2020) => void }).default(ajv);
+  ajv.addFormat('binary', true); // OAS format of a binary body or file part (not a JSON format; bodies checked here are JSON)
   ajv.addSchema(doc, 'openapi.json');
   const paths = Object.keys(doc.paths as Json).map((template) => ({
     template,

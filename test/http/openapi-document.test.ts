@@ -15,6 +15,8 @@ import { get, startTestServer, type TestServer } from './harness.js';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const doc = buildOpenApi(ROUTES) as Json;
+/** The full document the response check uses: the public one plus the operations it leaves out. */
+const full = buildOpenApi(ROUTES, { scope: 'all' }) as Json;
 const addFormats = (formats as unknown as { default: (a: Ajv2020) => void }).default;
 
 /** Every `#/components/schemas/Error_<code>` reference under each status of each operation. */
@@ -59,11 +61,13 @@ describe('OpenAPI document', () => {
     ajv.addFormat('uri', (s: string) => (uriRef instanceof RegExp ? uriRef.test(s) : !!uriRef.validate?.(s)));
     const v = ajv.compile(oas);
     expect(v(doc), ajv.errorsText(v.errors?.slice(0, 10))).toBe(true);
+    expect(v(full), ajv.errorsText(v.errors?.slice(0, 10))).toBe(true);
   });
 
   it('every schema in it compiles as strict JSON Schema 2020-12', () => {
     const ajv = new Ajv2020({ strict: true, allErrors: true });
     addFormats(ajv);
+    ajv.addFormat('binary', true); // the OAS format of a binary body or file part
     // the document's schemas are compiled through $ref so components resolve
     ajv.addSchema({ $id: 'c', $defs: doc.components.schemas }, 'c');
     const rewrite = (s: unknown): unknown => JSON.parse(JSON.stringify(s).replace(/"#\/components\/schemas\/([^"]+)"/g, '"c#/$defs/$1"'));
@@ -77,8 +81,8 @@ describe('OpenAPI document', () => {
         } else visit(v);
       }
     };
-    visit(doc.paths);
-    visit(doc.components.responses);
+    visit(full.paths);
+    visit(full.components.responses);
     expect(n).toBeGreaterThan(50);
   });
 
@@ -100,9 +104,50 @@ describe('OpenAPI document', () => {
   it('covers every route of the table, and operations.ts documents no other', () => {
     const keys = ROUTES.map((r) => `${r.method.toUpperCase()} ${r.path.replace(/:(\w+)/g, '{$1}')}`);
     expect(keys.sort()).toEqual(Object.keys(OPERATION_DOCS).sort());
-    for (const r of ROUTES) expect(doc.paths[r.path.replace(/:(\w+)/g, '{$1}')][r.method], `${r.method} ${r.path}`).toBeDefined();
-    const ids = Object.values(doc.paths as Json).flatMap((item) => Object.values(item as Json).map((op) => (op as Json).operationId as string));
+    for (const r of ROUTES) expect(full.paths[r.path.replace(/:(\w+)/g, '{$1}')][r.method], `${r.method} ${r.path}`).toBeDefined();
+    const ids = Object.values(full.paths as Json).flatMap((item) => Object.values(item as Json).map((op) => (op as Json).operationId as string));
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('the public document is the API: /api/v1/* and the health checks, not the page\'s files nor /metrics', () => {
+    const paths = Object.keys(doc.paths as Json);
+    expect(paths.filter((p) => !p.startsWith('/api/v1/'))).toEqual(['/healthz', '/readyz']);
+    expect(Object.keys(full.paths as Json)).toEqual(expect.arrayContaining(['/', '/web/app.js', '/metrics']));
+    // exactly the routes whose entry is not marked unpublished
+    const publicKeys = Object.entries(OPERATION_DOCS).filter(([, d]) => d.unpublished === undefined).map(([k]) => k).sort();
+    const inDoc = Object.entries(doc.paths as Json).flatMap(([p, item]) => Object.keys(item as Json).map((m) => `${m.toUpperCase()} ${p}`)).sort();
+    expect(inDoc).toEqual(publicKeys);
+    expect((doc.tags as Json[]).map((t) => t.name)).not.toContain('web');
+  });
+
+  it('types file parts and non-JSON answers by content type, and every error answer by its codes', () => {
+    for (const [p, item] of Object.entries(doc.paths as Json)) {
+      for (const [m, op] of Object.entries(item as Json)) {
+        const form = op.requestBody?.content['multipart/form-data'];
+        if (form) {
+          expect(form.schema.properties.image, `${m} ${p} image`).toMatchObject({ type: 'string', format: 'binary' });
+          expect(form.encoding.image.contentType, `${m} ${p} encoding`).toMatch(/^image\/[a-z]+(, image\/[a-z]+)*$/);
+        }
+        for (const [st, r] of Object.entries(op.responses as Json)) {
+          for (const [type, media] of Object.entries((r as Json).content as Json)) {
+            expect((media as Json).schema, `${m} ${p} ${st} ${type} has a schema`).toBeDefined();
+            if (Number(st) >= 400) expect(JSON.stringify((media as Json).schema), `${m} ${p} ${st}`).toMatch(/#\/components\/schemas\/Error_/);
+          }
+        }
+      }
+    }
+    const png = doc.paths['/api/v1/fix'].post.responses['200'].content['image/png'].schema;
+    expect(png).toEqual({ type: 'string', format: 'binary', contentMediaType: 'image/png' });
+    const vec = doc.paths['/api/v1/vectorize'].post.responses['200'].content as Json;
+    expect(vec['image/svg+xml'].schema).toEqual({ type: 'string', contentMediaType: 'image/svg+xml' });
+    expect(vec['application/pdf'].schema.format).toBe('binary');
+    // a 429 of a metered call: Retry-After and the rate-limit headers, required when every code of it sends them
+    const templates429 = doc.paths['/api/v1/mockup/templates'].get.responses['429'].headers as Json;
+    expect(templates429['Retry-After']).toMatchObject({ required: true });
+    expect(templates429['X-RateLimit-Policy']).toMatchObject({ required: true });
+    const vectorize429 = doc.paths['/api/v1/vectorize'].post.responses['429'].headers as Json;
+    expect(vectorize429['Retry-After']).toMatchObject({ required: false }); // queue_full shares 429 and sends none
+    expect(doc.paths['/api/v1/scan'].post.responses['200'].headers['X-RateLimit-Remaining']).toMatchObject({ required: true });
   });
 
   it('documents the fields, defaults, ranges and enums from the validation itself', () => {

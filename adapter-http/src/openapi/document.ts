@@ -8,7 +8,7 @@ import type { validate } from '@inkprep/engine/internals';
 import { ERROR_CODES, type HttpErrorCode } from '../errors/registry.js';
 import type { RouteDef, RouteField, RouteMeta } from '../routes/define.js';
 import { OPERATION_DOCS, SERVER_OPERATIONS, type HeaderDoc, type OperationDoc } from './operations.js';
-import { errorSchema, type Schema } from './schemas.js';
+import { errorSchema, filePartSchema, mediaSchema, type Schema } from './schemas.js';
 
 /** `/a/:key` -> `/a/{key}`. */
 export function openApiPath(path: string): string {
@@ -87,27 +87,52 @@ function rateLimitHeaders(required: boolean): Record<string, HeaderDoc> {
   };
 }
 
+/**
+ * Headers an error answer carries, by code: the one place to declare them (http/errors.ts sets them). An
+ * answer whose status several codes share lists each header as optional (present on those codes only).
+ */
+export const ERROR_HEADERS: Readonly<Partial<Record<HttpErrorCode, Readonly<Record<string, HeaderDoc>>>>> = {
+  daily_limit_exceeded: {
+    'Retry-After': { schema: SECONDS, description: 'seconds until a call may succeed (daily_limit_exceeded, fair_use_exceeded)' },
+    ...rateLimitHeaders(true),
+  },
+  fair_use_exceeded: {
+    'Retry-After': { schema: SECONDS, description: 'seconds until a call may succeed (daily_limit_exceeded, fair_use_exceeded)' },
+    ...rateLimitHeaders(true),
+  },
+  store_unavailable: {
+    'Retry-After': { schema: SECONDS, description: 'seconds to wait before retrying (store_unavailable on an API route; equal to the body\'s retry_after_seconds)', required: false },
+  },
+};
+
 function headersObject(headers: Record<string, HeaderDoc>): Record<string, unknown> {
   const out: Record<string, unknown> = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
   for (const [name, h] of Object.entries(headers)) out[name] = { description: h.description, required: h.required ?? true, schema: h.schema };
   return out;
 }
 
-function errorResponse(status: number, codes: readonly HttpErrorCode[]): Record<string, unknown> {
-  const schema: Schema = codes.length === 1
+/** The headers of an answer shared by `codes`: required only when every code of the status sends it. */
+function errorHeaders(codes: readonly HttpErrorCode[]): Record<string, HeaderDoc> {
+  const out: Record<string, HeaderDoc> = {};
+  for (const c of codes) {
+    for (const [name, h] of Object.entries(ERROR_HEADERS[c] ?? {})) {
+      const everywhere = codes.every((o) => ERROR_HEADERS[o]?.[name] !== undefined);
+      out[name] = { ...h, required: (h.required ?? true) && everywhere };
+    }
+  }
+  return out;
+}
+
+/** The body schema of an error answer: the one code's error schema, or any of the codes of that status. */
+function errorBodySchema(codes: readonly HttpErrorCode[]): Schema {
+  return codes.length === 1
     ? { $ref: `#/components/schemas/Error_${codes[0]}` }
     : { oneOf: codes.map((c) => ({ $ref: `#/components/schemas/Error_${c}` })) };
-  const headers: Record<string, HeaderDoc> = {};
-  if (codes.includes('daily_limit_exceeded') || codes.includes('fair_use_exceeded')) {
-    headers['Retry-After'] = { schema: { type: 'string', pattern: '^[0-9]+$' }, description: 'seconds until a call may succeed (daily_limit_exceeded, fair_use_exceeded)', required: false };
-    // Present on those two codes (not on queue_full, which shares the status), equal to the body's fields.
-    Object.assign(headers, rateLimitHeaders(false));
-  }
-  if (codes.includes('store_unavailable')) {
-    headers['Retry-After'] = { schema: { type: 'string', pattern: '^[0-9]+$' }, description: 'seconds to wait before retrying (store_unavailable on an API route; equal to the body\'s retry_after_seconds)', required: false };
-  }
+}
+
+function errorResponse(status: number, codes: readonly HttpErrorCode[]): Record<string, unknown> {
   const desc = status === 499 ? 'the client closed the connection (logged; never delivered)' : codes.join(', ');
-  return { description: desc, headers: headersObject(headers), content: { 'application/json': { schema } } };
+  return { description: desc, headers: headersObject(errorHeaders(codes)), content: { 'application/json': { schema: errorBodySchema(codes) } } };
 }
 
 function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: string): Record<string, unknown> {
@@ -127,11 +152,12 @@ function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: str
     security: meta.auth ? [{ ApiKey: [] }, { Bearer: [] }] : [],
   };
   const params: unknown[] = [...route.path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string', minLength: 1 } }));
+  for (const [name, h] of Object.entries(doc.requestHeaders ?? {})) params.push({ name, in: 'header', required: h.required ?? false, description: h.description, schema: h.schema });
   if (meta.kind === 'get') {
     for (const f of fields) params.push({ name: f.field, in: 'query', required: !!f.required, schema: describe(f) });
   } else {
     const properties: Record<string, unknown> = {
-      image: { type: 'string', contentMediaType: 'application/octet-stream', description: `the image file: ${(meta.formats ?? []).map((f) => f.toUpperCase()).join(', ')}` },
+      image: filePartSchema(`the image file: ${(meta.formats ?? []).map((f) => f.toUpperCase()).join(', ')}`),
     };
     for (const f of fields) properties[f.field] = describe(f);
     op.requestBody = {
@@ -149,7 +175,7 @@ function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: str
   for (const r of doc.replies) {
     const content: Record<string, unknown> = {};
     if (r.json) content['application/json'] = { schema: r.json };
-    for (const m of r.media ?? []) content[m] = {};
+    for (const m of r.media ?? []) content[m] = { schema: mediaSchema(m) };
     const metered = meta.meter !== 'none' && r.status >= 200 && r.status < 300;
     responses[String(r.status)] = { description: r.description, headers: headersObject({ ...r.headers, ...(metered ? rateLimitHeaders(true) : {}) }), content };
   }
@@ -160,14 +186,24 @@ function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: str
       // A documented non-error reply on an error status (GET /healthz 503 draining): either body.
       const j = own.content['application/json'];
       own.content['application/json'] = { schema: { oneOf: [j?.schema ?? {}, ...codes.map((c) => ({ $ref: `#/components/schemas/Error_${c}` }))] } };
+      (own as { headers?: Record<string, unknown> }).headers = { ...headersObject(errorHeaders(codes)), ...(own as { headers?: Record<string, unknown> }).headers };
     } else responses[k] = errorResponse(status, codes);
   }
   op.responses = responses;
   return op;
 }
 
+/**
+ * Which operations a document holds: `api` (default: what is served at /api/v1/openapi.json and committed as
+ * docs/openapi.json) leaves out the operations marked `unpublished` (the try-it page's files, /metrics);
+ * `all` describes every reply the server can give (the test suite checks every reply against it).
+ */
+export type OpenApiScope = 'api' | 'all';
+
 /** Build the document for a route table (default: the service's). */
-export function buildOpenApi(routes: readonly RouteDef[], opts: { version?: string } = {}): Record<string, unknown> {
+export function buildOpenApi(routes: readonly RouteDef[], opts: { version?: string; scope?: OpenApiScope } = {}): Record<string, unknown> {
+  const scope = opts.scope ?? 'api';
+  const published = (doc: OperationDoc): boolean => scope === 'all' || doc.unpublished === undefined;
   const paths: Record<string, Record<string, unknown>> = {};
   const seen = new Set<string>();
   for (const route of routes) {
@@ -176,12 +212,15 @@ export function buildOpenApi(routes: readonly RouteDef[], opts: { version?: stri
     if (!route.meta) throw new Error(`openapi: ${key} has no route metadata (declare it with getRoute or postImageRoute)`);
     if (!doc) throw new Error(`openapi: ${key} has no entry in adapter-http/src/openapi/operations.ts`);
     seen.add(key);
-    (paths[openApiPath(route.path)] ??= {})[route.method] = operation(route, route.meta, doc, key);
+    // Built even when left out, so a route the public document omits is still checked against its entry.
+    const op = operation(route, route.meta, doc, key);
+    if (published(doc)) (paths[openApiPath(route.path)] ??= {})[route.method] = op;
   }
   for (const key of Object.keys(OPERATION_DOCS)) {
     if (!seen.has(key)) throw new Error(`openapi: operations.ts documents ${key}, which is not in the route table`);
   }
   for (const [key, doc] of Object.entries(SERVER_OPERATIONS)) {
+    if (!published(doc)) continue;
     const [method, path] = key.split(' ') as [string, string];
     const meta: RouteMeta = { kind: 'get', auth: false, meter: 'none', fields: () => [] };
     (paths[path] ??= {})[method.toLowerCase()] = operation({ method: 'get', path, handle: () => {} }, meta, doc, key);
@@ -193,7 +232,7 @@ export function buildOpenApi(routes: readonly RouteDef[], opts: { version?: stri
     info: {
       title: 'inkprep Artwork Processing API',
       version: opts.version ?? '1.0.0',
-      description: 'Analyses, repairs, vectorizes, upscales, background-cleans and mocks up print artwork (DTF). Contract: docs/artwork-api-v1.md. Generated from the route table and the request validation (npm run openapi).',
+      description: 'Analyses, repairs, vectorizes, upscales, background-cleans and mocks up print artwork (DTF). Contract: docs/artwork-api-v1.md. Generated from the route table and the request validation (npm run openapi). Lists the API calls (/api/v1/*) and the health checks operators call (/healthz, /readyz); the try-it page\'s files and /metrics are not part of it.',
     },
     servers: [{ url: '/' }],
     tags: [
@@ -201,7 +240,7 @@ export function buildOpenApi(routes: readonly RouteDef[], opts: { version?: stri
       { name: 'mockup', description: 'garments and mockups' },
       { name: 'status', description: 'unmetered status reads' },
       { name: 'service', description: 'service endpoints' },
-      { name: 'web', description: 'the try-it page (GET /) and its files' },
+      ...(scope === 'all' ? [{ name: 'web', description: 'the try-it page (GET /) and its files' }] : []),
     ],
     paths,
     components: {

@@ -25,9 +25,20 @@ export interface ReplyDoc {
   description: string;
   /** JSON body schema. */
   json?: Schema;
-  /** Binary or text media types (body not validated). */
+  /**
+   * Binary or text media types (body not validated): each is typed by schemas.ts mediaSchema (text types as
+   * a string, the others as binary), so a generated client reads them as text or as a Blob.
+   */
   media?: readonly string[];
   headers?: Record<string, HeaderDoc>;
+}
+
+/** A request header an operation reads (besides the key, which the security schemes describe). */
+export interface RequestHeaderDoc {
+  schema: Schema;
+  description: string;
+  /** Default false. */
+  required?: boolean;
 }
 
 export interface OperationDoc {
@@ -41,6 +52,14 @@ export interface OperationDoc {
   errors?: readonly HttpErrorCode[];
   /** Prose for request fields, by name (kinds, defaults and ranges come from the validation). */
   fields?: Readonly<Record<string, string>>;
+  /** Request headers this endpoint reads (e.g. an idempotency key), declared once here. */
+  requestHeaders?: Readonly<Record<string, RequestHeaderDoc>>;
+  /**
+   * Left out of the public document (served at /api/v1/openapi.json, docs/openapi.json, the HTTP reference):
+   * why. The full document (`buildOpenApi(routes, { scope: 'all' })`), which the test suite checks every
+   * reply against, still describes it.
+   */
+  unpublished?: string;
 }
 
 const intText = (description: string, required = true): HeaderDoc => ({ schema: { type: 'string', pattern: '^-?[0-9]+$' }, description, required });
@@ -55,6 +74,7 @@ function webDocs(): Record<string, OperationDoc> {
     const html = f.type.startsWith('text/html');
     out[`GET ${path}`] = {
       summary: path === '/' ? 'The try-it page' : `Try-it page asset ${f.file}`, tag: 'web',
+      unpublished: 'the try-it page and its files are for a browser, not API calls',
       replies: [{
         status: 200, description: f.file, media: [f.type.split(';')[0]!],
         headers: {
@@ -221,5 +241,6 @@ export const SERVER_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     description: 'On the API port only when INKPREP_METRICS_TOKEN is set, for `Authorization: Bearer <INKPREP_METRICS_TOKEN>` (401 unauthorized otherwise); without it 404 not_found. The separate listener of INKPREP_METRICS_PORT serves the same text and is not part of this API.',
     replies: [{ status: 200, description: 'Prometheus text exposition format', media: ['text/plain', 'application/openmetrics-text'] }],
     errors: ['unauthorized', 'not_found'],
+    unpublished: 'scraped by Prometheus with the operator\'s token, not called by API clients',
   },
 };

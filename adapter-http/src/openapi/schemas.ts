@@ -209,3 +209,27 @@ export function errorSchema(code: HttpErrorCode): Schema {
   const x = ERROR_EXTRAS[code];
   return obj({ error: str('readable message (for logs; clients show their own)'), code: { const: code }, ...x.properties }, x.optional ?? [], `${code}: ${ERROR_CODES[code].message}`);
 }
+
+/**
+ * Media types whose body is text (SVG, EPS and DXF are text formats; so is anything text/*): typed as a string,
+ * so a generated client reads them as text. Every other non-JSON body is binary.
+ */
+const TEXT_MEDIA: ReadonlySet<string> = new Set(['image/svg+xml', 'application/postscript', 'image/vnd.dxf']);
+
+/** Whether a (parameter-free) media type is text. */
+export function isTextMedia(type: string): boolean {
+  return type.startsWith('text/') || TEXT_MEDIA.has(type);
+}
+
+/**
+ * The schema of a non-JSON reply body: a string of that media type, binary (OAS `format: binary`, what client
+ * generators map to a Blob) unless the type is text.
+ */
+export function mediaSchema(type: string): Schema {
+  return isTextMedia(type) ? { type: 'string', contentMediaType: type } : { type: 'string', format: 'binary', contentMediaType: type };
+}
+
+/** A file part of a multipart form (`image`): binary, its accepted media types in the form's `encoding`. */
+export function filePartSchema(description: string): Schema {
+  return { type: 'string', format: 'binary', description };
+}
