@@ -1,15 +1,17 @@
 // Tests import the packages from source; the Piscina worker itself runs from engine/dist (built by pretest).
 // Two projects: every test on the default HTTP transport (INKPREP_HTTP, else auto), and test/http once more
 // on the other transport, so the route table is proven on uWebSockets.js and on node:http in one run.
-// Where uWS has no native build (Node 22, 24) auto already means node:http and the second run is skipped.
+// Where no uWS native build loads (Node 22/24 with glibc below 2.38, e.g. Debian 12) auto already means node:http
+// and the second run is skipped.
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
-import { findUwsBinary } from './adapter-http/src/transport/uws-load.js';
+import { loadUws } from './adapter-http/src/transport/uws-load.js';
 import { TEST_GARMENT_CACHE_DIR } from './test/garments-dir.js';
 
 const chosen = (process.env.INKPREP_HTTP ?? '').trim() || 'auto';
-const defaultKind = chosen === 'auto' ? (findUwsBinary().ok ? 'uws' : 'node') : chosen;
-const other = defaultKind === 'uws' ? 'node' : findUwsBinary().ok ? 'uws' : null;
+const uwsLoads = loadUws().ok;
+const defaultKind = chosen === 'auto' ? (uwsLoads ? 'uws' : 'node') : chosen;
+const other = defaultKind === 'uws' ? 'node' : uwsLoads ? 'uws' : null;
 
 // remove-bg: tests never fetch the segmentation model nor pick up one a developer cached under ./data/models
 // (the model tests find it themselves and pass its path; see test/engine/matte/isnet.test.ts).

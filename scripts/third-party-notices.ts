@@ -186,9 +186,9 @@ export const ARTEFACTS: Artefact[] = [
   },
   {
     what: 'uWebSockets / uSockets native builds',
-    how: 'inside the npm dependency `uWebSockets.js` (`@trufflesuite/uws-js-unofficial`)',
-    licence: 'Apache-2.0',
-    origin: 'npm `@trufflesuite/uws-js-unofficial` 20.30.0-unofficial.0, built from github.com/uNetworking/uWebSockets.js',
+    how: 'inside the npm dependency `uWebSockets.js` (`@trufflesuite/uws-js-unofficial`: Node 16-20) and the optional npm dependency `@btc-vision/uwebsockets.js` (Node 20-25, glibc 2.38 or newer); the service loads the first that loads here (`adapter-http/src/transport/uws-load.ts`)',
+    licence: 'Apache-2.0 (uWebSockets.js by Alex Hultman). `@trufflesuite/uws-js-unofficial` ships the licence text (`LICENSE`); `@btc-vision/uwebsockets.js` ships none: its package.json says Apache-2.0 and its `uws.js` and `index.d.ts` carry the Apache-2.0 notice (checked 2026-11-28)',
+    origin: 'npm `@trufflesuite/uws-js-unofficial` 20.30.0-unofficial.0 and npm `@btc-vision/uwebsockets.js` 20.57.0 (github.com/btc-vision/uWebSockets.js), both built from github.com/uNetworking/uWebSockets.js',
   },
   {
     what: 'Fonts',

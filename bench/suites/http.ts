@@ -13,7 +13,8 @@
 // - baselines in the same run: the bare rate of the same transport, and for the POST the same scans called
 //   on a one-thread engine pool directly (32 in flight, no HTTP), since the POST is bound by the engine;
 // - reports requests/s, p50/p99 latency, the ratio to bare (target: authenticated GET >= 0.60), and node:http
-//   against uWS per load. Where uWS has no native build (Node 22/24) only node:http runs, with a log line.
+//   against uWS per load. Where no uWS native build loads (Node 22/24 below glibc 2.38) only node:http runs;
+//   a log line names the uWS build or why none loads.
 // Short mode (BENCH_SHORT=1): 1 s per load instead of 2 s, 2 rounds instead of 5.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -156,10 +157,10 @@ export default async function httpSuite(ctx: BenchContext): Promise<void> {
   // baselines, uWS and node:http alike.
   const rounds = ctx.short ? 2 : 5;
   const seconds = ctx.short ? 1 : 2;
-  const { findUwsBinary } = await import('../../adapter-http/src/transport/uws-load.js');
-  const uwsFound = findUwsBinary();
+  const { loadUws } = await import('../../adapter-http/src/transport/uws-load.js');
+  const uwsFound = loadUws();
   const transports: TransportKind[] = uwsFound.ok ? ['uws', 'node'] : ['node'];
-  if (!uwsFound.ok) ctx.log(`uWS rows skipped: ${uwsFound.reason}`);
+  ctx.log(uwsFound.ok ? `Node ${process.version}: uWS rows on ${uwsFound.reason}` : `Node ${process.version}: uWS rows skipped: ${uwsFound.reason}`);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-bench-http-'));
   const samples = new Map<string, Sample[]>();
   const started: Target[] = [];

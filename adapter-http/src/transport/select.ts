@@ -1,5 +1,6 @@
 // Chooses the HTTP transport once at start: `INKPREP_HTTP=uws|node|auto` (default auto = uWebSockets.js
-// where its native build loads for this Node, else node:http). With `node`, uWS is never loaded.
+// where one of its native builds loads for this Node and C library, else node:http; uws-load.ts tries
+// them in order). With `node`, uWS is never loaded.
 import { nodeTransport } from './node.js';
 import type { Transport, TransportChoice } from './types.js';
 
@@ -26,7 +27,7 @@ export async function selectTransport(choice: TransportChoice): Promise<Selected
   const load = loadUws();
   if (load.ok) {
     const { createUwsTransport } = await import('./uws.js');
-    return { transport: createUwsTransport(load.uws), reason: choice === 'uws' ? 'INKPREP_HTTP=uws' : 'uWebSockets.js native build loaded' };
+    return { transport: createUwsTransport(load.uws), reason: choice === 'uws' ? `INKPREP_HTTP=uws: ${load.reason}` : load.reason };
   }
   if (choice === 'uws') throw new Error(`INKPREP_HTTP=uws, but ${load.reason}; use INKPREP_HTTP=node or auto`);
   return { transport: nodeTransport, reason: load.reason };
