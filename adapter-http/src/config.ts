@@ -374,6 +374,20 @@ export function debugFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
   return Boolean(env.INKPREP_DEBUG);
 }
 
+/**
+ * INKPREP_PROGRESS_SECONDS: seconds between two progress lines of a CLI file verb whose stderr is not a
+ * terminal (0 to 3600, fractions allowed; default 10). Throws invalid_option naming the variable.
+ */
+export function progressIntervalMsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.INKPREP_PROGRESS_SECONDS;
+  if (raw === undefined || raw.trim() === '') return 10_000;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0 || n > 3600) {
+    throw invalidOption('INKPREP_PROGRESS_SECONDS', 'a number of seconds from 0 to 3600', raw);
+  }
+  return n * 1000;
+}
+
 /** `INKPREP_SEGMENTATION_<FIELD>`: the variable a model input setting comes from (named in errors). */
 function segmentationVariable(field: string): string {
   return `INKPREP_SEGMENTATION_${field === 'input_size' ? 'SIZE' : field.toUpperCase()}`;

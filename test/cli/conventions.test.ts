@@ -1,6 +1,6 @@
 // The CLI conventions every file verb shares, run as child processes: --version; `-` for stdin and stdout
 // (stdout carries nothing but the output bytes); exit codes by cause (2 usage, 3 input, 4 output path,
-// 1 processing) with one JSON error line on stderr; a progress line on a terminal, none otherwise.
+// 1 processing) with one JSON error line on stderr; a progress line redrawn on a terminal, no escape codes otherwise.
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -124,7 +124,7 @@ describe('exit codes by cause, one JSON error line', () => {
     ]);
     for (const r of [cmd, opt, noOut, noIn, bad]) expect(r.code, r.stderr).toBe(2);
     expect(errorLine(cmd.stderr)).toMatchObject({ code: 'usage', error: expect.stringMatching(/unknown command "frobnicate"/) });
-    expect(errorLine(opt.stderr)).toMatchObject({ code: 'usage', error: 'unknown option --colour', usage: 'inkprep scan <file|-> [--print-width-inches 12]' });
+    expect(errorLine(opt.stderr)).toMatchObject({ code: 'usage', error: 'unknown option --colour for scan', option: '--colour', usage: 'inkprep scan <file|-> [--print-width-inches 12]' });
     expect(errorLine(noOut.stderr)).toMatchObject({ code: 'usage', error: expect.stringMatching(/missing -o/) });
     expect(errorLine(noIn.stderr)).toMatchObject({ code: 'usage' });
     expect(errorLine(bad.stderr)).toMatchObject({ code: 'invalid_option', field: 'colors', error: expect.stringMatching(/colors/) });
@@ -254,16 +254,17 @@ describe.skipIf(noTerminal !== null)('progress line on a terminal', () => {
   });
 });
 
-describe('no progress line when stderr is not a terminal', () => {
+describe('no escape codes when stderr is not a terminal', () => {
   it.each([
     ['vectorize', ['-o', 'np.svg'], 'white'],
     ['fix', ['-o', 'np.png', '--fix-despeckle', 'true'], 'art'],
     ['scan', [], 'art'],
-  ] as const)('%s writes no progress or escape codes to a pipe', async (verb, extra, input) => {
+  ] as const)('%s writes no redrawn line or escape codes to a pipe (progress there is plain lines: progress-pipe.test.ts)', async (verb, extra, input) => {
     const args = [verb, path.join(dir, `${input}.png`), ...extra.map((a) => (a.startsWith('np.') ? path.join(dir, a) : a))];
-    const r = await runCli(args);
+    const r = await runCli(args, { INKPREP_PROGRESS_SECONDS: '0' });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).not.toMatch(/inkprep [a-z-]+: [a-z_]+ \d+%/);
+    for (const l of r.stderr.split('\n').filter((x) => x.startsWith('inkprep '))) expect(l).toMatch(new RegExp(`^inkprep ${verb}: [a-z_-]+ \\d{1,3}% \\(\\d+\\.\\d s\\)$`));
+    expect(r.stderr).not.toContain('\r');
     expect(r.stderr).not.toContain('\x1b[');
     expect(r.stdout).not.toContain('\x1b[');
   });

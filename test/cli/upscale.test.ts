@@ -1,5 +1,6 @@
 // `inkprep upscale <file> --scale 2|4 -o out.png` as a child process: JSON summary on stdout, the PNG at
-// the scaled size, exit 2 for a bad scale, exit 3 for input over 4x the budget (image_too_large).
+// the scaled size, a summary line on stderr stating requested vs effective scale and why, exit 2 for a bad
+// scale, exit 3 for input over 4x the budget (image_too_large).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,6 +32,24 @@ describe('inkprep upscale', () => {
     expect(['vector', 'model', 'resample']).toContain(summary.route);
     const meta = await sharp(readFileSync(out)).metadata();
     expect([meta.width, meta.height, meta.hasAlpha]).toEqual([48, 40, true]);
+  });
+
+  it('the summary line on stderr says when the effective scale differs from the request, and why', async () => {
+    const shrunk = path.join(dir, 'shrunk.png');
+    // 24x20 = 480 px over a 2x budget of 120: shrunk to 12x10 first, so 2x gives 24x20 (effective 1x)
+    const [small, plain, quiet] = await Promise.all([
+      cli(['upscale', path.join(dir, 'art.png'), '--scale', '2', '--budget', '120', '--route', 'resample', '-o', shrunk]),
+      cli(['upscale', path.join(dir, 'art.png'), '--scale', '2', '--route', 'resample', '-o', path.join(dir, 'plain.png')]),
+      cli(['upscale', path.join(dir, 'art.png'), '--scale', '2', '--budget', '120', '--route', 'resample', '-o', path.join(dir, 'quiet.png'), '--quiet']),
+    ]);
+    expect(small.code, small.stderr).toBe(0);
+    expect(JSON.parse(small.stdout)).toMatchObject({ preShrunk: true, effectiveScale: 1, from: { width: 24, height: 20 }, to: { width: 12, height: 10 } });
+    expect(small.stderr).toContain(`${shrunk}: 24x20 PNG, resample route; scale 2x requested, 1x effective: the 24x20 input (480 px) was first shrunk to 12x10 to fit the 2x upscale budget of 120 px (--budget)\n`);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stderr).toContain(`${path.join(dir, 'plain.png')}: 48x40 PNG, resample route\n`);
+    expect(plain.stderr).not.toContain('requested');
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe('');
   });
 
   it('exit 2 for a bad scale, exit 3 above 4x the budget', async () => {

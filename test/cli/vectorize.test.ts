@@ -59,7 +59,7 @@ describe('inkprep vectorize', () => {
     }
   });
 
-  it('--output-format beats the extension; --dxf-units mm; --json reports the format', async () => {
+  it('--output-format names the format of an -o without an image extension; --dxf-units mm; --json reports the format; an extension that disagrees is exit 2', async () => {
     const out = path.join(dir, 'cut.out');
     const r = await cli(['vectorize', path.join(dir, 'logo.png'), '-o', out, '--output-format', 'dxf', '--dxf-units', 'mm', '--print-width-inches', '4', '--json']);
     expect(r.code, r.stderr).toBe(0);
@@ -69,9 +69,12 @@ describe('inkprep vectorize', () => {
     expect(dxf.header.$INSUNITS).toBe(4);
     expect(dxf.header.$LIMMAX).toMatchObject({ x: 101.6, y: 63.5 });
     expect(dxf.polylines.length).toBe(stats.paths);
+    // a PDF into a .svg name was written before (issue 29): now refused before any work, naming both
     const pdfNamedSvg = path.join(dir, 'really.svg');
-    expect((await cli(['vectorize', path.join(dir, 'logo.png'), '-o', pdfNamedSvg, '--output-format', 'pdf'])).code).toBe(0);
-    expect(readFileSync(pdfNamedSvg).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const refused = await cli(['vectorize', path.join(dir, 'logo.png'), '-o', pdfNamedSvg, '--output-format', 'pdf']);
+    expect(refused.code).toBe(2);
+    expect(JSON.parse(refused.stderr.trim())).toMatchObject({ code: 'usage', output: pdfNamedSvg, format: 'svg', output_format: 'pdf' });
+    expect(existsSync(pdfNamedSvg)).toBe(false);
   });
 
   it('-o - writes EPS text to stdout with --output-format eps; a bad format is exit 2 naming the field', async () => {

@@ -18,7 +18,7 @@ const openapi = JSON.parse(readFileSync(path.join(ROOT, 'docs/openapi.json'), 'u
 const reference = readFileSync(REFERENCE, 'utf8');
 
 /** Flags a verb has besides its op's options (output and reporting), by verb. */
-const VERB_FLAGS: Readonly<Record<string, readonly string[]>> = { vectorize: ['--json', '--quiet'] };
+const VERB_FLAGS: Readonly<Record<string, readonly string[]>> = { vectorize: ['--json', '--quiet', '--progress'], upscale: ['--quiet', '--progress'] };
 
 const ops = (Object.keys(OPS) as OpName[]).filter((op) => OPS[op].fields !== undefined);
 const table = (op: OpName): readonly Field[] => OPS[op].fields!;

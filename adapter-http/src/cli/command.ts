@@ -25,7 +25,8 @@ export { EXIT, exitCodeFor };
 /** A bad command line; `usage` is the verb's synopsis, shown in the error line. */
 export class UsageError extends Error {
   readonly code: CliErrorCode = 'usage';
-  constructor(message: string, readonly usage?: string) {
+  /** Extra fields of the error line (e.g. the unknown `option` and a `suggestion`). */
+  constructor(message: string, readonly usage?: string, readonly details: ErrorDetails = {}) {
     super(message);
   }
 }
@@ -52,7 +53,7 @@ export function synopsis(usage: string): string {
 
 /** Print any error the way every verb does and return its exit code. */
 export function reportError(err: unknown): number {
-  if (err instanceof UsageError) return printError(err.code, err.message, err.usage ? { usage: err.usage } : {});
+  if (err instanceof UsageError) return printError(err.code, err.message, { ...err.details, ...(err.usage ? { usage: err.usage } : {}) });
   if (err instanceof OutputError) return printError(err.code, err.message, { path: err.path });
   if (isCodedError(err)) return printError(err.code, hostMessage(err.code, err.message, err.details), err.details);
   const message = err instanceof Error ? err.message : String(err);

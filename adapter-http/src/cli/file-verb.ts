@@ -1,11 +1,14 @@
 // The common shape of the file-in verbs (info, scan, fix, vectorize, remove-bg, upscale, mockup): parse
-// flags, answer --help, check the input and -o (`-` = stdin / stdout), reject unknown options, read the input,
-// run the body with an in-thread engine and a progress line, map any error to its exit code, close the engine.
+// flags, answer --help, reject unknown options, check the input and -o (`-` = stdin / stdout) and the -o
+// extension against the format written, read the input, run the body with an in-thread engine and a progress
+// line, map any error to its exit code, close the engine.
 import { createEngine, type CallOptions, type Engine, type EngineOptions } from '@inkprep/engine';
-import { engineConfigFromEnv, engineOptions } from '../config.js';
-import { opOptions, parseArgs } from './args.js';
+import { engineConfigFromEnv, engineOptions, progressIntervalMsFromEnv } from '../config.js';
+import { FILE_VERB_FLAGS, opOptions, parseArgs } from './args.js';
 import { EXIT, UsageError, reportError, synopsis } from './command.js';
 import { STDIO, checkOutput, readInput, reserveStdout, writeOutput } from './io.js';
+import { rejectUnknownFlags } from './known-flags.js';
+import { chooseOutputFormat, type OutputFormats } from './output-format.js';
 import { clearProgress, progressLine } from './progress.js';
 
 export interface FileVerbSpec {
@@ -14,10 +17,12 @@ export interface FileVerbSpec {
   usage: string;
   /** Name of the output file in the "missing -o" message (e.g. `out.png`); omit when the verb writes no file. */
   output?: string;
-  /** The output is binary (PNG/JPEG): `-o -` refuses a terminal. A function decides from the flags (vectorize: PDF). */
-  binary?: boolean | ((options: Record<string, string>, output: string) => boolean);
-  /** API fields accepted as flags; null passes every flag to the op (which validates and names the field). */
-  fields: readonly string[] | null;
+  /** The output is binary (PNG/JPEG): `-o -` refuses a terminal. A function decides from the format written (vectorize: PDF). */
+  binary?: boolean | ((format: string) => boolean);
+  /** The formats the verb writes (verbs with an output): checked against the -o extension, which picks one. */
+  formats?: OutputFormats;
+  /** API fields accepted as flags (besides -o, --help, --json, --quiet, --progress); any other flag is a usage error. */
+  fields: readonly string[];
   /** Engine options (always in-thread). */
   engine?: Omit<EngineOptions, 'threads'>;
 }
@@ -32,7 +37,7 @@ export interface FileVerbCall {
   flags: Record<string, string | true>;
   /** In-thread engine. */
   engine: Engine;
-  /** Per-call engine options: the progress line's listener (terminals only). */
+  /** Per-call engine options: the progress listener (unless --quiet). */
   call: CallOptions;
   /** Write the output bytes to -o (file or stdout). */
   write(bytes: Uint8Array | string): Promise<void>;
@@ -40,6 +45,8 @@ export interface FileVerbCall {
   report(summary: unknown, pretty?: boolean): void;
   /** A warning as one JSON line on stderr (`{ warning, code }`), unless --quiet. */
   warn(code: string, message: string): void;
+  /** A line for people on stderr (what was written, and how it differs from what was asked), unless --quiet. */
+  say(line: string): void;
 }
 
 /** Run a file-in verb; resolves to the exit code. */
@@ -52,24 +59,30 @@ export async function runFileVerb(argv: string[], spec: FileVerbSpec, body: (cal
   const usage = synopsis(spec.usage);
   let engine: Engine | null = null;
   try {
+    // first: a misspelt flag explains the errors it would otherwise cause (`--outptu x.png`: "missing -o")
+    rejectUnknownFlags(flags, [...FILE_VERB_FLAGS, ...spec.fields], spec.verb, usage);
     if (positionals.length === 0) throw new UsageError('missing the input file (a path, or - for stdin)', usage);
     if (positionals.length > 1) throw new UsageError(`one input file expected, got ${positionals.length}: ${positionals.join(' ')}`, usage);
     if (spec.output && typeof flags.output !== 'string') throw new UsageError(`missing -o <${spec.output}> (a path, or - for stdout)`, usage);
     if (!spec.output && flags.output !== undefined) throw new UsageError(`${spec.verb} prints JSON on stdout and takes no -o`, usage);
     const options = opOptions(flags);
-    if (spec.fields) {
-      for (const k of Object.keys(options)) if (!spec.fields.includes(k)) throw new UsageError(`unknown option --${k.replace(/_/g, '-')}`, usage);
-    }
     const output = typeof flags.output === 'string' ? flags.output : '';
     const toStdout = output === STDIO;
+    const quiet = flags.quiet === true;
+    const progress = { quiet, everyStage: flags.progress === true, intervalMs: progressIntervalMsFromEnv() };
+    let format = '';
+    if (spec.output && spec.formats) {
+      const field = spec.formats.field;
+      format = chooseOutputFormat(spec.verb, output, field ? options[field] : undefined, spec.formats, usage);
+      if (field) options[field] = format;
+    }
     const input = await readInput(positionals[0]!, usage);
-    const binary = typeof spec.binary === 'function' ? spec.binary(options, output) : (spec.binary ?? false);
+    const binary = typeof spec.binary === 'function' ? spec.binary(format) : (spec.binary ?? false);
     if (spec.output) await checkOutput(output, binary, usage);
     if (toStdout) reserveStdout();
     // The engine's paths and models come from the environment, read here like the service reads them.
     engine = createEngine({ ...engineOptions(engineConfigFromEnv()), ...spec.engine, threads: 0 });
-    const quiet = flags.quiet === true;
-    const onProgress = progressLine(spec.verb, quiet);
+    const onProgress = progressLine(spec.verb, progress);
     await body({
       input,
       output,
@@ -90,6 +103,10 @@ export async function runFileVerb(argv: string[], spec: FileVerbSpec, body: (cal
       warn: (code, message) => {
         clearProgress();
         if (!quiet) process.stderr.write(JSON.stringify({ warning: message, code }) + '\n');
+      },
+      say: (line) => {
+        clearProgress();
+        if (!quiet) process.stderr.write(line + '\n');
       },
     });
     clearProgress();

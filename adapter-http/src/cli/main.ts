@@ -22,7 +22,10 @@ export function helpText(COMMANDS: readonly Command[]): string {
     'Run `inkprep <command> --help` for the options of a command. Option names match the API fields',
     '(e.g. --print-width-inches or --print_width_inches).',
     'A file argument or -o may be - for stdin / stdout. Errors are one JSON line on stderr: { error, code, ... }.',
-    'On a terminal, stderr shows a progress line (stage and percent) while a file verb runs; --quiet hides it.',
+    'While a file verb runs, stderr shows its progress (stage and percent): one line redrawn on a terminal, else a',
+    'plain line every 10 s (INKPREP_PROGRESS_SECONDS) and, with --progress, at each stage; --quiet hides it.',
+    'Unknown options are refused (exit 2, with the nearest known one). The -o extension picks the output format',
+    'where the verb writes several (vectorize, mockup); one naming a format the verb cannot write is refused.',
     'exit codes: 0 ok, 1 processing failed, 2 bad usage or option, 3 input missing/unreadable/unsupported/too large,',
     '4 output path not writable (missing folder, no permission). inkprep --version prints the version.',
   ].join('\n');

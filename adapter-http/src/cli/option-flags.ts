@@ -34,3 +34,12 @@ export function optionLines(op: OpName, notes: Readonly<Record<string, string>> 
   const width = Math.max(0, ...rows.map(([head]) => head.length)) + 2;
   return rows.map(([head, doc]) => `${head.padEnd(width)}${doc}`);
 }
+
+/** The formats an op writes, from its format option's values (the default first), e.g. vectorize `output_format`. */
+export function formatsOf(op: OpName, field: string): { field: string; values: readonly string[] } {
+  const f = OPS[op].fields.find((x) => x.wire === field);
+  const values = f?.spec.kind === 'enum' ? f.spec.values?.map(String) : undefined;
+  const dflt = f?.spec.default;
+  if (!values || typeof dflt !== 'string') throw new Error(`${op} has no format option ${field} with values and a default`);
+  return { field, values: [dflt, ...values.filter((v) => v !== dflt)] };
+}

@@ -1,5 +1,10 @@
-// The progress line of long CLI runs: stage and percent from the engine's progress events, redrawn in place
-// on stderr when it is a terminal (never otherwise), cleared before anything else is printed and at the end.
+// The progress of long CLI runs, from the engine's progress events, on stderr:
+//  - on a terminal, one line redrawn in place, cleared before anything else is printed and at the end;
+//  - elsewhere (a log file, CI, a pipe) plain lines, each ending in a newline and free of escape codes: one
+//    every `intervalMs` (INKPREP_PROGRESS_SECONDS, default 10 s; the first after one interval, so a short
+//    run prints none), and with `--progress` also one as each stage begins. A 2-minute upscale run from a
+//    script was silent for its whole run.
+// `--quiet` prints neither.
 import type { ProgressEvent } from '@inkprep/engine';
 
 let shown = false;
@@ -11,20 +16,44 @@ export function clearProgress(): void {
   process.stderr.write('\r\x1b[2K');
 }
 
-/** A listener for `CallOptions.onProgress` drawing `inkprep <verb>: <stage> <n>% (<s> s)`; undefined when stderr is not a terminal or `quiet`. */
-export function progressLine(verb: string, quiet: boolean): ((e: ProgressEvent) => void) | undefined {
-  if (quiet || !process.stderr.isTTY) return undefined;
+export interface ProgressMode {
+  /** --quiet: no progress at all. */
+  quiet: boolean;
+  /** --progress: off a terminal, also a line at each stage. */
+  everyStage: boolean;
+  /** Off a terminal, the least time between two lines, ms. */
+  intervalMs: number;
+}
+
+/**
+ * A listener for `CallOptions.onProgress` printing `inkprep <verb>: <stage> <n>% (<s> s)`, redrawn on a
+ * terminal and as plain lines elsewhere (see the top of this file); undefined when `quiet`.
+ */
+export function progressLine(verb: string, mode: ProgressMode): ((e: ProgressEvent) => void) | undefined {
+  if (mode.quiet) return undefined;
   const started = performance.now();
+  const text = (e: ProgressEvent, now: number): string => `inkprep ${verb}: ${e.stage} ${Math.round(e.fraction * 100)}% (${((now - started) / 1000).toFixed(1)} s)`;
+  if (!process.stderr.isTTY) {
+    let lastAt = started;
+    let lastStage = '';
+    return (e) => {
+      const now = performance.now();
+      const newStage = e.stage !== lastStage;
+      lastStage = e.stage;
+      if (!(mode.everyStage && newStage) && now - lastAt < mode.intervalMs) return;
+      lastAt = now;
+      process.stderr.write(`${text(e, now)}\n`);
+    };
+  }
   let last = '';
   return (e) => {
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    let text = `inkprep ${verb}: ${e.stage} ${Math.round(e.fraction * 100)}% (${seconds} s)`;
+    let line = text(e, performance.now());
     const width = process.stderr.columns;
-    if (width && text.length >= width) text = text.slice(0, Math.max(0, width - 1));
-    if (text === last) return;
-    last = text;
+    if (width && line.length >= width) line = line.slice(0, Math.max(0, width - 1));
+    if (line === last) return;
+    last = line;
     shown = true;
     // The op runs on this thread; TTY writes are synchronous, so each event is on screen as it happens.
-    process.stderr.write(`\r\x1b[2K${text}`);
+    process.stderr.write(`\r\x1b[2K${line}`);
   };
 }

@@ -23,6 +23,7 @@ import { openConfiguredStore } from '../../store/open.js';
 import { ACCOUNT_STATUSES, PLANS, type Account, type AccountPatch, type AccountStatus, type Plan, type Store } from '../../store/types.js';
 import { parseArgs } from '../args.js';
 import { EXIT, UsageError, reportError, type Command } from '../command.js';
+import { rejectUnknownFlags } from '../known-flags.js';
 import { ServiceError } from '../../errors/registry.js';
 
 const USAGE = `usage: inkprep admin <command> [--json] [--create]
@@ -74,14 +75,10 @@ function storeText(s: StoreRef): string {
   return s.kind === 'sqlite' ? `sqlite ${s.path}` : `postgres ${s.database}`;
 }
 
-/** Reject flags the command does not take (exit 2 with the usage), instead of silently ignoring them. */
+/** Reject flags the command does not take (exit 2 with the usage, and the nearest flag it takes), instead of silently ignoring them. */
 function checkFlags(pos: string[], flags: Record<string, string | true>): void {
-  const allowed = new Set<string>([...COMMON_FLAGS, ...(COMMAND_FLAGS[`${pos[0]} ${pos[1]}`] ?? [])]);
-  const unknown = Object.keys(flags).filter((f) => !allowed.has(f));
-  if (unknown.length > 0) {
-    const shown = unknown.map((f) => `--${f.replace(/_/g, '-')}`).join(', ');
-    throw new UsageError(`unknown option ${shown} for admin ${pos.slice(0, 2).join(' ')}`.trim(), USAGE);
-  }
+  const allowed = [...COMMON_FLAGS, ...(COMMAND_FLAGS[`${pos[0]} ${pos[1]}`] ?? [])];
+  rejectUnknownFlags(flags, allowed, `admin ${pos.slice(0, 2).join(' ')}`.trim(), USAGE);
 }
 
 /** Whether the configured store already exists (SQLite file, or the accounts table in PostgreSQL). */

@@ -12,7 +12,8 @@ import { bootstrapStore } from '../../bootstrap.js';
 import { openConfiguredStore } from '../../store/open.js';
 import { announceFirstKey, configOrReport } from './serve.js';
 import { parseArgs } from '../args.js';
-import { EXIT, printError, type Command } from '../command.js';
+import { EXIT, UsageError, printError, reportError, synopsis, type Command } from '../command.js';
+import { rejectUnknownFlags } from '../known-flags.js';
 
 const USAGE = [
   'usage: inkprep cluster [--processes N]',
@@ -28,10 +29,16 @@ export const clusterCommand: Command = {
   summary: 'run N server processes on one port (SO_REUSEPORT), sharing the store (DATABASE_URL for PostgreSQL)',
   usage: USAGE,
   async run(argv) {
-    const { flags } = parseArgs(argv);
+    const { positionals, flags } = parseArgs(argv);
     if (flags.help) {
       process.stdout.write(USAGE + '\n');
       return EXIT.ok;
+    }
+    try {
+      rejectUnknownFlags(flags, ['help', 'processes'], 'cluster', synopsis(USAGE));
+      if (positionals.length > 0) throw new UsageError(`cluster takes no arguments besides --processes N, got ${positionals.join(' ')}`, synopsis(USAGE));
+    } catch (err) {
+      return reportError(err);
     }
     const config = configOrReport();
     if (!config) return EXIT.usage;

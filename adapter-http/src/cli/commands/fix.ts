@@ -1,5 +1,6 @@
 // `inkprep fix <file|-> -o <out.png|-> [--fix-halftone true ...]`: repair artwork like POST /api/v1/fix.
 import { runFileVerb } from '../file-verb.js';
+import { PNG_ONLY } from '../output-format.js';
 import { fixStatsWire } from '../../http/wire.js';
 import type { Command } from '../command.js';
 import { textOptions } from '@inkprep/engine';
@@ -22,7 +23,7 @@ export const fixCommand: Command = {
     ...optionLines('fix'),
   ].join('\n'),
   run(argv) {
-    return runFileVerb(argv, { verb: this.name, usage: this.usage, output: 'out.png', binary: true, fields: FIELDS }, async ({ input, output, options, engine, call, write, report, warn }) => {
+    return runFileVerb(argv, { verb: this.name, usage: this.usage, output: 'out.png', binary: true, formats: PNG_ONLY, fields: FIELDS }, async ({ input, output, options, engine, call, write, report, warn }) => {
       const out = await engine.fix(input, textOptions(options), call);
       await write(out.data);
       report({ output, width: out.width, height: out.height, dpi: out.dpi, applied: out.applied, stats: fixStatsWire(out.stats), warnings: out.warnings });

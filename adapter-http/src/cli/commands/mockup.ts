@@ -7,9 +7,10 @@ import { runFileVerb } from '../file-verb.js';
 import { mockupWire } from '../../http/wire.js';
 import type { Command } from '../command.js';
 import { textOptions } from '@inkprep/engine';
-import { cliFields, optionLines } from '../option-flags.js';
+import { cliFields, formatsOf, optionLines } from '../option-flags.js';
 
 const FIELDS = cliFields('mockup');
+const FORMATS = formatsOf('mockup', 'format');
 
 export const mockupCommand: Command = {
   name: 'mockup',
@@ -23,12 +24,13 @@ export const mockupCommand: Command = {
     'POST /api/v1/mockup):',
     ...optionLines('mockup', { format: 'default: from the -o extension, else png' }),
     '',
-    'The format follows the -o extension unless --format is given (png for -o -, which writes the image to stdout',
-    'and the JSON on stderr). - as the design reads it from stdin.',
+    'The format follows the -o extension (.png, .jpg, .jpeg) unless --format is given (png for -o -, which writes',
+    'the image to stdout and the JSON on stderr); an extension that names another format, or disagrees with',
+    '--format, is a usage error (exit 2). - as the design reads it from stdin. --quiet: no warnings or progress;',
+    '--progress: when stderr is not a terminal, also a progress line as each stage begins.',
   ].join('\n'),
   run(argv) {
-    return runFileVerb(argv, { verb: this.name, usage: this.usage, output: 'out.png', binary: true, fields: FIELDS }, async ({ input, output, options, engine, call, write, report, warn }) => {
-      if (!options.format && /\.jpe?g$/i.test(output)) options.format = 'jpeg';
+    return runFileVerb(argv, { verb: this.name, usage: this.usage, output: 'out.png', binary: true, formats: FORMATS, fields: FIELDS }, async ({ input, output, options, engine, call, write, report, warn }) => {
       const supplier_style = options.style ? await catalogFor(catalogConfigFromEnv()).garmentFor(options.style) : undefined;
       const r = await engine.mockup(input, textOptions({ ...options, ...(supplier_style ? { supplier_style } : {}) }), call);
       await write(r.data);

@@ -13,6 +13,7 @@ import { fetchModel, verifyModel } from '../../models/fetch.js';
 import { ISNET_TERMS } from '../../models/terms.js';
 import { parseArgs } from '../args.js';
 import { EXIT, UsageError, reportError, synopsis, type Command } from '../command.js';
+import { rejectUnknownFlags } from '../known-flags.js';
 
 const USAGE = [
   'usage: inkprep models [list]            list the models, their state (ready | absent | loading), size, path, licence',
@@ -51,11 +52,11 @@ export const modelsCommand: Command = {
       return EXIT.ok;
     }
     try {
+      rejectUnknownFlags(flags, ['help', 'dir', 'json', 'quiet', 'accept_terms'], 'models', synopsis(USAGE));
       if (flags.dir === true) throw new UsageError('--dir needs a path', synopsis(USAGE));
       const dir = typeof flags.dir === 'string' ? path.resolve(flags.dir) : engineConfigFromEnv().modelDir;
       const [sub = 'list', arg, ...extra] = positionals;
       if (extra.length) throw new UsageError('too many arguments', synopsis(USAGE));
-      for (const k of Object.keys(flags)) if (k !== 'dir' && k !== 'json' && k !== 'quiet' && k !== 'accept_terms') throw new UsageError(`unknown option --${k}`, synopsis(USAGE));
       if (sub === 'list') {
         if (arg !== undefined) throw new UsageError('too many arguments', synopsis(USAGE));
         const models = Object.values(MODEL_CATALOG).map((m) => ({

@@ -1,6 +1,7 @@
 // `inkprep remove-bg <in.png|in.jpg|-> -o <out.png|->`: background removal like POST /api/v1/remove-bg.
 import { REMOVE_BG_MAX_PIXELS, textOptions } from '@inkprep/engine';
 import { runFileVerb } from '../file-verb.js';
+import { PNG_ONLY } from '../output-format.js';
 import type { Command } from '../command.js';
 import { cliFields, optionLines } from '../option-flags.js';
 
@@ -20,7 +21,7 @@ export const removeBgCommand: Command = {
     'A model named by --model takes its input size, mean, std and output mapping from INKPREP_SEGMENTATION_SIZE/_MEAN/_STD/_OUTPUT.',
   ].join('\n'),
   run(argv) {
-    const spec = { verb: this.name, usage: this.usage, output: 'out.png', binary: true, fields: cliFields('removeBg'), engine: { maxPixels: REMOVE_BG_MAX_PIXELS } };
+    const spec = { verb: this.name, usage: this.usage, output: 'out.png', binary: true, formats: PNG_ONLY, fields: cliFields('removeBg'), engine: { maxPixels: REMOVE_BG_MAX_PIXELS } };
     return runFileVerb(argv, spec, async ({ input, output, options, engine, call, write, report, warn }) => {
       // Flags are text; the op validates the values (invalid_option naming the field).
       const out = await engine.removeBg(input, textOptions(options), call);

@@ -10,7 +10,8 @@ import { PortInUseError } from '../../transport/types.js';
 import { startModelAutoFetch } from '../../model-autofetch.js';
 import { openConfiguredStore } from '../../store/open.js';
 import { parseArgs } from '../args.js';
-import { EXIT, printError, type Command } from '../command.js';
+import { EXIT, UsageError, printError, reportError, synopsis, type Command } from '../command.js';
+import { rejectUnknownFlags } from '../known-flags.js';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -34,10 +35,16 @@ export const serveCommand: Command = {
     'On an empty store a local Business account is created and its first key printed once.',
   ].join('\n'),
   async run(argv) {
-    const { flags } = parseArgs(argv);
+    const { positionals, flags } = parseArgs(argv);
     if (flags.help) {
       process.stdout.write(this.usage + '\n');
       return EXIT.ok;
+    }
+    try {
+      rejectUnknownFlags(flags, ['help'], 'serve', synopsis(this.usage));
+      if (positionals.length > 0) throw new UsageError(`serve takes no arguments (configuration comes from the environment), got ${positionals.join(' ')}`, synopsis(this.usage));
+    } catch (err) {
+      return reportError(err);
     }
     const base = configOrReport();
     if (!base) return EXIT.usage;
