@@ -214,6 +214,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze([
   { name: 'INKPREP_CATALOG_TTL_S', section: 'catalog', type: 'positive number (s)', default: '3600', description: 'Cache lifetime of successful supplier answers.', example: '600' },
   { name: 'INKPREP_PROCESSES', section: 'cluster', type: 'positive integer', default: 'unset (the number of cores)', description: 'Processes `inkprep cluster` starts (checked by cluster alone, so a bad value never stops `inkprep serve`).', example: '4' },
   { name: 'INKPREP_CLUSTER_SLOT', section: 'cluster', type: 'integer', default: 'unset (not in a cluster)', description: 'Set by `inkprep cluster` for each process it starts: process N serves metrics on `INKPREP_METRICS_PORT` + N, only process 0 fetches the model, and the processes share their port on purpose. Not set by hand.', example: '0' },
+  { name: 'INKPREP_PROGRESS_SECONDS', section: 'cli', type: 'number 0-3600 (fractions allowed)', default: '10', description: 'Seconds between two plain progress lines of a file verb when stderr is not a terminal (0: at every progress event); `--progress` adds one per stage, `--quiet` none.', example: '30' },
   { name: 'INKPREP_DEBUG', section: 'cli', type: 'any non-empty value', default: 'unset', description: 'The CLI adds the stack trace to an `internal_error` line.', example: '1' },
 ]);
 
