@@ -35,6 +35,21 @@ describe('inkprep vectorize', () => {
     expect(svg).toContain('width="4in"');
   });
 
+  it('the summary line says when fewer colours were painted than --colors asked for (issue 29)', async () => {
+    const twoColours = path.join(dir, 'two.png');
+    await sharp({ create: { width: 80, height: 60, channels: 3, background: '#ffffff' } })
+      .composite([{ input: await sharp({ create: { width: 40, height: 30, channels: 3, background: '#c81e3c' } }).png().toBuffer(), left: 20, top: 15 }])
+      .png().toFile(twoColours);
+    const [asked, auto] = await Promise.all([
+      cli(['vectorize', twoColours, '-o', path.join(dir, 'two8.svg'), '--colors', '8']),
+      cli(['vectorize', twoColours, '-o', path.join(dir, 'two-auto.svg')]),
+    ]);
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stderr).toMatch(/: svg, \d+ paths, 2 colours \(8 requested: only 2 painted any shape\), \d+ ms\n/);
+    expect(auto.code, auto.stderr).toBe(0);
+    expect(auto.stderr).toMatch(/: svg, \d+ paths, 2 colours, \d+ ms\n/);
+  });
+
   it('rejects a bad option value with exit 2 naming the field', async () => {
     const out = path.join(dir, 'bad.svg');
     const r = await cli(['vectorize', path.join(dir, 'logo.png'), '-o', out, '--speck-size', '40']);

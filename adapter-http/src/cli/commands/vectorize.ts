@@ -19,6 +19,12 @@ An -o extension that names another format (x.png), or disagrees with --output-fo
 
 const FORMATS = formatsOf('vectorize', 'output_format');
 
+/** When `--colors N` asked for more colours than were painted: how many were asked and why fewer show. */
+function fewerColours(requested: string | undefined, used: number): string {
+  const n = requested !== undefined && /^\d+$/.test(requested) ? Number(requested) : NaN;
+  return n > used ? ` (${n} requested: only ${used} painted any shape)` : '';
+}
+
 export const vectorizeCommand: Command = {
   name: 'vectorize',
   op: 'vectorize',
@@ -26,12 +32,12 @@ export const vectorizeCommand: Command = {
   usage: USAGE,
   run(argv) {
     const spec = { verb: this.name, usage: USAGE, output: 'out.svg', binary: (format: string) => format === 'pdf', formats: FORMATS, fields: cliFields('vectorize') };
-    return runFileVerb(argv, spec, async ({ input, output, options, flags, engine, call, write, report }) => {
+    return runFileVerb(argv, spec, async ({ input, output, options, flags, engine, call, write, report, say }) => {
       const res = await engine.vectorize(input, textOptions(options), call);
       await write(res.data);
       const stats = { format: res.format, paths: res.paths, colorsUsed: res.colorsUsed, traceMs: res.traceMs, width: res.width, height: res.height };
       if (flags.json) report(stats);
-      else if (!flags.quiet) process.stderr.write(`${output === '-' ? 'stdout' : output}: ${res.format}, ${res.paths} paths, ${res.colorsUsed} colours, ${res.traceMs} ms\n`);
+      else say(`${output === '-' ? 'stdout' : output}: ${res.format}, ${res.paths} paths, ${res.colorsUsed} colours${fewerColours(options.colors, res.colorsUsed)}, ${res.traceMs} ms`);
     });
   },
 };
