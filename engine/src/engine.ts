@@ -52,7 +52,7 @@ export interface CallOptions {
    */
   transfer?: boolean;
   /**
-   * Progress of the call: the stage running and the share done (see docs/guides/embedding-the-engine.md "Progress events"). Called on the
+   * Progress of the call: the stage running and the share done (see docs/guides/embedding-the-engine.md#progress-events). Called on the
    * calling thread; events posted by a worker just before the result may be dropped.
    */
   onProgress?: (event: ProgressEvent) => void;

@@ -1,5 +1,5 @@
 // Progress of long ops: each op declares its stages with their share of a typical run (measured, see
-// README "Progress events"), and reports when a stage starts and, inside loops, how far it is. The Engine hands
+// docs/guides/embedding-the-engine.md, "Progress events"), and reports when a stage starts and, inside loops, how far it is. The Engine hands
 // the events to `CallOptions.onProgress` (from a pool worker through a MessagePort).
 
 /** One progress event of a running op. */

@@ -1,6 +1,6 @@
 // The one registry of error codes the service and the CLI can answer: the engine's codes (their messages come
 // from the engine) and the adapter's own, each with its HTTP status (null for the codes only the CLI reports)
-// and the CLI's exit code. README.md ("Error codes") lists the same table; test/errors.test.ts keeps the two in
+// and the CLI's exit code. docs/reference/errors.md lists the same table; test/errors.test.ts keeps the two in
 // step and fails on a code emitted in src that is missing here. The order is the OpenAPI document's.
 import { ENGINE_ERRORS, InkprepError, type ErrorCode as EngineErrorCode, type ErrorDetails } from '@inkprep/engine';
 

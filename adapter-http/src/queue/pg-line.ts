@@ -1,6 +1,6 @@
 // The vectorize line for a whole deployment, kept in PostgreSQL (chosen when DATABASE_URL is set): `slots`
 // conversions at once across every process and host, one bounded FIFO of waiting callers, and snapshots
-// that every process reads from the same rows. README "Scaling out" describes it for operators.
+// that every process reads from the same rows. docs/guides/deploying.md ("Scaling out") describes it for operators.
 //
 // How it holds together:
 // - Each process is an *owner*: one dedicated session connection that holds a session-level advisory lock

@@ -1,5 +1,5 @@
 // THE route table: every endpoint of the service. Adding an endpoint = one entry here built with
-// getRoute() or postImageRoute() (routes/define.ts); see README "Adding an endpoint".
+// getRoute() or postImageRoute() (routes/define.ts); see docs/guides/extending.md ("Adding an endpoint").
 import type { RouteDef } from './define.js';
 import { fixRoute, scanRoute } from './scan-fix.js';
 import { removeBgRoute } from './remove-bg.js';

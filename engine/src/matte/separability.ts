@@ -1,7 +1,7 @@
 // Stage 0/6: is this "art on a separable background"? Decided from the border fit and the result of
 // classification. A busy photo background fails at least one test: few border samples fit one smooth
 // model, the fitting samples are noisy (texture), or the background found by the flood fill covers
-// little of the border. The thresholds are documented in README "Background removal".
+// little of the border. The thresholds are documented in docs/algorithms/remove-bg.md.
 import type { BackgroundModel } from './types.js';
 
 export interface Separability {

@@ -1,5 +1,5 @@
 // The model route for painted and photographic art: which ESRGAN weights run at which scale, chosen by
-// measurement (bench `upscale`, photo table; README "Upscale"), on 16 real photographs (mate-backgrounds
+// measurement (bench `upscale`, photo table; docs/algorithms/upscale.md), on 16 real photographs (mate-backgrounds
 // nature wallpapers and scikit-image samples) downscaled with bicubic and compared with the original:
 //  - 2x: ESRGAN-medium beats slim by 0.19 dB and Lanczos-3 + sharpen by 2.3 dB but costs ~2.7x slim, so it
 //    runs up to MEDIUM_MAX_PIXELS_2X input pixels (within the time the budgets were set for) and slim above.

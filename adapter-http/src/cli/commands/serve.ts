@@ -1,5 +1,5 @@
 // `inkprep serve`: run the /api/v1 service with configuration from environment variables
-// (README "## HTTP service"). SIGTERM/SIGINT drain in-flight requests, then close the pool and the store.
+// (docs/guides/getting-started.md, "HTTP service"). SIGTERM/SIGINT drain in-flight requests, then close the pool and the store.
 import { InkprepError } from '@inkprep/engine';
 import { configFromEnv, type ServerConfig } from '../../config.js';
 import { bootstrapStore } from '../../bootstrap.js';
