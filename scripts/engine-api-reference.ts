@@ -61,6 +61,11 @@ const GROUPS: readonly { title: string; intro: string; files: readonly string[] 
     files: ['mockup/resolve.ts', 'mockup/render.ts', 'mockup/warnings.ts', 'mockup/templates.ts', 'garments/specs.ts'],
   },
   {
+    title: 'underbase',
+    intro: 'The white underbase plate printed under the colours (`engine.underbase`), its checks and its separation PDF.',
+    files: ['ops/underbase.ts', 'underbase/options.ts', 'underbase/checks.ts', 'underbase/report.ts', 'underbase/plates.ts', 'underbase/pdf.ts'],
+  },
+  {
     title: 'Images and formats',
     intro: 'Decoded pixels, header facts (`engine.info`, `probeImage`) and format sniffing.',
     files: ['raster/types.ts', 'raster/file.ts', 'raster/decode.ts', 'raster/sniff.ts'],
