@@ -50,7 +50,7 @@ export interface ServerOptions {
   /**
    * Observe every reply as it is sent (the test harness checks each against the OpenAPI document, whatever
    * client made the request). Must be cheap; a throw is logged and ignored. The transport adds
-   * `X-Request-Id` (= requestId) and Content-Type (= reply.contentType).
+   * `X-Request-Id` (= requestId), Content-Type (= reply.contentType) and `X-Content-Type-Options: nosniff`.
    */
   onReply?: (seen: { method: string; path: string; requestId: string; reply: Reply }) => void;
 }
@@ -134,7 +134,10 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
       .finally(() => ex.settle());
   };
   const handle = (wire: Wire): void => {
-    const m = router.match(wire.method, wire.path);
+    // HEAD is GET without the body (RFC 9110 9.3.2): the GET route runs and the transport sends its status and
+    // headers, Content-Length included, and no body. A metered GET counts the same when asked with HEAD.
+    const asGet = wire.method === 'head' ? 'get' : wire.method;
+    const m = router.match(asGet, wire.path);
     if (m && 'route' in m) {
       const r = m.route;
       const ex = new Exchange(wire, r.path, hooks);
@@ -151,12 +154,15 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
       }
       return;
     }
-    if (!m && metricsToken && wire.path === '/metrics' && wire.method === 'get') {
+    if (!m && metricsToken && wire.path === '/metrics' && asGet === 'get') {
       metricsRoute(new Exchange(wire, '/metrics', hooks));
       return;
     }
     const ex = new Exchange(wire, 'unmatched', hooks);
-    if (m) ex.send(errorJson('method_not_allowed', `Method ${ex.method.toUpperCase()} is not allowed on ${ex.path}; use ${m.allowed.join(' or ')}`, { Allow: m.allowed.join(', ') }));
+    if (m) {
+      const allowed = m.allowed.includes('GET') ? [...m.allowed, 'HEAD'] : m.allowed;
+      ex.send(errorJson('method_not_allowed', `Method ${ex.method.toUpperCase()} is not allowed on ${ex.path}; use ${allowed.join(' or ')}`, { Allow: allowed.join(', ') }));
+    }
     else ex.send(errorJson('not_found', `No route ${ex.path}`));
     ex.settle();
   };

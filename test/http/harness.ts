@@ -47,6 +47,7 @@ function openApiObserver(mismatches: string[]): NonNullable<Parameters<typeof st
     const headers = new Headers(reply.headers);
     headers.set('content-type', reply.contentType);
     headers.set('x-request-id', requestId);
+    headers.set('x-content-type-options', 'nosniff'); // added by both transports to every reply (checked by the clients)
     const isJson = reply.contentType.startsWith('application/json') && method !== 'head';
     const body = isJson ? (typeof reply.body === 'string' ? reply.body : Buffer.from(reply.body).toString('utf8')) : null;
     const r = checkResponse(method, path, reply.status, headers, body);

@@ -75,7 +75,9 @@ function checkedHeader(name: string): boolean {
  */
 export function checkResponse(method: string, pathname: string, status: number, headers: Headers, body: string | null): CheckResult {
   const c = load();
-  const m = method.toLowerCase();
+  // HEAD is checked as the GET it mirrors (same status and headers; its body is never read).
+  const head = method.toLowerCase() === 'head';
+  const m = head ? 'get' : method.toLowerCase();
   const hit = c.paths.find((p) => p.re.test(pathname));
   const item = hit ? ((c.doc.paths as Json)[hit.template] as Json) : undefined;
   let op: string;
@@ -128,7 +130,7 @@ export function checkResponse(method: string, pathname: string, status: number, 
   const type = (headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (Object.keys(content).length > 0 && !(type in content)) {
     errors.push(`content type ${type || '(none)'} not documented (documented: ${Object.keys(content).join(', ')})`);
-  } else if (type === 'application/json' && body !== null && m !== 'head') {
+  } else if (type === 'application/json' && body !== null && !head) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);

@@ -55,7 +55,7 @@ describe('GET / and the page assets', () => {
     }
     const post = await fetch(t.url + '/', { method: 'POST', body: 'x' });
     expect(post.status).toBe(405);
-    expect(post.headers.get('allow')).toBe('GET');
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
   });
 
   it('page code keeps the key in memory and talks to this origin only', () => {

@@ -25,6 +25,7 @@ export const ERROR_REGISTRY = {
   unsupported_format: { status: 400, exit: EXIT.input, message: E.unsupported_format },
   image_too_large: { status: 413, exit: EXIT.input, message: E.image_too_large },
   body_too_large: { status: 413, exit: EXIT.input, message: 'The request body is too large' },
+  malformed_request: { status: 400, exit: EXIT.failed, message: 'The request is not valid HTTP/1.1' },
   unauthorized: { status: 401, exit: EXIT.failed, message: 'API key missing, invalid or revoked' },
   plan_inactive: { status: 402, exit: EXIT.failed, message: 'The account has no active Business plan' },
   account_suspended: { status: 403, exit: EXIT.failed, message: 'The account is suspended' },

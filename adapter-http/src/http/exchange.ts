@@ -86,7 +86,7 @@ export class Exchange {
     this.method = wire.method;
     this.path = wire.path;
     this.route = route;
-    if (this.method === 'get') {
+    if (this.method === 'get' || this.method === 'head') {
       this.contentType = '';
       this.contentLength = null;
       this.query = wire.query;

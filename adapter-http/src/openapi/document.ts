@@ -47,7 +47,8 @@ export function fieldSchema(f: validate.FieldSpec, description?: string): Schema
 
 /** Error codes a route can answer with, by status: its kind's codes plus the ones its doc adds. */
 export function errorCodesFor(meta: RouteMeta, doc: OperationDoc, hasFields: boolean): Map<number, HttpErrorCode[]> {
-  const codes = new Set<HttpErrorCode>(['internal_error', 'shutting_down']);
+  // malformed_request: node:http answers a request whose framing it cannot read before routing, on any path.
+  const codes = new Set<HttpErrorCode>(['internal_error', 'shutting_down', 'malformed_request']);
   // Authentication reads the store: while it is away, 503 store_unavailable (with Retry-After).
   if (meta.auth) for (const c of ['unauthorized', 'plan_inactive', 'account_suspended', 'store_unavailable'] as const) codes.add(c);
   if (hasFields || meta.kind === 'image') codes.add('invalid_option');
@@ -71,6 +72,8 @@ export function errorCodesFor(meta: RouteMeta, doc: OperationDoc, hasFields: boo
 }
 
 const REQUEST_ID: HeaderDoc = { schema: { type: 'string' }, description: 'id of this request in the server log' };
+/** Sent by both transports on every reply, errors included (transport/uws.ts, transport/node.ts). */
+const NOSNIFF: HeaderDoc = { schema: { const: 'nosniff' }, description: 'no content sniffing: every reply, errors included' };
 
 const SECONDS: HeaderDoc['schema'] = { type: 'string', pattern: '^[0-9]+$' };
 /** The rate-limit headers of metered replies (docs/artwork-api-v1.md 8.1; limits/meter.ts rateLimitHeaders). */
@@ -106,7 +109,10 @@ export const ERROR_HEADERS: Readonly<Partial<Record<HttpErrorCode, Readonly<Reco
 };
 
 function headersObject(headers: Record<string, HeaderDoc>): Record<string, unknown> {
-  const out: Record<string, unknown> = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
+  const out: Record<string, unknown> = {
+    'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+    'X-Content-Type-Options': { $ref: '#/components/headers/X-Content-Type-Options' },
+  };
   for (const [name, h] of Object.entries(headers)) out[name] = { description: h.description, required: h.required ?? true, schema: h.schema };
   return out;
 }
@@ -248,7 +254,10 @@ export function buildOpenApi(routes: readonly RouteDef[], opts: { version?: stri
         ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'API key of an account with an active Business plan' },
         Bearer: { type: 'http', scheme: 'bearer', description: 'the same API key as a bearer token' },
       },
-      headers: { 'X-Request-Id': { description: REQUEST_ID.description, required: true, schema: REQUEST_ID.schema } },
+      headers: {
+        'X-Request-Id': { description: REQUEST_ID.description, required: true, schema: REQUEST_ID.schema },
+        'X-Content-Type-Options': { description: NOSNIFF.description, required: true, schema: NOSNIFF.schema },
+      },
       schemas,
       responses: {
         NotFound: { description: 'no such path (any method)', headers: headersObject({}), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error_not_found' } } } },

@@ -78,7 +78,6 @@ function webDocs(): Record<string, OperationDoc> {
       replies: [{
         status: 200, description: f.file, media: [f.type.split(';')[0]!],
         headers: {
-          'X-Content-Type-Options': { schema: { const: 'nosniff' }, description: 'no content sniffing' },
           'Referrer-Policy': text('no-referrer'),
           'Cache-Control': text('no-cache'),
           ...(html ? {

@@ -181,6 +181,7 @@ export const ERROR_EXTRAS: Readonly<Record<HttpErrorCode, { properties: Record<s
     optional: ['maxPixels', 'pixels', 'maxBytes', 'bytes'],
   },
   body_too_large: { properties: { maxBytes: int(), bytes: int() }, optional: ['maxBytes', 'bytes'] },
+  malformed_request: { properties: {} },
   unauthorized: { properties: {} },
   plan_inactive: { properties: { plan: str('current plan name') }, optional: ['plan'] },
   account_suspended: { properties: {} },

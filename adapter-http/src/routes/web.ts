@@ -40,8 +40,8 @@ export const WEB_FILES: Readonly<Record<string, { file: string; type: string }>>
 // src/routes/web.ts and dist/routes/web.js both sit two folders below the package root.
 const WEB_DIR = new URL('../../web/', import.meta.url);
 
+// X-Content-Type-Options: nosniff is on every reply of the service: both transports add it (transport/).
 const SECURITY_HEADERS: Record<string, string> = {
-  'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   // Revalidate every time: the files have no fingerprint in their names, and they are small.
   'Cache-Control': 'no-cache',

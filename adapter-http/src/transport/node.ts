@@ -5,6 +5,7 @@
 import http, { STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { ListenOptions as NetListenOptions } from 'node:net';
 import type { Reply } from '../http/reply.js';
+import { answerClientError } from './node-client-error.js';
 import { PortInUseError, type BodyChunkHandler, type ListenOptions, type Transport, type TransportServer, type Wire } from './types.js';
 
 /** Replies at least this large complete on the socket's 'finish' (the client reads them at its own pace). */
@@ -65,12 +66,13 @@ class NodeWire implements Wire {
     const res = this.res;
     const body = reply.body;
     const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-    const headers: OutgoingHttpHeaders = { 'Content-Type': reply.contentType, 'Content-Length': length, 'X-Request-Id': requestId };
+    const headers: OutgoingHttpHeaders = { 'Content-Type': reply.contentType, 'Content-Length': length, 'X-Request-Id': requestId, 'X-Content-Type-Options': 'nosniff' };
     if (reply.headers) for (const k in reply.headers) headers[k] = reply.headers[k];
     if (closeConnection) headers.Connection = 'close';
     res.writeHead(reply.status, STATUS_CODES[reply.status] ?? (reply.status === 499 ? 'Client Closed Request' : 'Status'), headers);
     // The socket keeps a reference to the body (no copy) and sends it as the client reads: node's own
-    // backpressure. A large reply is over when it was flushed, as with uWS tryEnd/onWritable.
+    // backpressure. A large reply is over when it was flushed, as with uWS tryEnd/onWritable. For HEAD,
+    // node:http sends the headers (our Content-Length, the GET body's) and drops the body itself.
     if (length >= LARGE_REPLY) res.once('finish', done);
     res.end(body);
     if (length < LARGE_REPLY) done();
@@ -99,6 +101,8 @@ export const nodeTransport: Transport = {
       return Promise.reject(new Error(`Sharing a port between processes on the node:http transport needs Node >= 22.12 (reusePort); this is Node ${process.version}. Use INKPREP_HTTP=uws where uWebSockets.js loads, or one process per port.`));
     }
     const server = http.createServer({ keepAliveTimeout: 10_000 }, (req, res) => handler(new NodeWire(req, res)));
+    // Requests the parser refuses (bad Content-Length, Content-Length with Transfer-Encoding) get a JSON error.
+    server.on('clientError', answerClientError);
     // Without reusePort a second bind fails with EADDRINUSE, which is what `serve` wants.
     const listenOpts: NetListenOptions & { reusePort?: boolean } = { host: opts.host, port: opts.port, ...(opts.sharePort ? { reusePort: true } : {}) };
     return new Promise((resolve, reject) => {

@@ -4,7 +4,8 @@
 // without having ended the response must attach onAborted; body memory is reused after each onData call;
 // large replies go out with tryEnd/onWritable so a slow reader never makes uWS buffer the whole body.
 import type { HttpRequest, HttpResponse, us_listen_socket } from 'uWebSockets.js';
-import { statusLine, type Reply } from '../http/reply.js';
+import { ERROR_CODES } from '../errors/registry.js';
+import { JSON_TYPE, statusLine, type Reply } from '../http/reply.js';
 import { assertPortFree } from './port.js';
 import { PortInUseError, type BodyChunkHandler, type ListenOptions, type Transport, type TransportServer, type Wire } from './types.js';
 import type { UwsModule } from './uws-load.js';
@@ -70,7 +71,18 @@ class UwsWire implements Wire {
       res.writeStatus(statusLine(reply.status));
       res.writeHeader('Content-Type', reply.contentType);
       res.writeHeader('X-Request-Id', requestId);
+      res.writeHeader('X-Content-Type-Options', 'nosniff');
       if (reply.headers) for (const k in reply.headers) res.writeHeader(k, reply.headers[k]!);
+      if (this.method === 'head') {
+        // The GET reply's length, no body. uWS 20.30: endWithoutBody(length) closes the connection without a
+        // response, so the header is written by hand and endWithoutBody() adds no Content-Length of its own.
+        // A close asked for (shutdown) is left to the server's closing of connections.
+        res.writeHeader('Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
+        res.endWithoutBody();
+        this.ended = true;
+        done();
+        return;
+      }
       if (typeof body === 'string' || body.byteLength < LARGE_REPLY) {
         res.end(body, closeConnection);
         this.ended = true;
@@ -116,6 +128,31 @@ class UwsWire implements Wire {
   }
 }
 
+/**
+ * Whether a header came more than once. uWS 20.30 reads the first Content-Length of several (node:http
+ * refuses them): a body framed two ways is refused on both transports. Only requests that may carry a body
+ * are walked (one pass over their headers).
+ */
+function sentTwice(req: HttpRequest, name: string): boolean {
+  const method = req.getMethod();
+  if (method === 'get' || method === 'head') return false;
+  let n = 0;
+  req.forEach((k) => {
+    if (k === name) n++;
+  });
+  return n > 1;
+}
+
+/** 400 malformed_request with its JSON body, then close (the body's framing cannot be trusted). */
+function refuseMalformed(res: HttpResponse, message: string): void {
+  res.cork(() => {
+    res.writeStatus(statusLine(ERROR_CODES.malformed_request.status));
+    res.writeHeader('Content-Type', JSON_TYPE);
+    res.writeHeader('X-Content-Type-Options', 'nosniff');
+    res.end(JSON.stringify({ error: message, code: 'malformed_request' }), true);
+  });
+}
+
 class UwsServer implements TransportServer {
   readonly kind = 'uws' as const;
   constructor(private readonly uws: UwsModule, private readonly socket: us_listen_socket, readonly port: number) {}
@@ -136,6 +173,10 @@ export function createUwsTransport(uws: UwsModule): Transport {
       if (!opts.sharePort) await assertPortFree(opts.host, opts.port);
       const app = uws.App();
       app.any('/*', (res, req) => {
+        if (sentTwice(req, 'content-length')) {
+          refuseMalformed(res, 'Content-Length was sent more than once');
+          return;
+        }
         const wire = new UwsWire(res, req);
         handler(wire);
         wire.handlerReturned();
