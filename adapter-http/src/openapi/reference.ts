@@ -99,7 +99,8 @@ function answersTable(doc: Node, responses: Node, errorsPage: string): string[] 
     const r = node(raw);
     const content = node(r.content);
     const types = Object.keys(content);
-    const headers = Object.keys(node(r.headers)).filter((h) => h !== 'X-Request-Id');
+    // On every answer (said once in the introduction), so not repeated on each row.
+    const headers = Object.keys(node(r.headers)).filter((h) => h !== 'X-Request-Id' && h !== 'X-Content-Type-Options');
     let body: string;
     let kinds = types.map(code);
     if (Number(status) >= 400) {
@@ -138,11 +139,14 @@ export function httpReference(document: Record<string, unknown>, errorsPage = 'e
     '  `x-api-key: <key>` or `Authorization: Bearer <key>`.',
     '- **Form fields** of the image POSTs are `multipart/form-data` text parts (numbers and `true`/`false` as',
     '  text) beside the `image` file part. A field sent empty, or a value outside its type or limits, is',
-    '  `400 invalid_option` naming the field.',
+    '  `400 invalid_option` naming the field, and so is a field sent twice, a text field sent as a file part,',
+    '  a second `image` part or any other file part.',
     '- **Metered** calls answer with `X-RateLimit-Limit`, `-Remaining`, `-Reset` and `-Policy` on success; a',
     '  `429` of a limit adds `Retry-After`.',
-    '- Every answer carries `X-Request-Id`. An unknown path is `404 not_found`; a known path with another',
-    '  method is `405 method_not_allowed` with `Allow`.',
+    '- Every answer carries `X-Request-Id` and `X-Content-Type-Options: nosniff`. An unknown path is',
+    '  `404 not_found`; a known path with another method is `405 method_not_allowed` with `Allow`. `HEAD` works',
+    '  wherever `GET` does (the same status and headers, no body). `400 malformed_request` is node:http\'s answer',
+    '  to a request whose framing it cannot read, on any path ([Operating](../guides/operating.md#malformed-requests)).',
     '',
   ];
   const paths = node(doc.paths);
