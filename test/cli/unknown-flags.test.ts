@@ -97,6 +97,14 @@ describe('unknown flags on every verb', () => {
     expect(existsSync(data)).toBe(false);
   });
 
+  it('a misspelt command: exit 2 with the nearest command', async () => {
+    const [near, far] = await Promise.all([run(['vectorise', art, '-o', out('c.svg')]), run(['frobnicate'])]);
+    for (const r of [near, far]) expect(r.code, r.stderr).toBe(2);
+    expect(JSON.parse(near.stderr.trim())).toMatchObject({ code: 'usage', suggestion: 'vectorize', error: expect.stringContaining('did you mean vectorize?') });
+    expect(JSON.parse(far.stderr.trim())).not.toHaveProperty('suggestion');
+    expect(existsSync(out('c.svg'))).toBe(false);
+  });
+
   it('several unknown flags are named together, each with its suggestion', async () => {
     const r = await run(['vectorize', art, '-o', out('v3.svg'), '--colours', '4', '--detial', 'high']);
     expect(r.code).toBe(2);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from './command.js';
 import { EXIT, printError } from './command.js';
+import { nearestFlag } from './known-flags.js';
 import { cliVersion } from './version.js';
 
 // Operator verbs load only what they need (the admin CLI starts without the engine's image stack).
@@ -46,7 +47,11 @@ export async function main(argv: string[]): Promise<number> {
     return verb ? EXIT.ok : EXIT.usage;
   }
   const cmd = COMMANDS.find((c) => c.name === verb);
-  if (!cmd) return printError('usage', `unknown command ${JSON.stringify(verb)}; inkprep --help lists them`, { commands: COMMANDS.map((c) => c.name).join(' ') });
+  if (!cmd) {
+    const names = COMMANDS.map((c) => c.name);
+    const near = nearestFlag(verb, names);
+    return printError('usage', `unknown command ${JSON.stringify(verb)}; ${near ? `did you mean ${near}? ` : ''}inkprep --help lists them`, { commands: names.join(' '), ...(near ? { suggestion: near } : {}) });
+  }
   return cmd.run(rest);
 }
 
