@@ -11,19 +11,14 @@ import sharp from 'sharp';
 import { BIN, ROOT } from './run-cli.js';
 import { TEST_GARMENT_CACHE_DIR } from '../garments-dir.js';
 
-let dir = '';
-let data = '';
-let art = '';
+const dir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-cli-flags-'));
+const data = path.join(dir, 'data'); // INKPREP_DATA_DIR: must stay absent (no store, no models folder)
+const art = path.join(dir, 'art.png');
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-cli-flags-'));
-  data = path.join(dir, 'data'); // INKPREP_DATA_DIR: must stay absent (no store, no models folder)
-  art = path.join(dir, 'art.png');
   writeFileSync(art, await sharp({ create: { width: 60, height: 40, channels: 4, background: { r: 200, g: 30, b: 60, alpha: 1 } } }).png().toBuffer());
 });
-afterAll(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Run {
   code: number | null;
@@ -48,22 +43,22 @@ function run(args: string[]): Promise<Run> {
 const out = (name: string): string => path.join(dir, name);
 
 /** [verb as --help lists it, argv, the flag named, the suggestion (undefined: none is close)] */
-const CASES: readonly (readonly [string, () => string[], string, string | undefined])[] = [
-  ['vectorize', () => ['vectorize', art, '-o', out('v.svg'), '--colours', '8'], '--colours', '--colors'],
-  ['vectorize', () => ['vectorize', art, '-o', out('v2.svg'), '--frobnicate'], '--frobnicate', undefined],
-  ['fix', () => ['fix', art, '-o', out('f.png'), '--fix-despekle'], '--fix-despekle', '--fix-despeckle'],
-  ['fix', () => ['fix', art, '-x', '-o', out('f2.png')], '-x', undefined],
-  ['scan', () => ['scan', art, '--print-width', '2'], '--print-width', '--print-width-inches'],
-  ['upscale', () => ['upscale', art, '-o', out('u.png'), '--scael', '2'], '--scael', '--scale'],
-  ['remove-bg', () => ['remove-bg', art, '-o', out('r.png'), '--bakend', 'cut'], '--bakend', '--backend'],
-  ['mockup', () => ['mockup', art, '-o', out('m.png'), '--style', 'own:classic-tee', '--placment', 'left-chest'], '--placment', '--placement'],
-  ['info', () => ['info', art, '--jsno'], '--jsno', '--json'],
-  ['models', () => ['models', 'list', '--dri', out('models')], '--dri', '--dir'],
-  ['admin', () => ['admin', 'account', 'create', '--nmae', 'X', '--plan', 'pro', '--create'], '--nmae', '--name'],
-  ['admin', () => ['admin', 'account', 'list', '--create', '--verbose'], '--verbose', undefined],
-  ['serve', () => ['serve', '--hlep'], '--hlep', '--help'],
-  ['serve', () => ['serve', '--port', '0'], '--port', undefined],
-  ['cluster', () => ['cluster', '--proceses', '1'], '--proceses', '--processes'],
+const CASES: readonly (readonly [string, readonly string[], string, string | undefined])[] = [
+  ['vectorize', ['vectorize', art, '-o', out('v.svg'), '--colours', '8'], '--colours', '--colors'],
+  ['vectorize', ['vectorize', art, '-o', out('v2.svg'), '--frobnicate'], '--frobnicate', undefined],
+  ['fix', ['fix', art, '-o', out('f.png'), '--fix-despekle'], '--fix-despekle', '--fix-despeckle'],
+  ['fix', ['fix', art, '-x', '-o', out('f2.png')], '-x', undefined],
+  ['scan', ['scan', art, '--print-width', '2'], '--print-width', '--print-width-inches'],
+  ['upscale', ['upscale', art, '-o', out('u.png'), '--scael', '2'], '--scael', '--scale'],
+  ['remove-bg', ['remove-bg', art, '-o', out('r.png'), '--bakend', 'cut'], '--bakend', '--backend'],
+  ['mockup', ['mockup', art, '-o', out('m.png'), '--style', 'own:classic-tee', '--placment', 'left-chest'], '--placment', '--placement'],
+  ['info', ['info', art, '--jsno'], '--jsno', '--json'],
+  ['models', ['models', 'list', '--dri', out('models')], '--dri', '--dir'],
+  ['admin', ['admin', 'account', 'create', '--nmae', 'X', '--plan', 'pro', '--create'], '--nmae', '--name'],
+  ['admin', ['admin', 'account', 'list', '--create', '--verbose'], '--verbose', undefined],
+  ['serve', ['serve', '--hlep'], '--hlep', '--help'],
+  ['serve', ['serve', '--port', '0'], '--port', undefined],
+  ['cluster', ['cluster', '--proceses', '1'], '--proceses', '--processes'],
 ];
 
 describe('unknown flags on every verb', () => {
@@ -75,9 +70,9 @@ describe('unknown flags on every verb', () => {
     expect([...new Set(CASES.map((c) => c[0]))].sort()).toEqual([...verbs].sort());
   });
 
-  it.each(CASES)('%s: %s -> exit 2 naming %s (suggesting %s), nothing run', async (_verb, argv, flag, suggestion) => {
+  it.each(CASES)('%s %j: exit 2 naming %s (suggesting %s), nothing run', async (_verb, argv, flag, suggestion) => {
     const before = readdirSync(dir).sort();
-    const r = await run(argv());
+    const r = await run([...argv]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
     const lines = r.stderr.trim().split('\n');
