@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { bootstrapStore, openPostgresStore, openSqliteStore, type Store } from '@inkprep/http';
+import { PostgresStorage, bootstrapStore, openPostgresStore, openSqliteStore, type Store } from '@inkprep/http';
 import { MAIN } from '../http/serve-process.js';
 import { createTestDatabase, pgUnavailableReason } from './pg.js';
 
@@ -22,13 +22,15 @@ interface Started {
   stderr: () => string;
 }
 
-/** Start `inkprep serve` on the database; resolves with its port once it listens, rejects with its stderr if it exits. */
-function serve(url: string, dataDir: string): Promise<Started> {
+/** Start `inkprep serve` (on PostgreSQL `url`, or SQLite in `dataDir` when null); resolves with its port once it listens, rejects with its stderr if it exits. */
+function serve(url: string | null, dataDir: string): Promise<Started> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env, PORT: '0', HOST: '127.0.0.1', INKPREP_DATA_DIR: dataDir, INKPREP_THREADS: '1', INKPREP_WARM_BLANKS: '0', INKPREP_BOOTSTRAP_KEY: KEY,
+  };
+  if (url) env.DATABASE_URL = url;
+  else delete env.DATABASE_URL;
   const child = spawn(process.execPath, [MAIN, 'serve'], {
-    env: {
-      ...process.env, PORT: '0', HOST: '127.0.0.1', INKPREP_DATA_DIR: dataDir, INKPREP_THREADS: '1', INKPREP_WARM_BLANKS: '0',
-      DATABASE_URL: url, INKPREP_BOOTSTRAP_KEY: KEY,
-    },
+    env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';
@@ -117,6 +119,20 @@ describe.skipIf(reason !== null)('bootstrap raced in one process (PostgreSQL)', 
   });
 });
 
+describe.skipIf(reason !== null)('result hosting created raced (PostgreSQL)', () => {
+  it('eight processes\' first result writes at once on an empty database all succeed (table creation under a lock)', async () => {
+    const db = await createTestDatabase();
+    const pools = Array.from({ length: 8 }, () => new pg.Pool({ connectionString: db.url, max: 1 }));
+    try {
+      const writes = await Promise.allSettled(pools.map((pool) => new PostgresStorage({ pool }).put({ bytes: new Uint8Array([1, 2, 3]), contentType: 'image/png' })));
+      expect(writes.flatMap((w) => (w.status === 'rejected' ? [String(w.reason)] : []))).toEqual([]);
+    } finally {
+      await Promise.all(pools.map((p) => p.end()));
+      await db.drop();
+    }
+  });
+});
+
 describe('bootstrap raced in one process (SQLite)', () => {
   it('two stores on one new file: one account and one key', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-first-sqlite-'));
@@ -125,6 +141,35 @@ describe('bootstrap raced in one process (SQLite)', () => {
       expect(await raceBootstrap(stores, KEY)).toEqual({ created: 1, errors: [], accounts: 1, keys: 1 });
     } finally {
       for (const s of stores) await s.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('concurrent first start on a new SQLite data dir', () => {
+  it('3 serve processes started at once on one new data dir all come up; one account, one key', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-first-sqlite-'));
+    const starts = [0, 1, 2].map(() => serve(null, dir));
+    const settled = await Promise.allSettled(starts);
+    const up = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    try {
+      expect(settled.map((s) => (s.status === 'rejected' ? String(s.reason) : 'up'))).toEqual(['up', 'up', 'up']);
+      const store = openSqliteStore(dir);
+      try {
+        const accounts = await store.listAccounts();
+        expect(accounts.length).toBe(1);
+        expect((await store.listKeys(accounts[0]!.id)).length).toBe(1);
+      } finally {
+        await store.close();
+      }
+      for (const p of up) expect((await fetch(`http://127.0.0.1:${p.port}/api/v1/vectorize`, { headers: { 'x-api-key': KEY } })).status).toBe(200);
+    } finally {
+      await Promise.all(up.map((p) => new Promise<void>((r) => {
+        if (p.child.exitCode !== null || p.child.signalCode !== null) return r();
+        p.child.once('exit', () => r());
+        p.child.kill('SIGTERM');
+      })));
+      for (const s of starts) void s.then((p) => p.child.kill('SIGTERM'), () => undefined);
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -15,7 +15,13 @@ export interface PostgresStorageOptions {
   clock?: () => number;
 }
 
-const SCHEMA = `CREATE TABLE IF NOT EXISTS inkprep_results (
+// CREATE ... IF NOT EXISTS is not safe against itself on PostgreSQL: sessions creating the same table at
+// once both pass the check and all but one fail (duplicate key in pg_type). The statements run as one
+// implicit transaction (one simple query) behind a transaction-scoped advisory lock, so processes whose first
+// result writes coincide create the table one after the other.
+const SCHEMA_LOCK = 0x1_4b_50_54;
+const SCHEMA = `SELECT pg_advisory_xact_lock(${SCHEMA_LOCK});
+CREATE TABLE IF NOT EXISTS inkprep_results (
   key TEXT PRIMARY KEY, content_type TEXT NOT NULL, bytes BYTEA NOT NULL, created_at BIGINT NOT NULL);
 CREATE INDEX IF NOT EXISTS inkprep_results_created ON inkprep_results(created_at);`;
 

@@ -85,13 +85,17 @@ export function keepNative<T extends object>(o: T): T {
 
 /** Apply pending migrations; returns the resulting schema version. */
 export function migrate(db: Database.Database): number {
-  const current = keepNative(db.prepare<[], number>('PRAGMA user_version').pluck()).get()!;
-  for (let v = current; v < MIGRATIONS.length; v++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
-      db.exec(`PRAGMA user_version = ${v + 1}`);
-    }).immediate();
-  }
+  const version = keepNative(db.prepare<[], number>('PRAGMA user_version').pluck());
+  // The version is read inside each write transaction: processes opening one new file together wait for
+  // each other (busy_timeout) and each migration runs once, never again by a process that read it stale.
+  const step = db.transaction((): boolean => {
+    const v = version.get()!;
+    if (v >= MIGRATIONS.length) return false;
+    db.exec(MIGRATIONS[v]!);
+    db.exec(`PRAGMA user_version = ${v + 1}`);
+    return true;
+  });
+  while (step.immediate());
   return MIGRATIONS.length;
 }
 
