@@ -1,14 +1,14 @@
 // Entry of the try-it page: the key form (checked with the three status reads, whose limits are shown),
 // the image drop zone, the operation tabs, and the link to the OpenAPI document when the server has one.
 import { getJson, hasKey, setKey } from './api.js';
-import { byId, el, errorBox, facts, show, state } from './dom.js';
+import { byId, el, errorBox, facts, show, state, technical } from './dom.js';
 import { initMockup } from './mockup.js';
 import { initRemoveBg, initUpscale } from './cutout.js';
 import { initScan } from './scan.js';
 import { initVectorize } from './vectorize.js';
 
 const fmtPixels = (n) => (n === null || n === undefined ? null : `${(n / 1e6).toFixed(n % 1e6 === 0 ? 0 : 1)} MP`);
-const fairUse = (s) => (s.fairUsePerDay === null ? 'uncapped' : `${s.fairUseUsed} of ${s.fairUsePerDay} used today (${s.fairUseRemaining} left)`);
+const fairUse = (s) => (s.fairUsePerDay === null ? 'Unlimited (fair use)' : `${s.fairUseUsed} of ${s.fairUsePerDay} used today (${s.fairUseRemaining} left)`);
 
 /** The last status reads shown (the vectorize line is also updated while a conversion is polled). */
 let shown = null;
@@ -28,20 +28,27 @@ function showQueue(vec) {
 
 function renderLimits(vec, rbg, up) {
   shown = { vec, rbg, up };
+  const q = vec.queue;
   show(byId('limits'),
-    el('h3', {}, 'Vectorize line'),
+    el('h3', {}, 'Vectorize queue'),
     facts([
-      ['Converting', vec.queue.converting ? 'yes' : 'no'],
-      ['Waiting', `${vec.queue.waiting} (at most ${vec.queue.max_waiting})`],
+      ['Right now', q.converting ? 'converting a file' : 'free', 'converting'],
+      ['Queue', q.waiting === 0 ? 'nobody waiting' : `${q.waiting} waiting`, 'waiting'],
+      ['Room for', `${q.max_waiting} waiting`, 'max_waiting'],
     ]),
     el('h3', {}, 'Remove background'),
-    facts([['Largest input', fmtPixels(rbg.maxPixels)], ['Fair use', fairUse(rbg)]]),
+    facts([['Largest picture', fmtPixels(rbg.maxPixels), 'maxPixels'], ['Daily allowance', fairUse(rbg), 'fairUsePerDay, fairUseUsed, fairUseRemaining']]),
     el('h3', {}, 'Upscale'),
     facts([
-      ['Largest input', `${fmtPixels(up.maxPixels)} at 2×, ${fmtPixels(up.maxPixels4x)} at 4×`],
-      ['Runs at', `${fmtPixels(up.budget)} at 2×, ${fmtPixels(up.budget4x)} at 4× (larger input shrunk first)`],
-      ['Scales', up.scales.map((s) => `${s}×`).join(', ')],
-      ['Fair use', fairUse(up)],
+      ['Largest picture', `${fmtPixels(up.maxPixels)} at 2×, ${fmtPixels(up.maxPixels4x)} at 4×`, 'maxPixels, maxPixels4x'],
+      ['Works at', `${fmtPixels(up.budget)} at 2×, ${fmtPixels(up.budget4x)} at 4× (larger pictures are shrunk first)`, 'budget, budget4x'],
+      ['Sizes', up.scales.map((s) => `${s}×`).join(', '), 'scales'],
+      ['Daily allowance', fairUse(up), 'fairUsePerDay, fairUseUsed, fairUseRemaining'],
+    ]),
+    technical([
+      ['GET /api/v1/vectorize', JSON.stringify(vec)],
+      ['GET /api/v1/remove-bg', JSON.stringify(rbg)],
+      ['GET /api/v1/upscale', JSON.stringify(up)],
     ]));
 }
 
@@ -137,7 +144,7 @@ function initTabs() {
 async function linkDocs() {
   try {
     const res = await fetch('/api/v1/openapi.json', { method: 'GET', credentials: 'omit', cache: 'no-store' });
-    if (res.ok) show(byId('docs-links'), 'The ', el('a', { href: '/api/v1/openapi.json' }, 'OpenAPI document'), ' describes every field.');
+    if (res.ok) show(byId('docs-links'), 'For developers: the ', el('a', { href: '/api/v1/openapi.json' }, 'OpenAPI document'), ' describes every field.');
   } catch {
     // no document: no link
   }

@@ -3,7 +3,7 @@
 // headers; upscale shows the 2.5 result and a download link to output_url.
 import { hasKey, postImage } from './api.js';
 import { compareView } from './compare.js';
-import { baseName, blobUrl, busy, byId, downloadLink, el, facts, need, show, state } from './dom.js';
+import { baseName, blobUrl, busy, byId, downloadLink, el, facts, need, show, state, technical } from './dom.js';
 
 export function initRemoveBg(onLimitsChanged) {
   const form = byId('removebg-form');
@@ -32,16 +32,31 @@ export function initRemoveBg(onLimitsChanged) {
       show(out,
         el('div', { class: 'row spread' },
           facts([
-            ['Method (X-Method)', res.headers.get('X-Method')],
-            ['Size', `${res.headers.get('X-Width')} × ${res.headers.get('X-Height')} px`],
-            ['Warnings', warnings || 'none'],
+            ['How', METHOD_WORDS[res.headers.get('X-Method')] ?? res.headers.get('X-Method'), 'X-Method'],
+            ['Size', `${res.headers.get('X-Width')} × ${res.headers.get('X-Height')} px`, 'X-Width, X-Height'],
+            ['Warnings', warnings || 'none', 'X-Warnings'],
           ]),
           el('div', { class: 'row' }, downloadLink('cutout', png, png.name, 'Download PNG'), use)),
+        technical([['X-Method', res.headers.get('X-Method')], ['X-Width', res.headers.get('X-Width')], ['X-Height', res.headers.get('X-Height')], ['X-Warnings', warnings]]),
         view.root);
     });
     onLimitsChanged();
   });
 }
+
+/** X-Method in a shop owner's words. */
+const METHOD_WORDS = {
+  matte: 'cut around the artwork',
+  model: 'photo cut-out (AI model)',
+  alpha: 'already transparent: kept as it was',
+};
+
+/** The upscale `route` in a shop owner's words. */
+const ROUTE_WORDS = {
+  vector: 'redrawn as sharp shapes',
+  model: 'enlarged by the AI upscaler',
+  resample: 'smoothly resized',
+};
 
 export function initUpscale(onLimitsChanged) {
   const form = byId('upscale-form');
@@ -58,13 +73,14 @@ export function initUpscale(onLimitsChanged) {
       const size = (s) => (s ? `${s.width} × ${s.height} px` : null);
       show(out,
         facts([
-          ['Scale', `${r.scale}×`],
-          ['Route', r.route],
-          ['Input', size(r.from)],
-          ['Shrunk first', r.preShrunk ? `yes, to ${size(r.to)}` : 'no'],
-          ['Output', r.width && r.height ? `${r.width} × ${r.height} px` : null],
-          ['Hosted by', `${r.output_hosted_by}${r.output_url_expires ? ' (short-lived: download now)' : ''}`],
+          ['Size', `${r.scale}×`, 'scale'],
+          ['How', ROUTE_WORDS[r.route] ?? r.route, 'route'],
+          ['Your picture', size(r.from), 'from'],
+          ['Shrunk first', r.preShrunk ? `yes, to ${size(r.to)}` : 'no', 'preShrunk, to'],
+          ['Result', r.width && r.height ? `${r.width} × ${r.height} px` : null, 'width, height'],
+          ['Download link', r.output_url_expires ? 'short-lived: download it now' : 'kept on this server', 'output_hosted_by, output_url_expires'],
         ]),
+        technical([['route', r.route], ['output_hosted_by', r.output_hosted_by], ['output_url_expires', String(r.output_url_expires)], ['output_url', r.output_url]]),
         el('p', {}, el('a', { class: 'button download', href: r.output_url, download: `${baseName(file)}-x${r.scale}.png`, 'data-testid': 'upscale-download' }, `Download the ${r.scale}× PNG`)),
         el('figure', { class: 'pane' }, el('figcaption', {}, 'Result (scaled to fit)'),
           el('div', { class: 'viewport checker' }, el('img', { class: 'fit', src: r.output_url, alt: 'The upscaled image' }))));

@@ -24,14 +24,40 @@ export function byId(id) {
   return node;
 }
 
-/** A definition list from [term, value] pairs (values null/undefined are skipped). */
+/**
+ * A definition list from [term, value, technical] entries (values null/undefined are skipped). Terms are in
+ * a shop owner's words; `technical` (the API's header or field name) is the term's tooltip, so a developer
+ * finds it one hover away.
+ */
 export function facts(pairs) {
   const dl = el('dl', { class: 'facts' });
-  for (const [term, value] of pairs) {
+  for (const [term, value, technical] of pairs) {
     if (value === null || value === undefined || value === '') continue;
-    dl.append(el('dt', {}, term), el('dd', {}, value));
+    dl.append(el('dt', technical ? { title: technical } : {}, term), el('dd', {}, value));
   }
   return dl;
+}
+
+/**
+ * The API's own names and raw values (headers, JSON fields, the form sent), folded away under "Technical
+ * details": one click for a developer, out of the way of everyone else.
+ */
+export function technical(pairs) {
+  const dl = el('dl', { class: 'facts' });
+  for (const [name, value] of pairs) {
+    if (value === null || value === undefined || value === '') continue;
+    dl.append(el('dt', {}, el('code', {}, name)), el('dd', {}, el('code', {}, value)));
+  }
+  return el('details', { class: 'technical' }, el('summary', {}, 'Technical details'), dl);
+}
+
+/** A duration in plain words: "0.4 s", "12 s", "2 min 5 s". */
+export function duration(ms) {
+  if (ms === null || ms === undefined || ms === '' || Number.isNaN(Number(ms))) return null;
+  const s = Number(ms) / 1000;
+  if (s < 10) return `${s.toFixed(1)} s`;
+  if (s < 60) return `${Math.round(s)} s`;
+  return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
 }
 
 /** The error as the API said it: message, code and HTTP status (plus extra fields such as `field`). */

@@ -1,10 +1,11 @@
 // Vectorize tab: every field of POST /api/v1/vectorize (spec 4.8, output_format and dxf_units included),
 // the live line from GET /api/v1/vectorize while the conversion waits or runs, then the SVG beside the
-// original (toggle, zoom), the X-* stat headers and a download link (PDF, EPS and DXF: download only).
+// original (toggle, zoom), the stats in plain words (the X-* headers under "Technical details") and a
+// download link (PDF, EPS and DXF: download only).
 // The SVG is shown through <img> (a blob URL), where no script in it can run.
 import { getJson, hasKey, postImage } from './api.js';
 import { compareView } from './compare.js';
-import { baseName, busy, byId, downloadLink, el, facts, need, show, state, blobUrl } from './dom.js';
+import { baseName, busy, byId, downloadLink, duration, el, facts, need, show, state, blobUrl, technical } from './dom.js';
 
 const POLL_MS = 700;
 
@@ -70,7 +71,11 @@ function watchQueue(node, started, onQueue) {
       if (stopped) return;
       const q = snapshot.queue;
       onQueue(snapshot);
-      node.textContent = `Waiting ${secs} s · line: ${q.converting ? 'converting now' : 'idle'}, ${q.waiting} waiting (at most ${q.max_waiting})`;
+      // While this file waits it is one of `waiting`: the others, and the one converting, are ahead of it
+      // (at most: files sent after it count too).
+      const ahead = (q.converting ? 1 : 0) + Math.max(0, q.waiting - 1);
+      node.textContent = q.waiting > 0 && ahead > 0 ? `Waiting ${secs} s · Queue: ${ahead} ahead of you` : `Working ${secs} s · converting now`;
+      node.title = `GET /api/v1/vectorize: converting=${q.converting}, waiting=${q.waiting}, max_waiting=${q.max_waiting}`;
     } catch {
       if (stopped) return;
       node.textContent = `Waiting ${secs} s`;
@@ -78,12 +83,14 @@ function watchQueue(node, started, onQueue) {
     if (!stopped) timer = setTimeout(tick, POLL_MS);
   };
   node.textContent = 'Sending…';
+  node.removeAttribute('title');
   tick();
   return {
     stop() {
       stopped = true;
       clearTimeout(timer);
       node.textContent = '';
+      node.removeAttribute('title');
     },
   };
 }
@@ -93,16 +100,23 @@ function showResult(out, file, doc, format, stats, fields, ms) {
   const sent = Object.entries(fields).filter(([, v]) => v !== '').map(([k, v]) => `${k}=${v}`).join(', ');
   const head = el('div', { class: 'row spread' },
     facts([
-      ['Paths (X-Paths)', stats.paths],
-      ['Colours used (X-Colors-Used)', stats.colors],
-      ['Trace (X-Trace-Ms)', stats.traceMs && `${stats.traceMs} ms`],
-      ['In line (X-Queue-Ms)', stats.queueMs && `${stats.queueMs} ms`],
-      ['Round trip', `${(ms / 1000).toFixed(1)} s`],
+      ['Shapes', stats.paths, 'X-Paths'],
+      ['Colours', stats.colors, 'X-Colors-Used'],
+      ['Processing time', duration(stats.traceMs), 'X-Trace-Ms'],
+      ['Time in queue', stats.queueMs !== null && Number(stats.queueMs) < 100 ? 'no wait' : duration(stats.queueMs), 'X-Queue-Ms'],
+      ['Total time', duration(ms)],
       [`${format.toUpperCase()} size`, `${(doc.size / 1024).toFixed(1)} KiB`],
     ]),
     downloadLink('vector', doc, `${baseName(file)}.${format}`, `Download ${format.toUpperCase()}`));
+  const tech = technical([
+    ['X-Paths', stats.paths],
+    ['X-Colors-Used', stats.colors],
+    ['X-Trace-Ms', stats.traceMs],
+    ['X-Queue-Ms', stats.queueMs],
+    ['form fields sent', sent],
+  ]);
   if (format !== 'svg') {
-    show(out, head, el('p', { class: 'help' }, 'Sent: ', sent),
+    show(out, head, tech,
       el('p', { class: 'help' }, `The browser cannot show ${format.toUpperCase()}: download it, or choose SVG to see the shapes beside the original.`));
     return;
   }
@@ -111,5 +125,5 @@ function showResult(out, file, doc, format, stats, fields, ms) {
     { label: 'Original', url: state.file === file ? state.fileUrl : blobUrl('vec-original', file), alt: 'The original image', backdrop: 'checker' },
     { label: 'SVG', url: blobUrl('svg-preview', svg), alt: 'The vectorized SVG', backdrop: 'checker', testid: 'svg-preview' },
   ], { name: 'vectorize', toggle: true, sameSize: true });
-  show(out, head, el('p', { class: 'help' }, 'Sent: ', sent), view.root);
+  show(out, head, tech, view.root);
 }

@@ -147,9 +147,15 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
     await page.click('#key-use');
     await page.locator('#key-status .ok').waitFor();
     const limits = await page.locator('#limits').textContent();
-    expect(limits).toContain('Vectorize line');
-    expect(limits).toMatch(/Waiting\s*0 \(at most \d+\)/);
-    expect(limits).toContain('Fair use');
+    expect(limits).toContain('Vectorize queue');
+    expect(limits).toMatch(/Queue\s*nobody waiting\s*Room for\s*\d+ waiting/);
+    expect(limits).toMatch(/Daily allowance\s*(Unlimited \(fair use\)|\d+ of \d+ used today \(\d+ left\))/);
+    // In plain words on screen; the API's names (fields, raw status reads) are one click away.
+    const shown = await page.locator('#limits').innerText();
+    expect(shown).not.toMatch(/uncapped|max_waiting|GET \/api/);
+    expect(await page.locator('#limits dt[title="max_waiting"]').textContent()).toBe('Room for');
+    await page.click('#limits details.technical summary');
+    expect(await page.locator('#limits').innerText()).toMatch(/GET \/api\/v1\/vectorize\s*\{"queue":\{"converting":false/);
 
     await dropFile(page, art, 'basketball.png', 'image/png');
     await loaded(page, '#original-img');
@@ -161,8 +167,9 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
     const held = await t.server.services.vectorizeQueue.acquire();
     try {
       await page.click('#vectorize-form button[type=submit]');
-      await textMatches(page, '#vectorize-queue', /line: converting now, 1 waiting \(at most 8\)/);
-      await textMatches(page, '#limits', /Converting\s*yes\s*Waiting\s*1 \(at most 8\)/);
+      await textMatches(page, '#vectorize-queue', /Waiting \d+ s · Queue: 1 ahead of you/);
+      expect(await page.locator('#vectorize-queue').getAttribute('title')).toBe('GET /api/v1/vectorize: converting=true, waiting=1, max_waiting=8');
+      await textMatches(page, '#limits', /Right now\s*converting a file\s*Queue\s*1 waiting\s*Room for\s*8 waiting/);
       await page.screenshot({ path: artifact('02-vectorize-waiting.png') });
     } finally {
       held.release();
@@ -170,9 +177,19 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
     await loaded(page, '[data-testid=svg-preview]');
     expect(await page.locator('#vectorize-queue').textContent()).toBe('');
     const out = page.locator('#vectorize-out');
-    expect(await out.textContent()).toMatch(/Paths \(X-Paths\)\s*\d+/);
-    expect(await out.textContent()).toMatch(/In line \(X-Queue-Ms\)\s*[1-9]\d* ms/);
-    expect(await out.textContent()).toContain('detail=precise');
+    // A shop owner's words on screen: no header names, times in seconds.
+    const visible = await out.innerText();
+    expect(visible).toMatch(/Shapes\s*\d+/);
+    expect(visible).toMatch(/Processing time\s*\d+(\.\d)? s/);
+    expect(visible).toMatch(/Time in queue\s*(no wait|\d+(\.\d)? s)/);
+    expect(visible).not.toMatch(/X-Trace-Ms|X-Queue-Ms|X-Paths|detail=precise/);
+    expect(await out.locator('dt[title="X-Trace-Ms"]').textContent()).toBe('Processing time');
+    // ... and the technical names one click away.
+    await out.locator('details.technical summary').click();
+    expect(await out.innerText()).toMatch(/X-Queue-Ms\s*[1-9]\d*/);
+    expect(await out.innerText()).toContain('detail=precise');
+    await out.locator('details.technical summary').click(); // folded again for the screenshots
+    expect(await out.innerText()).not.toContain('X-Queue-Ms');
     expect(await out.locator('a[download$=".svg"]').count()).toBe(1);
 
     // The SVG really rendered: its pane shows the ball's own orange and dark line colours, not blank.
@@ -270,7 +287,8 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
     expect(await share(shot, [[0xd9, 0xdc, 0xe0]], 6)).toBeGreaterThan(0.02); // the checkerboard shows through
     const garment = await page.locator('.viewport:has([data-testid=removebg-garment])').screenshot();
     expect(await share(garment, [[0x1d, 0x35, 0x57]], 6)).toBeGreaterThan(0.05); // default navy garment
-    expect(await page.locator('#removebg-out').textContent()).toMatch(/Method \(X-Method\)\s*matte/);
+    expect(await page.locator('#removebg-out').innerText()).toMatch(/How\s*cut around the artwork/);
+    expect(await page.locator('#removebg-out').textContent()).toMatch(/X-Method\s*matte/);
     await page.screenshot({ path: artifact('08-removebg.png'), fullPage: true });
     // The cut-out becomes the image of the next tools.
     await page.click('#removebg-out button.secondary');
