@@ -56,6 +56,11 @@ const GROUPS: readonly { title: string; intro: string; files: readonly string[] 
     files: ['ops/upscale.ts', 'upscale/options.ts', 'upscale/upscale.ts'],
   },
   {
+    title: 'underbase',
+    intro: 'The white plate under DTF colour, the knock-out, and a RIP-ready separation PDF (`engine.underbase`).',
+    files: ['ops/underbase.ts', 'underbase/options.ts', 'underbase/report.ts', 'underbase/checks.ts'],
+  },
+  {
     title: 'mockup',
     intro: 'True-to-size mockups (`engine.mockup`): the garments, colours, placements and templates it knows.',
     files: ['mockup/resolve.ts', 'mockup/render.ts', 'mockup/warnings.ts', 'mockup/templates.ts', 'garments/specs.ts'],

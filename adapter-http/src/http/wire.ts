@@ -2,7 +2,7 @@
 // and the CLI's JSON keep the snake_case names of the contract (spec 2.2, 4.x). This is the one place the
 // two are mapped, so a field renamed in the engine fails to compile here instead of changing a reply.
 // Keys are written in the order the replies have always had (JSON text is compared byte for byte).
-import type { DecodeInfo, FixStats, MockupResult, ScanAlpha, ScanReport } from '@inkprep/engine';
+import type { DecodeInfo, FixStats, MockupResult, ScanAlpha, ScanReport, UnderbaseResult } from '@inkprep/engine';
 
 /** The `alpha` object of the scan report as sent. */
 export interface ScanAlphaWire {
@@ -167,4 +167,54 @@ export function fixStatsWire(stats: FixStats): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [k, v] of Object.entries(stats) as [keyof FixStats, number | undefined][]) if (v !== undefined) out[FIX_STAT_NAMES[k]] = v;
   return out;
+}
+
+/** The underbase answer as POST /api/v1/underbase (format json) and `inkprep underbase` send it. */
+export interface UnderbaseWire {
+  width: number;
+  height: number;
+  dpi: number;
+  print_width_inches: number;
+  print_height_inches: number;
+  garment_color: string | null;
+  garment_source: string | null;
+  knockout: UnderbaseResult['knockout'];
+  choke_mm: number;
+  choke_px: number;
+  transparency_fix: UnderbaseResult['fixed'];
+  white_ink_sq_in: number;
+  color_ink_sq_in: number;
+  white_only_sq_in: number;
+  knocked_out_sq_in: number;
+  white_coverage_percent: number;
+  warnings: UnderbaseResult['warnings'];
+  /** base64 PNGs (format json only). */
+  white_plate?: string;
+  color_plate?: string;
+}
+
+/** The numbers of an underbase result in the contract's names; with `plates`, both plates in base64. */
+export function underbaseWire(out: UnderbaseResult, plates = out.requested === 'json'): UnderbaseWire {
+  const s = out.stats;
+  return {
+    width: out.width,
+    height: out.height,
+    dpi: out.dpi,
+    print_width_inches: s.printWidthInches,
+    print_height_inches: s.printHeightInches,
+    garment_color: out.garment?.hex ?? null,
+    garment_source: out.garment?.source ?? null,
+    knockout: out.knockout,
+    choke_mm: out.chokeMm,
+    choke_px: out.chokePx,
+    transparency_fix: out.fixed,
+    white_ink_sq_in: s.whiteInkSqIn,
+    color_ink_sq_in: s.colourInkSqIn,
+    white_only_sq_in: s.whiteOnlySqIn,
+    knocked_out_sq_in: s.knockedOutSqIn,
+    white_coverage_percent: s.whiteCoveragePercent,
+    warnings: out.warnings,
+    ...(plates ? { white_plate: Buffer.from(out.data).toString('base64') } : {}),
+    ...(plates && out.colourPlate ? { color_plate: Buffer.from(out.colourPlate).toString('base64') } : {}),
+  };
 }

@@ -141,6 +141,23 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
       },
     }],
   },
+  'POST /api/v1/underbase': {
+    summary: 'White underbase, knock-out and separation file for DTF', tag: 'artwork',
+    description: 'The white plate under the colour (choked, never under white-only art), the knock-out of the garment colour or black, and the printability warnings (white under 1 pt, knock-out gaps under 2 pt, semi-transparent pixels). format=pdf: one page at the print size with the white as a Separation spot colour (overprint); png: the white plate; json: both plates and the numbers. Metered like fix.',
+    replies: [{
+      status: 200, description: 'the separation PDF (format=pdf), the white plate PNG (format=png), or JSON (format=json)', media: ['application/pdf', 'image/png'], json: S.UNDERBASE_JSON,
+      headers: {
+        'X-Width': { ...intText('art width, px'), required: false },
+        'X-Height': { ...intText('art height, px'), required: false },
+        'X-DPI': { ...numText('resolution the plates are at'), required: false },
+        'X-White-Coverage': { ...numText('white ink area over the print area, percent'), required: false },
+        'X-White-Ink-Sq-In': { ...numText('white ink area weighted by density, square inches'), required: false },
+        'X-Color-Ink-Sq-In': { ...numText('process ink area, square inches'), required: false },
+        'X-Knocked-Out-Sq-In': { ...numText('knocked-out art, square inches'), required: false },
+        'X-Warnings': { ...codeList('comma list of warning codes (white_too_thin, knockout_gap_too_narrow, semi_transparent_pixels), empty when none'), required: false },
+      },
+    }],
+  },
   'POST /api/v1/remove-bg': {
     summary: 'Remove the background', tag: 'artwork', spec: '4.3',
     description: 'PNG or JPEG, at most 25 megapixels. Subject to the fair-use cap (spec 8) and the monthly provider allowance.',

@@ -159,6 +159,28 @@ export const MOCKUP_JSON = obj({
   image: obj({ content_type: { type: 'string', enum: ['image/png', 'image/jpeg'] }, width: int(), height: int(), base64: { type: 'string', contentEncoding: 'base64' } }),
 });
 
+const pixelBox = obj({ x: int(), y: int(), width: int(), height: int() });
+
+/** POST /underbase format=json (http/wire.ts UnderbaseWire). */
+export const UNDERBASE_JSON = obj({
+  width: int(), height: int(), dpi: num(), print_width_inches: num(), print_height_inches: num(),
+  garment_color: nullable(hex), garment_source: nullable(str('style:color when the colour came from the catalog')),
+  knockout: { type: 'string', enum: ['none', 'black', 'garment'] },
+  choke_mm: num(), choke_px: num(),
+  transparency_fix: { type: ['string', 'null'], enum: ['alpha_threshold', 'halftone', null] },
+  white_ink_sq_in: num('white ink area weighted by density, square inches'),
+  color_ink_sq_in: num('process ink area, square inches'),
+  white_only_sq_in: num('art printed with white ink alone, square inches'),
+  knocked_out_sq_in: num('art knocked out (the garment shows), square inches'),
+  white_coverage_percent: num('white ink area over the print area'),
+  warnings: arr(obj({
+    code: { type: 'string', enum: ['white_too_thin', 'knockout_gap_too_narrow', 'semi_transparent_pixels'] },
+    message: str(), count: int(), pixels: int(), boxes: arr(pixelBox, 'the largest regions, in the art\'s pixels'),
+  })),
+  white_plate: { type: 'string', contentEncoding: 'base64', description: 'the white plate, 8-bit grey PNG' },
+  color_plate: { type: 'string', contentEncoding: 'base64', description: 'the colour plate (knock-out applied), RGBA PNG' },
+}, ['white_plate', 'color_plate']);
+
 const readyChecks = {
   store: obj({ ok: bool(), ms: num('time of a trivial query') }),
   engine: obj({ ok: bool(), threads: int(), running: int(), queued: int(), max_queue: int() }),

@@ -2,6 +2,7 @@
 // getRoute() or postImageRoute() (routes/define.ts); see docs/guides/extending.md ("Adding an endpoint").
 import type { RouteDef } from './define.js';
 import { fixRoute, scanRoute } from './scan-fix.js';
+import { underbaseRoute } from './underbase.js';
 import { removeBgRoute } from './remove-bg.js';
 import { upscaleHeldRoute, upscaleResultRoute, upscaleRoute } from './upscale.js';
 import { vectorizeRoute } from './vectorize.js';
@@ -20,6 +21,7 @@ export const ROUTES: readonly RouteDef[] = [
   upscaleStatusRoute,
   scanRoute,
   fixRoute,
+  underbaseRoute,
   removeBgRoute,
   vectorizeRoute,
   upscaleRoute,

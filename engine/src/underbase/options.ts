@@ -97,7 +97,7 @@ export const UNDERBASE_OPTIONS = defineOptions(FIELDS, ({ field }): ResolvedUnde
   else if (style !== undefined) {
     const supplier = field('supplierStyle');
     const colors = findOwnStyle(style)?.colors ?? (isSupplierStyle(supplier) ? supplier.colors : undefined);
-    if (!colors) throw invalidOption('style', 'a style key from GET /api/v1/garments', style);
+    if (!colors) throw invalidOption('style', 'an own style key from GET /api/v1/garments (supplier styles: send their colour as garment_color)', style);
     const c = colour !== undefined ? findColor(colors, colour) : (findColor(colors, 'black') ?? defaultColor(colors));
     if (!c) throw invalidOption('color', `a colour of ${style} (${colors.map((k) => k.id).join(', ')})`, colour);
     garment = { ...parseHex('color', c.hex), source: `${style}:${c.id}` };
