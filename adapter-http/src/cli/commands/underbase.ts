@@ -4,9 +4,10 @@ import { runFileVerb } from '../file-verb.js';
 import { underbaseWire } from '../../http/wire.js';
 import type { Command } from '../command.js';
 import { textOptions } from '@inkprep/engine';
-import { cliFields, optionLines } from '../option-flags.js';
+import { cliFields, formatsOf, optionLines } from '../option-flags.js';
 
 const FIELDS = cliFields('underbase');
+const FORMATS = formatsOf('underbase', 'format');
 
 export const underbaseCommand: Command = {
   name: 'underbase',
@@ -23,7 +24,7 @@ export const underbaseCommand: Command = {
     ...optionLines('underbase'),
   ].join('\n'),
   run(argv) {
-    return runFileVerb(argv, { verb: this.name, usage: this.usage, output: 'out.pdf', binary: (o) => o.format !== 'json', fields: FIELDS }, async ({ input, output, options, engine, call, write, report, warn }) => {
+    return runFileVerb(argv, { verb: this.name, usage: this.usage, output: 'out.pdf', binary: (format: string) => format !== 'json', formats: FORMATS, fields: FIELDS }, async ({ input, output, options, engine, call, write, report, warn }) => {
       const out = await engine.underbase(input, textOptions(options), call);
       if (out.requested === 'json') await write(new TextEncoder().encode(JSON.stringify(underbaseWire(out)) + '\n'));
       else await write(out.data);
