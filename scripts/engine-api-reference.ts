@@ -95,6 +95,8 @@ export interface ApiEntry {
   examples: string[];
   /** A value at run time (functions, constants, classes not exported as `type`). */
   runtime: boolean;
+  /** A type alias built from other types (`OpMethods & {...}`, `LibOptions<...> | WireOptions<...>`): its members, spelled out. */
+  expanded?: string;
 }
 
 export interface ApiReference {
@@ -126,11 +128,14 @@ function functionSignatures(name: string, decl: ts.FunctionDeclaration, sf: ts.S
   return `function ${name}${typeParams}(${params})${ret}`;
 }
 
-/** A constant's declared type, or the checker's (never its value: catalogue tables are long). */
+/** A constant's declared type, or the checker's, printed over several lines (never its value: catalogue tables are long). */
 function constText(name: string, decl: ts.VariableDeclaration, checker: ts.TypeChecker, sf: ts.SourceFile): string {
   if (decl.type) return `const ${name}: ${decl.type.getText(sf)}`;
-  const t = checker.typeToString(checker.getTypeAtLocation(decl.name), decl, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType);
-  return `const ${name}: ${t}`;
+  const flags = ts.NodeBuilderFlags.NoTruncation | ts.NodeBuilderFlags.UseSingleQuotesForStringLiteralType | ts.NodeBuilderFlags.MultilineObjectLiterals;
+  const node = checker.typeToTypeNode(checker.getTypeAtLocation(decl.name), decl, flags);
+  if (!node) throw new Error(`@inkprep/engine export ${name}: no type`);
+  const printer = ts.createPrinter({ removeComments: true });
+  return `const ${name}: ${printer.printNode(ts.EmitHint.Unspecified, node, sf).replace(/    /g, '  ')}`;
 }
 
 /** A class: its heading and its public members (their doc comments kept), method bodies left out. */
@@ -148,6 +153,38 @@ function classText(decl: ts.ClassDeclaration, sf: ts.SourceFile): string {
       return `${own};`;
     });
   return [head, ...members, '}'].join('\n');
+}
+
+/** One object type's members, one per line: `name?: type;`, methods by their signatures. */
+function membersText(type: ts.Type, at: ts.Node, checker: ts.TypeChecker): string {
+  const flags = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType;
+  const lines = checker.getPropertiesOfType(type).map((p) => {
+    const t = checker.getTypeOfSymbolAtLocation(p, at);
+    const optional = p.flags & ts.SymbolFlags.Optional ? '?' : '';
+    const sigs = t.getCallSignatures();
+    if (sigs.length > 0 && !optional) return sigs.map((sig) => `  ${p.getName()}${checker.signatureToString(sig, at, flags)};`).join('\n');
+    const text = checker.typeToString(optional ? checker.getNonNullableType(t) : t, at, flags);
+    return `  ${p.getName()}${optional}: ${text};`;
+  });
+  // The checker names a type the declaring file does not import as `import("/abs/path").Name`: the names are the
+  // package's own exports, and an absolute path would make the page differ from checkout to checkout.
+  return ['{', ...lines, '}'].join('\n').replace(/import\("[^"]*"\)\./g, '').replace(/\?: ([^,)]+) \| undefined([,)])/g, '?: $1$2');
+}
+
+/**
+ * A non-generic type alias made of other types (an intersection with a private part, the two halves of an
+ * option type): its members spelled out, since the declaration alone names types the reader cannot open.
+ * Undefined for aliases that read well as written (literal unions, object literals).
+ */
+function expandedText(decl: ts.TypeAliasDeclaration, checker: ts.TypeChecker): string | undefined {
+  if (decl.typeParameters || ts.isTypeLiteralNode(decl.type)) return undefined;
+  const type = checker.getTypeAtLocation(decl.name);
+  const parts = type.isUnion() ? type.types : [type];
+  const isObject = (t: ts.Type) => (t.flags & ts.TypeFlags.Object) !== 0 || t.isIntersection();
+  // The platform's types (Uint8Array) are documented elsewhere; a record type has no members to list.
+  const fromLib = (t: ts.Type) => (t.getSymbol()?.declarations ?? []).some((d) => d.getSourceFile().hasNoDefaultLib);
+  if (!parts.every(isObject) || parts.some(fromLib) || parts.some((t) => checker.getPropertiesOfType(t).length === 0)) return undefined;
+  return parts.map((t) => membersText(t, decl, checker)).join('\n| ');
 }
 
 /** The export's own TSDoc: text and @example blocks (tags other than @example are kept in the text). */
@@ -183,7 +220,10 @@ function entryOf(name: string, exported: ts.Symbol, checker: ts.TypeChecker): Ap
   if (ts.isVariableDeclaration(decl)) return { ...base, kind: 'const', code: constText(name, decl, checker, sf) };
   if (ts.isClassDeclaration(decl)) return { ...base, kind: 'class', code: classText(decl, sf) };
   if (ts.isInterfaceDeclaration(decl)) return { ...base, kind: 'interface', code: declarationText(decl, sf) };
-  if (ts.isTypeAliasDeclaration(decl)) return { ...base, kind: 'type', code: declarationText(decl, sf) };
+  if (ts.isTypeAliasDeclaration(decl)) {
+    const expanded = expandedText(decl, checker);
+    return { ...base, kind: 'type', code: declarationText(decl, sf), ...(expanded ? { expanded } : {}) };
+  }
   throw new Error(`@inkprep/engine export ${name}: unexpected declaration kind ${ts.SyntaxKind[decl.kind]}`);
 }
 
@@ -234,6 +274,7 @@ export function engineApiReference(): ApiReference {
     for (const e of g.entries) {
       const kind = e.kind === 'class' && !e.runtime ? 'class (exported as a type)' : e.kind;
       out.push(`### \`${e.name}\``, '', `*${kind}*, declared in [\`${e.file}\`](../../${e.file})`, '', '```ts', e.code, '```', '');
+      if (e.expanded) out.push('Spelled out:', '', '```ts', e.expanded, '```', '');
       if (e.doc) out.push(e.doc, '');
       for (const ex of e.examples) out.push('Example:', '', '```ts', ex, '```', '');
     }

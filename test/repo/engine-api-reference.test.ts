@@ -2,6 +2,7 @@
 // scripts/engine-api-reference.ts generates from the TSDoc of engine/src (npm run docs:engine), every export of
 // `@inkprep/engine` is on it with a doc comment, and each sits in one of the page's groups.
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as face from '@inkprep/engine';
 import { engineApiReference, PAGE } from '../../scripts/engine-api-reference.js';
@@ -12,6 +13,11 @@ describe('docs/reference/engine-api.md', () => {
 
   it('is what the TSDoc generates (regenerate: npm run docs:engine)', () => {
     expect(readFileSync(PAGE, 'utf8')).toBe(ref.page);
+  });
+
+  it('is the same in every checkout (no absolute path on it)', () => {
+    expect(ref.page).not.toContain(path.resolve(import.meta.dirname, '../..'));
+    expect(ref.page).not.toMatch(/import\("/);
   });
 
   it('every public export has a doc comment and a group', () => {
