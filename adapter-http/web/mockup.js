@@ -3,7 +3,10 @@
 // print-size numbers (width x height in inches, top, offset, effective DPI) and the warnings. The optional
 // preview_fix shows the transparency fix of POST /fix on the garment before anyone applies it.
 import { getJson, hasKey, postImage } from './api.js';
-import { baseName, blobUrl, busy, byId, downloadLink, el, errorBox, facts, need, show, state } from './dom.js';
+import { baseName, blobUrl, busy, byId, downloadLink, el, errorBox, facts, need, show, state, technical } from './dom.js';
+
+/** The previewed transparency fix in the words of the form's choices. */
+const FIX_WORDS = { alpha_threshold: 'cut the soft edge', halftone: 'halftone dots' };
 
 export function initMockup(onLimitsChanged) {
   const search = byId('garment-search');
@@ -94,17 +97,21 @@ export function initMockup(onLimitsChanged) {
             el('h3', {}, 'Print size'),
             el('p', { class: 'print-size', 'data-testid': 'print-size' }, `${p.width_in} × ${p.height_in} in`),
             facts([
-              ['Description', p.description],
-              ['From the collar', `${p.top_in} in`],
-              ['Sideways offset', `${p.offset_x_in} in`],
-              ['Artwork', p.artwork_px ? `${p.artwork_px.width} × ${p.artwork_px.height} px` : null],
-              ['Effective DPI', String(p.effective_dpi)],
-              ['Previewed fix', p.preview_fix ?? null],
+              ['Description', p.description, 'print.description'],
+              ['From the collar', `${p.top_in} in`, 'print.top_in'],
+              ['Sideways offset', `${p.offset_x_in} in`, 'print.offset_x_in'],
+              ['Artwork', p.artwork_px ? `${p.artwork_px.width} × ${p.artwork_px.height} px` : null, 'print.artwork_px'],
+              ['Effective DPI', String(p.effective_dpi), 'print.effective_dpi'],
+              ['Previewed fix', p.preview_fix ? FIX_WORDS[p.preview_fix] ?? p.preview_fix : null, 'print.preview_fix'],
             ]),
             el('h3', {}, 'Warnings'),
             r.warnings.length
-              ? el('ul', { class: 'warnings' }, r.warnings.map((w) => el('li', { class: 'warning' }, w.message, ' ', el('code', { class: 'muted' }, w.code))))
+              ? el('ul', { class: 'warnings' }, r.warnings.map((w) => el('li', { class: 'warning', title: w.code }, w.message)))
               : el('p', { class: 'help' }, 'None.'),
+            technical([
+              ['print.preview_fix', p.preview_fix],
+              ['warnings', r.warnings.map((w) => w.code).join(', ')],
+            ]),
             downloadLink('mockup', image, image.name, 'Download mockup'))));
     });
     onLimitsChanged();

@@ -4,15 +4,17 @@
 // to use as the image for the other tools.
 import { hasKey, postImage } from './api.js';
 import { compareView } from './compare.js';
-import { baseName, blobUrl, busy, byId, downloadLink, el, facts, need, show, state } from './dom.js';
+import { baseName, blobUrl, busy, byId, downloadLink, el, facts, need, show, state, technical } from './dom.js';
 
 const SEVERITY = { error: ['✗', 'Problem'], warning: ['!', 'Warning'], info: ['i', 'Note'] };
 const RECOMMENDATION = {
-  remove: 'Remove the soft edge (fix_alpha_threshold): cut semi-transparent pixels to a clean edge.',
-  halftone: 'Halftone the soft areas (fix_halftone): turn fades and glows into opaque dots.',
+  remove: 'Remove the soft edge: cut semi-transparent pixels to a clean edge.',
+  halftone: 'Halftone the soft areas: turn fades and glows into opaque dots.',
   either: 'Either fix works: cut the soft edge, or halftone it.',
   none: 'No transparency fix needed.',
 };
+/** The fix form field behind each recommendation (shown as a tooltip, for developers). */
+const RECOMMENDATION_FIELD = { remove: 'fix_alpha_threshold', halftone: 'fix_halftone', either: 'fix_alpha_threshold or fix_halftone' };
 
 export function initScan(onLimitsChanged) {
   const form = byId('scan-form');
@@ -41,19 +43,19 @@ function renderReport(r, file, printWidth) {
     checklist.append(el('li', { class: `sev-${issue.severity}`, 'data-code': issue.code },
       el('span', { class: 'icon', 'aria-hidden': 'true' }, icon),
       el('span', { class: 'visually-hidden' }, `${word}: `),
-      el('span', {}, issue.message), ' ', el('code', { class: 'muted' }, issue.code)));
+      el('span', { title: issue.code }, issue.message)));
   }
 
   const fix = r.transparency_fix;
   const transparency = el('div', { class: `recommend rec-${fix.recommended}` },
     el('h4', {}, 'Recommended transparency fix: ', el('strong', {}, fix.recommended)),
-    el('p', {}, RECOMMENDATION[fix.recommended] ?? ''),
+    el('p', RECOMMENDATION_FIELD[fix.recommended] ? { title: RECOMMENDATION_FIELD[fix.recommended] } : {}, RECOMMENDATION[fix.recommended] ?? ''),
     el('p', { class: 'help' }, fix.reason));
   // "either": the suggestions carry the cut; the user may pick halftone dots instead.
   if (fix.recommended === 'either') {
     transparency.append(el('fieldset', { class: 'choice' }, el('legend', {}, 'Apply as'),
-      el('label', { class: 'check' }, el('input', { type: 'radio', name: 'either', value: 'remove', checked: true }), 'cut the soft edge (fix_alpha_threshold)'),
-      el('label', { class: 'check' }, el('input', { type: 'radio', name: 'either', value: 'halftone' }), 'halftone dots (fix_halftone)')));
+      el('label', { class: 'check', title: 'fix_alpha_threshold' }, el('input', { type: 'radio', name: 'either', value: 'remove', checked: true }), 'cut the soft edge'),
+      el('label', { class: 'check', title: 'fix_halftone' }, el('input', { type: 'radio', name: 'either', value: 'halftone' }), 'halftone dots')));
   }
 
   const suggestions = el('fieldset', { class: 'suggestions' }, el('legend', {}, 'Suggested fixes'));
@@ -61,7 +63,7 @@ function renderReport(r, file, printWidth) {
   r.suggestions.forEach((s, i) => {
     const box = el('input', { type: 'checkbox', id: `sugg-${i}`, checked: true, 'data-field': s.field, 'data-value': s.value });
     suggestions.append(el('div', { class: 'suggestion' }, box,
-      el('label', { for: `sugg-${i}` }, el('code', {}, `${s.field}=${s.value}`), ' ', s.reason)));
+      el('label', { for: `sugg-${i}`, title: `${s.field}=${s.value}` }, s.reason)));
   });
   const apply = el('button', { type: 'button', id: 'fix-apply', disabled: r.suggestions.length === 0 }, 'Apply suggested fix');
   const fixOut = el('div', { class: 'fix-out' });
@@ -110,7 +112,7 @@ async function applyFix(suggestions, button, out, file, printWidth, halftone) {
     const use = el('button', { type: 'button', class: 'secondary' }, 'Use the fixed image for the other tools');
     use.addEventListener('click', () => state.setFile(fixed));
     show(out, el('h3', {}, 'Before / after'),
-      el('p', { class: 'help' }, 'Applied: ', Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(', ') || 'nothing'),
+      technical([['form fields sent to POST /api/v1/fix', Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(', ') || 'none']]),
       view.root, el('div', { class: 'row' }, downloadLink('fixed', fixed, fixed.name, 'Download fixed PNG'), use));
   });
 }

@@ -241,6 +241,9 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
     expect(await report.locator('.recommend').textContent()).toContain('Recommended transparency fix: either');
     expect(await report.locator('.suggestion input[data-field=fix_trim]').isChecked()).toBe(true);
     expect(await report.locator('.suggestion input[data-field=fix_alpha_threshold]').isChecked()).toBe(true);
+    // Plain words on screen, the form fields as tooltips.
+    expect(await report.innerText()).not.toMatch(/fix_trim|fix_alpha_threshold|low_resolution/);
+    expect(await report.locator('.suggestion label[title^="fix_trim="]').count()).toBe(1);
     await page.screenshot({ path: artifact('04-scan.png'), fullPage: true });
 
     // "either": take halftone dots instead of the cut, then one click.
@@ -323,8 +326,11 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
     expect(await page.locator('[data-testid=print-size]').textContent()).toMatch(/^10 × 10 in$/);
     const text = await page.locator('#mockup-out').textContent();
     expect(text).toContain('Effective DPI');
-    expect(text).toContain('low_dpi'); // 320 px over 10 in
-    expect(text).toMatch(/Previewed fix\s*alpha_threshold/);
+    expect(text).toContain('low_dpi'); // 320 px over 10 in (a warning's code: its tooltip and in the technical details)
+    const visibleText = await page.locator('#mockup-out').innerText();
+    expect(visibleText).toMatch(/Previewed fix\s*cut the soft edge/);
+    expect(visibleText).not.toMatch(/low_dpi/); // (a warning's message may name a fix field: the engine's words)
+    expect(await page.locator('#mockup-out li.warning[title=low_dpi]').count()).toBe(1);
     const shot = await page.locator('[data-testid=mockup-image]').screenshot();
     expect(await share(shot, ORANGE, 40)).toBeGreaterThan(0.01);
     await page.screenshot({ path: artifact('09-mockup.png'), fullPage: true });
