@@ -70,6 +70,12 @@ export async function callEveryOperation({ baseUrl, key, png }: Inputs) {
   const pdfForm: Form<'/api/v1/vectorize'> = { image: png, output_format: 'pdf' };
   const pdf = await api.POST('/api/v1/vectorize', { body: pdfForm, bodySerializer: formData, parseAs: 'blob' });
   const cutout = await api.POST('/api/v1/remove-bg', { body: { image: png }, bodySerializer: formData, parseAs: 'blob' });
+  const plateForm: Form<'/api/v1/underbase'> = { image: png, garment_color: '#1b1b1d', format: 'pdf' };
+  const plates = await api.POST('/api/v1/underbase', { body: plateForm, bodySerializer: formData, parseAs: 'blob' });
+  const plateJsonForm: Form<'/api/v1/underbase'> = { image: png, garment_color: '#1b1b1d', format: 'json' };
+  const plateJson = await api.POST('/api/v1/underbase', { body: plateJsonForm, bodySerializer: formData });
+  const plateData = ok(plateJson);
+  if (!('width' in plateData)) throw new Error('format=json answered a file');
   const upscale = await api.POST('/api/v1/upscale', { body: { image: png, scale: 2 }, bodySerializer: formData });
   const upscaled = ok(upscale);
   const resultKey = upscaled.output_url.slice(upscaled.output_url.lastIndexOf('/') + 1);
@@ -105,6 +111,8 @@ export async function callEveryOperation({ baseUrl, key, png }: Inputs) {
     svg: { ...seen(svg), text: ok(svg) },
     pdf: { ...seen(pdf), bytes: new Uint8Array(await ok(pdf).arrayBuffer()) },
     cutout: { ...seen(cutout), bytes: new Uint8Array(await ok(cutout).arrayBuffer()), method: cutout.response.headers.get('X-Method') },
+    plates: { ...seen(plates), bytes: new Uint8Array(await ok(plates).arrayBuffer()) },
+    plateJson: { ...seen(plateJson), width: plateData.width, garment: plateData.garment_color },
     upscale: { ...seen(upscale), width: upscaled.width, hostedBy: upscaled.output_hosted_by },
     result: { ...seen(result), bytes: new Uint8Array(await ok(result).arrayBuffer()) },
     held: { ...seen(held), code: held.error?.code },
