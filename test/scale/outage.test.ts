@@ -5,12 +5,16 @@
 // once after the store comes back (confirmation queued and retried); a reservation released during the cut
 // is settled by the process itself, without a restart or an admin sweep. Also: a confirmation retried
 // after a sweep released the use (the ambiguous-commit case) records it once; outage errors are told from bugs.
+import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '@inkprep/engine';
 import {
-  ROUTES, UsageSettler, createApiKey, createLogger, defaultConfig, getRoute, isStoreUnavailable, json, openPostgresStore, startServer,
+  ROUTES, UsageSettler, createApiKey, createLogger, defaultConfig, getRoute, isStoreUnavailable, json, openPostgresStore, openSqliteStore, startServer,
   type InkprepServer, type ReservedUse, type RouteDef, type Store,
 } from '@inkprep/http';
 import { createTestDatabase, pgUnavailableReason } from './pg.js';
@@ -246,5 +250,53 @@ describe('the confirmation queue (a store that is away, then back)', () => {
     await settler.keep(uses[5]!);
     expect(confirmed).toEqual([1, 2, 3, 6]);
     await settler.flush(1_000);
+  });
+});
+
+const LIVE: object[] = [];
+
+describe('a SQLite store locked by another process', () => {
+  it('a metered call waits out the busy timeout, then 503 store_unavailable with Retry-After; 200 once the lock is gone', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-busy-'));
+    const store = openSqliteStore(dir);
+    const account = await store.createAccount({ name: 'busy', plan: 'business', now: Date.now() });
+    const { secret } = await createApiKey(store, account.id, Date.now());
+    const metered: RouteDef = getRoute({ path: '/test/metered', meter: 'daily', endpoint: 'metered', handle: () => json({ ok: true }) });
+    const engine = createEngine({ threads: 1 });
+    const server = await startServer({ config: defaultConfig({ dataDir: ':memory:', threads: 1 }), store, engine, routes: [...ROUTES, metered], log: createLogger('error', () => undefined) });
+    // Another writer (as another process would) holds the write lock past the store's 5 s busy timeout.
+    const other = new Database(path.join(dir, 'inkprep.db'));
+    LIVE.push(other); // never garbage-collected: on Node 24 a collected better-sqlite3 Database aborts the process
+    try {
+      const url = `http://127.0.0.1:${server.port}/test/metered`;
+      expect((await fetch(url, { headers: { 'x-api-key': secret } })).status).toBe(200);
+      other.exec('BEGIN EXCLUSIVE');
+      const r = await fetch(url, { headers: { 'x-api-key': secret } });
+      expect(r.status).toBe(503);
+      expect(r.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
+      expect(await r.json()).toMatchObject({ code: 'store_unavailable' });
+      other.exec('COMMIT');
+      expect((await fetch(url, { headers: { 'x-api-key': secret } })).status).toBe(200);
+    } finally {
+      if (other.inTransaction) other.exec('ROLLBACK');
+      other.close();
+      await server.close(5_000);
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('shutdown while the store is still away', () => {
+  it('flush gives up at its deadline and says how many confirmations are lost', async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const fake = { confirm: async () => Promise.reject(refused), releaseOwnPending: async () => Promise.reject(refused) } as unknown as Store;
+    const lines: Record<string, unknown>[] = [];
+    const settler = new UsageSettler(fake, { log: createLogger('info', (l) => lines.push(JSON.parse(l) as Record<string, unknown>)), clock: Date.now, retryMinMs: 10, retryMaxMs: 20 });
+    await settler.keep({ eventId: 7, accountId: 'acc_1', keyId: 'key_1', endpoint: 'scan', fairUse: null, at: 1 });
+    await settler.keep({ eventId: 8, accountId: 'acc_1', keyId: 'key_1', endpoint: 'scan', fairUse: null, at: 1 });
+    await settler.flush(200);
+    expect(settler.stats().queued).toBe(2);
+    expect(lines.find((l) => l.msg === 'usage confirmations not flushed at shutdown: those uses will not be counted')).toMatchObject({ level: 'error', queued: 2 });
   });
 });

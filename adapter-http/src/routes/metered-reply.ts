@@ -13,8 +13,10 @@ function withRateLimit(reply: Reply, reservation: Reservation | null): Reply {
 
 /**
  * Confirm the reservation of a successful reply before sending it, so every 2xx a client receives is
- * counted even if this process dies right after. A store error here is logged, not turned into an error
- * reply: the work is done, and the use stays pending (still counted) while this process lives.
+ * counted even if this process dies right after. While the store is away the settler queues the
+ * confirmation and resolves (limits/settle.ts: counted once the store is back). Any other store error is
+ * logged, not turned into an error reply: the work is done, and the use stays pending (still counted)
+ * while this process lives.
  */
 async function keepReservation(reservation: Reservation | null, ex: Exchange): Promise<void> {
   try {
