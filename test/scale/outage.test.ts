@@ -5,6 +5,7 @@
 // once after the store comes back (confirmation queued and retried); a reservation released during the cut
 // is settled by the process itself, without a restart or an admin sweep. Also: a confirmation retried
 // after a sweep released the use (the ambiguous-commit case) records it once; outage errors are told from bugs.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -18,6 +19,7 @@ import {
   type InkprepServer, type ReservedUse, type RouteDef, type Store,
 } from '@inkprep/http';
 import { createTestDatabase, pgUnavailableReason } from './pg.js';
+import { MAIN } from '../http/serve-process.js';
 
 /** A TCP proxy to PostgreSQL that can be cut (all sockets destroyed, new ones reset at once) and restored. */
 async function cuttableProxy(target: URL): Promise<{ port: number; cut(): void; restore(): void; close(): Promise<void> }> {
@@ -298,5 +300,23 @@ describe('shutdown while the store is still away', () => {
     await settler.flush(200);
     expect(settler.stats().queued).toBe(2);
     expect(lines.find((l) => l.msg === 'usage confirmations not flushed at shutdown: those uses will not be counted')).toMatchObject({ level: 'error', queued: 2 });
+  });
+});
+
+describe('the CLI when the database is away', () => {
+  it.each([['serve'], ['admin', 'account', 'list', '--json']])('inkprep %s: exit 1, store_unavailable (not internal_error)', (...argv: string[]) => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-cli-away-'));
+    try {
+      // Port 1 on loopback: nothing listens, the connection is refused at once.
+      const r = spawnSync(process.execPath, [MAIN, ...argv], {
+        env: { ...process.env, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/inkprep', INKPREP_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1' },
+        encoding: 'utf8', timeout: 120_000,
+      });
+      expect(r.status, r.stderr).toBe(1);
+      const line = r.stderr.trim().split('\n').map((l) => { try { return JSON.parse(l) as { code?: string }; } catch { return {}; } }).find((j) => j.code);
+      expect(line?.code, r.stderr).toBe('store_unavailable');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

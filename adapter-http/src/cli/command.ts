@@ -5,6 +5,7 @@ import { debugFromEnv } from '../config.js';
 import { EXIT, exitCodeFor, isCodedError, type AnyErrorCode, type CliErrorCode } from '../errors/registry.js';
 import { hostMessage } from '../errors/hints.js';
 import { clearProgress } from './progress.js';
+import { isStoreUnavailable } from '../store/unavailable.js';
 
 export interface Command {
   name: string;
@@ -57,5 +58,7 @@ export function reportError(err: unknown): number {
   if (err instanceof OutputError) return printError(err.code, err.message, { path: err.path });
   if (isCodedError(err)) return printError(err.code, hostMessage(err.code, err.message, err.details), err.details);
   const message = err instanceof Error ? err.message : String(err);
+  // The database is away (refused, restarting, locked): say so, not "internal error".
+  if (isStoreUnavailable(err)) return printError('store_unavailable', `The store cannot be reached: ${message}`);
   return printError('internal_error', message, debugFromEnv() && err instanceof Error && err.stack ? { stack: err.stack } : {});
 }

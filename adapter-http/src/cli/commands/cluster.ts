@@ -14,6 +14,7 @@ import { announceFirstKey, configOrReport } from './serve.js';
 import { parseArgs } from '../args.js';
 import { EXIT, UsageError, printError, reportError, synopsis, type Command } from '../command.js';
 import { rejectUnknownFlags } from '../known-flags.js';
+import { isStoreUnavailable } from '../../store/unavailable.js';
 
 const USAGE = [
   'usage: inkprep cluster [--processes N]',
@@ -55,7 +56,7 @@ export const clusterCommand: Command = {
       await store.close();
       if (boot.created && !boot.fromEnv) announceFirstKey(boot.accountId, boot.secret);
     } catch (err) {
-      return printError('internal_error', `cannot open the store: ${(err as Error).message}`);
+      return printError(isStoreUnavailable(err) ? 'store_unavailable' : 'internal_error', `cannot open the store: ${(err as Error).message}`);
     }
 
     const mainJs = fileURLToPath(new URL('../main.js', import.meta.url));

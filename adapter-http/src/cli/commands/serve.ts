@@ -12,6 +12,7 @@ import { openConfiguredStore } from '../../store/open.js';
 import { parseArgs } from '../args.js';
 import { EXIT, UsageError, printError, reportError, synopsis, type Command } from '../command.js';
 import { rejectUnknownFlags } from '../known-flags.js';
+import { isStoreUnavailable } from '../../store/unavailable.js';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -59,7 +60,7 @@ export const serveCommand: Command = {
       store = opened.store;
       log.info('store opened', { store: opened.kind });
     } catch (err) {
-      return printError('internal_error', `cannot open the store: ${(err as Error).message}`);
+      return printError(isStoreUnavailable(err) ? 'store_unavailable' : 'internal_error', `cannot open the store: ${(err as Error).message}`);
     }
     const boot = await bootstrapStore(store, config.bootstrapKey, Date.now());
     if (boot.created) {
