@@ -19,6 +19,7 @@ switch (op) {
   case 'decode': await decodeImage(png, opts); break;
   case 'scan': await engine.scan(png, {}, opts); break;
   case 'fix': await engine.fix(png, { fix_trim: true, fix_despeckle: true, fix_alpha_threshold: true }, opts); break;
+  case 'underbase': await engine.underbase(png, { garmentColor: '#1b1b1d', printWidthInches: 12 }, opts); break;
   case 'remove-bg': await engine.removeBg(png, {}, opts); break;
   case 'vectorize': await engine.vectorize(png, {}, opts); break;
   default: throw new Error(`memory-child: unknown op ${op}`);

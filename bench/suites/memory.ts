@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import type { BenchContext, Row } from '../lib/harness.js';
 
 const CHILD = fileURLToPath(new URL('../lib/memory-child.ts', import.meta.url));
-const OPS = ['decode', 'scan', 'fix', 'remove-bg', 'vectorize'] as const;
+const OPS = ['decode', 'scan', 'fix', 'underbase', 'remove-bg', 'vectorize'] as const;
 
 /** Flat logo-like art: white paper, a red disc, a blue bar and black lettering (anti-aliased edges). */
 async function flatArt(side: number): Promise<Buffer> {
