@@ -62,21 +62,27 @@ describe('responses off the OpenAPI document fail the fetch', () => {
 describe('checkResponse', () => {
   it('a required header missing, a bad header value, an unknown path, a wrong method', () => {
     const h = new Headers({
-      'content-type': 'image/svg+xml; charset=utf-8', 'x-request-id': 'r1', 'x-paths': '12', 'x-colors-used': '3', 'x-trace-ms': '40',
+      'content-type': 'image/svg+xml; charset=utf-8', 'x-request-id': 'r1', 'x-content-type-options': 'nosniff', 'x-paths': '12', 'x-colors-used': '3', 'x-trace-ms': '40',
       'x-ratelimit-limit': '999999', 'x-ratelimit-remaining': '999998', 'x-ratelimit-reset': '86400', 'x-ratelimit-policy': 'daily',
     });
     expect(checkResponse('POST', '/api/v1/vectorize', 200, h, null).errors).toEqual(['required header x-queue-ms missing']);
     h.set('x-queue-ms', 'soon');
     expect(checkResponse('POST', '/api/v1/vectorize', 200, h, null).errors.join()).toMatch(/header x-queue-ms: "soon" .*must match pattern/);
-    const e404 = new Headers({ 'content-type': 'application/json', 'x-request-id': 'r2' });
+    // Every reply carries nosniff (both transports): its absence, or another value, is a mismatch.
+    h.set('x-queue-ms', '0');
+    h.delete('x-content-type-options');
+    expect(checkResponse('POST', '/api/v1/vectorize', 200, h, null).errors).toEqual(['required header x-content-type-options missing']);
+    h.set('x-content-type-options', 'sniff');
+    expect(checkResponse('POST', '/api/v1/vectorize', 200, h, null).errors.join()).toMatch(/header x-content-type-options: "sniff"/);
+    const e404 = new Headers({ 'content-type': 'application/json', 'x-request-id': 'r2', 'x-content-type-options': 'nosniff' });
     expect(checkResponse('GET', '/api/v1/nope', 404, e404, JSON.stringify({ error: 'No route /api/v1/nope', code: 'not_found' })).errors).toEqual([]);
     expect(checkResponse('GET', '/api/v1/nope', 200, e404, '{}').errors.join()).toMatch(/path the document does not have/);
-    const e405 = new Headers({ 'content-type': 'application/json', 'x-request-id': 'r3', allow: 'POST' });
+    const e405 = new Headers({ 'content-type': 'application/json', 'x-request-id': 'r3', 'x-content-type-options': 'nosniff', allow: 'POST' });
     expect(checkResponse('PUT', '/api/v1/scan', 405, e405, JSON.stringify({ error: 'Method PUT is not allowed', code: 'method_not_allowed' })).errors).toEqual([]);
     expect(checkResponse('PUT', '/api/v1/scan', 405, e405, JSON.stringify({ error: 'x', code: 'not_found' })).errors.join()).toMatch(/error code not_found not documented/);
   });
   it('error extras are closed per code', () => {
-    const h = new Headers({ 'content-type': 'application/json', 'x-request-id': 'r' });
+    const h = new Headers({ 'content-type': 'application/json', 'x-request-id': 'r', 'x-content-type-options': 'nosniff' });
     const body = { error: 'Expected a number from 0.1 to 500 for print_width_inches but received "x"', code: 'invalid_option', field: 'print_width_inches' };
     expect(checkResponse('POST', '/api/v1/scan', 400, h, JSON.stringify(body)).errors).toEqual([]);
     expect(checkResponse('POST', '/api/v1/scan', 400, h, JSON.stringify({ ...body, stack: 'at x.ts:1' })).errors.length).toBe(1);

@@ -252,3 +252,21 @@ describe('X-Content-Type-Options and the server banner', () => {
     expect([...r!.headers.keys()].filter((k) => !standard.has(k))).toEqual([]);
   });
 });
+
+describe('HEAD /metrics on the API port (INKPREP_METRICS_TOKEN)', () => {
+  it('answers like GET: 200 with the token, 401 without; no body', async () => {
+    const m = await startTestServer({ config: { metricsToken: 'strict-wire-token' } });
+    try {
+      const ok = await fetch(`${m.url}/metrics`, { method: 'HEAD', headers: { authorization: 'Bearer strict-wire-token' } });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(Number(ok.headers.get('content-length'))).toBeGreaterThan(0);
+      expect((await ok.arrayBuffer()).byteLength).toBe(0);
+      const no = await fetch(`${m.url}/metrics`, { method: 'HEAD' });
+      expect(no.status).toBe(401);
+      expect(no.headers.get('x-content-type-options')).toBe('nosniff');
+    } finally {
+      await m.close();
+    }
+  });
+});
