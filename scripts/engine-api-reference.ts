@@ -108,10 +108,10 @@ export interface ApiReference {
   page: string;
 }
 
-function program(): ts.Program {
+function program(index: string): ts.Program {
   const config = ts.readConfigFile(path.join(ROOT, 'engine/tsconfig.json'), ts.sys.readFile);
   const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, path.join(ROOT, 'engine'));
-  return ts.createProgram([ENGINE_INDEX], { ...parsed.options, noEmit: true, incremental: false, composite: false });
+  return ts.createProgram([index], { ...parsed.options, noEmit: true, incremental: false, composite: false });
 }
 
 /** A declaration as a reader wants it: its own text without its doc comment or `export`, members' comments kept. */
@@ -230,11 +230,11 @@ function entryOf(name: string, exported: ts.Symbol, checker: ts.TypeChecker): Ap
 /** GitHub's heading slug of a name heading (`### \`createEngine\``). */
 const slug = (name: string) => name.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
 
-/** The entries of the public face, grouped, and the page. */
-export function engineApiReference(): ApiReference {
-  const prog = program();
+/** The entries of the public face (`index`: the package's entry, or a test's own), grouped, and the page. */
+export function engineApiReference(index: string = ENGINE_INDEX): ApiReference {
+  const prog = program(index);
   const checker = prog.getTypeChecker();
-  const sf = prog.getSourceFile(ENGINE_INDEX)!;
+  const sf = prog.getSourceFile(index)!;
   const moduleSymbol = checker.getSymbolAtLocation(sf)!;
   const entries = checker.getExportsOfModule(moduleSymbol).map((s) => entryOf(s.getName(), s, checker));
   const undocumented = entries.filter((e) => e.doc === '').map((e) => e.name).sort();

@@ -1,7 +1,8 @@
 // The engine's API reference (issue 29): docs/reference/engine-api.md is exactly what
 // scripts/engine-api-reference.ts generates from the TSDoc of engine/src (npm run docs:engine), every export of
 // `@inkprep/engine` is on it with a doc comment, and each sits in one of the page's groups.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as face from '@inkprep/engine';
@@ -35,5 +36,19 @@ describe('docs/reference/engine-api.md', () => {
     for (const name of names) expect(ref.page, name).toContain(`### \`${name}\``);
     // The pinned face (test/repo/engine-package.test.ts): 80 names today; fewer would mean the reader lost some.
     expect(names.length).toBeGreaterThanOrEqual(80);
+  });
+
+  it('names an export without a doc comment, and one from a file no group lists (the checks above can fail)', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-api-ref-'));
+    try {
+      const entry = path.join(dir, 'index.ts');
+      writeFileSync(entry, '/** Documented. */\nexport const documented = 1;\nexport function bare(): number {\n  return 2;\n}\n');
+      const probe = engineApiReference(entry);
+      expect(probe.entries.map((e) => e.name).sort()).toEqual(['bare', 'documented']);
+      expect(probe.undocumented).toEqual(['bare']);
+      expect(probe.ungrouped).toHaveLength(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
