@@ -17,6 +17,8 @@ import { ConversionQueue, type VectorizeLine } from './queue/vectorize-queue.js'
 import type { RouteDef } from './routes/define.js';
 import { ROUTES } from './routes/index.js';
 import { startBlankWarmup } from './routes/mockup.js';
+import { sweepIdempotencyKeys } from './routes/idempotency.js';
+import { hostingFor } from './storage/index.js';
 import type { AppServices } from './services.js';
 import type { Store } from './store/types.js';
 import { guardStore } from './store/guard.js';
@@ -167,11 +169,17 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
     ex.settle();
   };
 
-  // Usage events older than the longest window that reads them (the calendar month) are pruned hourly.
+  // Usage events older than the longest window that reads them (the calendar month) are pruned hourly, and
+  // idempotency keys older than their 24 hours swept.
   const prune = (): void => {
     store.pruneUsage(services.clock() - USAGE_RETENTION_MS).then(
       (n) => n > 0 && log.info('pruned usage events', { deleted: n }),
       (err) => log.warn('pruning usage events failed', { err: String(err) }),
+    );
+    // Idempotency keys past their 24 hours, with the stored bodies of large answers (routes/idempotency.ts).
+    sweepIdempotencyKeys(store, hostingFor(config.dataDir, config.store.resultRetentionMs).storage, services.clock()).then(
+      (n) => n > 0 && log.info('swept idempotency keys', { deleted: n }),
+      (err) => log.warn('sweeping idempotency keys failed', { err: String(err) }),
     );
   };
   prune();

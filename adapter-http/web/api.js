@@ -1,6 +1,8 @@
 // The page's one door to the API. The key lives in a module variable of this tab only (never
 // localStorage, sessionStorage or a cookie), every request goes to a relative /api/v1 path of this origin,
 // and an error reply becomes an ApiError carrying the API's own message, code and extra fields (spec 2.10).
+// Every image POST carries an Idempotency-Key per user action (see postImage), so a second click or a retry
+// after a timeout is answered with the first answer instead of being run and charged again.
 
 let apiKey = '';
 
@@ -39,7 +41,7 @@ async function toApiError(res) {
   return new ApiError(res.status, `HTTP ${res.status} ${res.statusText}`.trim(), null, {});
 }
 
-async function send(method, path, body) {
+async function send(method, path, body, headers = {}) {
   // Relative paths under /api/v1 only: nothing, the key least of all, ever goes to another origin.
   if (!path.startsWith('/api/v1/')) throw new Error(`refusing to call ${path}`);
   let res;
@@ -47,7 +49,7 @@ async function send(method, path, body) {
     res = await fetch(path, {
       method,
       body,
-      headers: apiKey ? { 'x-api-key': apiKey } : {},
+      headers: apiKey ? { 'x-api-key': apiKey, ...headers } : headers,
       credentials: 'omit',
       cache: 'no-store',
       redirect: 'error',
@@ -64,16 +66,50 @@ export async function getJson(path) {
   return (await send('GET', path)).json();
 }
 
+// One key per user action: the same file sent to the same endpoint with the same fields is the same action
+// (a second click, a retry after an error), so it reuses its key and the server replays the first answer
+// (Idempotent-Replayed: true) for 24 hours without counting it again. Another file or other fields is a new
+// action with a new key. Keys are random (crypto.getRandomValues also works on plain-HTTP origins).
+const actionKeys = new WeakMap(); // File -> Map(JSON [path, fields] -> key)
+
+function idempotencyKey(path, file, entries) {
+  let keys = actionKeys.get(file);
+  if (!keys) actionKeys.set(file, (keys = new Map()));
+  const action = JSON.stringify([path, entries]);
+  let key = keys.get(action);
+  if (!key) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    key = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+    keys.set(action, key);
+  }
+  return key;
+}
+
+/** How long a repeated action waits in total for the first one to finish (409 idempotency_key_in_progress). */
+const IN_PROGRESS_WAIT_S = 180;
+
 /**
  * POST `file` as the multipart `image` part with text `fields` (empty, null and undefined values are left
- * out, so the server applies its defaults). Resolves to the Response (the caller reads the body it expects).
+ * out, so the server applies its defaults), with the action's Idempotency-Key. When the same action is still
+ * running (409), wait its Retry-After and ask again: the answer is then the first one's. Resolves to the
+ * Response (the caller reads the body it expects).
  */
-export function postImage(path, file, fields = {}) {
+export async function postImage(path, file, fields = {}) {
+  const entries = Object.entries(fields)
+    .filter(([, value]) => !(value === undefined || value === null || value === ''))
+    .map(([name, value]) => [name, String(value)]);
+  const key = idempotencyKey(path, file, entries);
   const form = new FormData();
   form.append('image', file, file.name || 'image');
-  for (const [name, value] of Object.entries(fields)) {
-    if (value === undefined || value === null || value === '') continue;
-    form.append(name, String(value));
+  for (const [name, value] of entries) form.append(name, value);
+  for (let waited = 0; ; ) {
+    try {
+      return await send('POST', path, form, { 'Idempotency-Key': key });
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== 'idempotency_key_in_progress' || waited >= IN_PROGRESS_WAIT_S) throw err;
+      const seconds = Math.max(1, Number(err.extras.retry_after_seconds) || 2);
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      waited += seconds;
+    }
   }
-  return send('POST', path, form);
 }

@@ -7,10 +7,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
 import { Catalog } from '../../adapter-http/src/catalog/index.js';
 import { useCatalog } from '../../adapter-http/src/routes/mockup.js';
-import { startTestServer, type TestServer } from '../http/harness.js';
+import { startTestServer, until, type TestServer } from '../http/harness.js';
 import { artifact, launchChromium } from './chromium.js';
 
 // Blank garment renders are cached on disk across runs (shared with test/http/mockup.test.ts).
@@ -272,6 +272,33 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
     // Back to the corpus image for the next tools.
     await dropFile(page, art, 'basketball.png', 'image/png');
     await textMatches(page, '#original-caption', /basketball\.png · 320/);
+  });
+
+  it('the page sends one Idempotency-Key per action: the same scan again is replayed and counted once', async () => {
+    const sent: (string | undefined)[] = [];
+    const answers: { replayed: string | undefined; remaining: number }[] = [];
+    const isScan = (r: Request): boolean => r.method() === 'POST' && r.url().endsWith('/api/v1/scan');
+    const onRequest = (r: Request): void => void (isScan(r) && sent.push(r.headers()['idempotency-key']));
+    const onResponse = (r: Response): void => void (isScan(r.request()) && answers.push({ replayed: r.headers()['idempotent-replayed'], remaining: Number(r.headers()['x-ratelimit-remaining']) }));
+    page.on('request', onRequest);
+    page.on('response', onResponse);
+    try {
+      await page.click('#tab-scan');
+      for (const [i, width] of ['6', '6', '7'].entries()) {
+        await page.fill('#scan-form input[name=print_width_inches]', width);
+        await page.click('#scan-form button[type=submit]'); // waits until the button is enabled (the previous scan done)
+        await until(() => answers.length === i + 1, 60_000, `scan answer ${i + 1}`);
+      }
+    } finally {
+      page.off('request', onRequest);
+      page.off('response', onResponse);
+    }
+    expect(sent[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(sent[1]).toBe(sent[0]); // the same file and fields: the same action
+    expect(sent[2]).not.toBe(sent[0]); // other fields: a new action
+    expect(answers.map((a) => a.replayed)).toEqual([undefined, 'true', undefined]);
+    // Two scans charged one use: the third (new) action has exactly one use fewer left than the first.
+    expect(answers[2]!.remaining).toBe(answers[0]!.remaining - 1);
   });
 
   it('remove-bg shows the result over a checkerboard and over the garment colour', async () => {

@@ -1,6 +1,7 @@
 // The one error map: any thrown value -> an HTTP reply `{ error, code?, ...extras }` (spec section 7).
 // An error's status comes from the registry (errors/registry.ts); the details of an engine or service error
-// are spread into the body; 429 limits and a store outage's 503 add a `Retry-After` header, and the daily, fair-use and monthly 429s
+// are spread into the body; 429 limits, a store outage's 503 and an idempotency key in progress (409) add a
+// `Retry-After` header, and the daily, fair-use and monthly 429s
 // the X-RateLimit-* headers built from the same body fields.
 // Unknown errors become 500 `internal_error` with a readable message; their details go to the log only.
 // Log levels: a 5xx that is the service working as designed (draining, shedding load) is not an error
@@ -29,8 +30,9 @@ export function errorReply(err: unknown, log: Logger, requestId: string): { repl
     const status = statusOf(err.code);
     const headers: Record<string, string> = {};
     const retry = err.details.retry_after_seconds;
-    // 429 limits, and 503 store_unavailable while the store is away: when a call may succeed.
-    if (typeof retry === 'number' && (status === 429 || status === 503)) headers['Retry-After'] = String(retry);
+    // 429 limits, 503 store_unavailable while the store is away, and the 409 of an idempotency key still
+    // running: when a call may succeed.
+    if (typeof retry === 'number' && (status === 429 || status === 503 || status === 409)) headers['Retry-After'] = String(retry);
     Object.assign(headers, limitErrorHeaders(err));
     if (status >= 500) {
       const expected = EXPECTED_5XX[err.code as HttpErrorCode];

@@ -58,6 +58,8 @@ export class Exchange {
   readonly contentLength: number | null;
   readonly apiKeyHeader: string;
   readonly authorizationHeader: string;
+  /** The `Idempotency-Key` header as sent ('' when absent): read here because uWS headers exist only in the request callback. */
+  readonly idempotencyKey: string;
   /** The client's address (socket peer, or the forwarded client behind a trusted proxy), for the log. */
   readonly client: string;
   private childLog: Logger | null = null;
@@ -100,6 +102,7 @@ export class Exchange {
     }
     this.apiKeyHeader = wire.header('x-api-key');
     this.authorizationHeader = wire.header('authorization');
+    this.idempotencyKey = wire.header('idempotency-key');
     this.id = requestId(wire.header('x-request-id'));
     this.client = clientAddress(wire.remoteAddress, hooks.proxies ? wire.header('x-forwarded-for') : '', hooks.proxies ?? null);
     wire.onAborted(() => this.clientLeft());

@@ -5,6 +5,7 @@
 // pause before any body byte was read is not always delivered after resume (requests whose body came in a
 // separate packet stalled).
 import busboy from 'busboy';
+import { createHash, type Hash } from 'node:crypto';
 import { InkprepError } from '@inkprep/engine';
 import type { Exchange } from './exchange.js';
 
@@ -20,6 +21,8 @@ export interface FormLimits {
   maxParts?: number;
   /** File parts accepted (only one, named `image`, is valid; any other file part is 400). Default 4. */
   maxFiles?: number;
+  /** Hash the `image` bytes (SHA-256) as they stream in, for an idempotency key (no second pass over the file). */
+  digest?: boolean;
 }
 
 /** Extra body bytes allowed beyond the file limit for the multipart envelope and text fields. */
@@ -29,6 +32,8 @@ export const ENVELOPE_BYTES = 512 * 1024;
 export interface Form {
   fields: Record<string, string>;
   image: { bytes: Uint8Array; filename: string; mimeType: string } | null;
+  /** SHA-256 hex of the image bytes when `digest` was asked for and an image came (else null). */
+  imageDigest: string | null;
 }
 
 /** A body being read; `release(reason)` lifts a pause; `done` settles with the form or a limit error. */
@@ -89,6 +94,7 @@ export function readForm(ex: Exchange, limits: FormLimits): BodyReader {
   const fields: Record<string, string> = {};
   let image: Form['image'] = null;
   let fileChunks: Buffer[] | null = null;
+  let fileHash: Hash | null = null;
   let fileBytes = 0;
   let fileInfo = { filename: '', mimeType: '' };
   let fileEnded = true;
@@ -107,7 +113,7 @@ export function readForm(ex: Exchange, limits: FormLimits): BodyReader {
       image = { bytes, filename: fileInfo.filename, mimeType: fileInfo.mimeType };
     }
     settled = true;
-    resolveForm({ fields, image });
+    resolveForm({ fields, image, imageDigest: image && fileHash ? fileHash.digest('hex') : null });
   };
 
   if (ex.contentLength !== null && ex.contentLength > maxBody) {
@@ -147,11 +153,13 @@ export function readForm(ex: Exchange, limits: FormLimits): BodyReader {
         return;
       }
       fileChunks = [];
+      if (limits.digest) fileHash = createHash('sha256');
       fileEnded = false;
       fileInfo = { filename: info.filename ?? '', mimeType: info.mimeType ?? '' };
       stream.on('data', (c: Buffer) => {
         fileBytes += c.length;
         fileChunks?.push(c);
+        fileHash?.update(c);
       });
       stream.on('limit', () => fail(tooLarge(limits.maxFileBytes, null)));
       stream.on('end', () => {

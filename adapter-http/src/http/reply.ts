@@ -8,6 +8,11 @@ export interface Reply {
   contentType: string;
   headers?: Record<string, string>;
   body: string | Uint8Array;
+  /**
+   * How long (ms) the answer stays true when it points at something that expires (an upscale result's link):
+   * an idempotency key replays it no longer than this (routes/idempotency.ts). Unset: the key's 24 hours.
+   */
+  keepFor?: number;
 }
 
 /** Content type of every JSON reply. */

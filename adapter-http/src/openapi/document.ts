@@ -7,6 +7,7 @@
 import type { validate } from '@inkprep/engine/internals';
 import { ERROR_CODES, type HttpErrorCode } from '../errors/registry.js';
 import type { RouteDef, RouteField, RouteMeta } from '../routes/define.js';
+import { IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from '../routes/idempotency.js';
 import { OPERATION_DOCS, SERVER_OPERATIONS, type HeaderDoc, type OperationDoc } from './operations.js';
 import { errorSchema, filePartSchema, mediaSchema, type Schema } from './schemas.js';
 
@@ -57,6 +58,7 @@ export function errorCodesFor(meta: RouteMeta, doc: OperationDoc, hasFields: boo
   }
   if (meta.meter !== 'none') codes.add('daily_limit_exceeded');
   if (typeof meta.meter === 'object') codes.add('fair_use_exceeded');
+  if (meta.idempotent) for (const c of ['invalid_idempotency_key', 'idempotency_key_in_progress', 'idempotency_key_reused'] as const) codes.add(c);
   if (meta.queue) {
     codes.add('queue_full');
     codes.add('queue_unavailable');
@@ -106,7 +108,21 @@ export const ERROR_HEADERS: Readonly<Partial<Record<HttpErrorCode, Readonly<Reco
   store_unavailable: {
     'Retry-After': { schema: SECONDS, description: 'seconds to wait before retrying (store_unavailable on an API route; equal to the body\'s retry_after_seconds)', required: false },
   },
+  idempotency_key_in_progress: {
+    'Retry-After': { schema: SECONDS, description: 'seconds after which to send the same request again (idempotency_key_in_progress; equal to the body\'s retry_after_seconds)' },
+  },
 };
+
+/** The request header of metered POSTs (routes/idempotency.ts). */
+const IDEMPOTENCY_KEY_PARAM = {
+  name: 'Idempotency-Key', in: 'header', required: false,
+  description: 'makes a retry safe: within 24 hours, the same request (method, path, account, fields and file) with the same key gets the first answer again '
+    + '(with Idempotent-Replayed: true), without running or counting again; the key with a different request is 422 idempotency_key_reused; while the first '
+    + 'still runs, 409 idempotency_key_in_progress with Retry-After. 2xx and deterministic 4xx answers are kept; 429 and 5xx are not (a retry runs again). Keys are per account.',
+  schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN, minLength: 1, maxLength: 255 },
+};
+
+const REPLAYED_DOC: HeaderDoc = { schema: { const: 'true' }, description: 'present on an answer replayed for an Idempotency-Key (the first answer, stored)', required: false };
 
 function headersObject(headers: Record<string, HeaderDoc>): Record<string, unknown> {
   const out: Record<string, unknown> = {
@@ -176,6 +192,7 @@ function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: str
       },
     };
   }
+  if (meta.idempotent) params.push(IDEMPOTENCY_KEY_PARAM);
   if (params.length) op.parameters = params;
   const responses: Record<string, unknown> = {};
   for (const r of doc.replies) {
@@ -183,7 +200,8 @@ function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: str
     if (r.json) content['application/json'] = { schema: r.json };
     for (const m of r.media ?? []) content[m] = { schema: mediaSchema(m) };
     const metered = meta.meter !== 'none' && r.status >= 200 && r.status < 300;
-    responses[String(r.status)] = { description: r.description, headers: headersObject({ ...r.headers, ...(metered ? rateLimitHeaders(true) : {}) }), content };
+    const replayed: Record<string, HeaderDoc> = meta.idempotent && r.status >= 200 && r.status < 300 ? { [REPLAYED_HEADER]: REPLAYED_DOC } : {};
+    responses[String(r.status)] = { description: r.description, headers: headersObject({ ...r.headers, ...(metered ? rateLimitHeaders(true) : {}), ...replayed }), content };
   }
   for (const [status, codes] of errorCodesFor(meta, doc, fields.length > 0)) {
     const k = String(status);

@@ -215,6 +215,9 @@ export const ERROR_EXTRAS: Readonly<Record<HttpErrorCode, { properties: Record<s
     optional: ['period'],
   },
   queue_full: { properties: { queue: (QUEUE_SNAPSHOT.properties as Record<string, Schema>).queue! } },
+  invalid_idempotency_key: { properties: {} },
+  idempotency_key_in_progress: { properties: { retry_after_seconds: int('seconds after which to send the same request again (= Retry-After)') } },
+  idempotency_key_reused: { properties: {} },
   aborted: { properties: {} },
   engine_overloaded: { properties: { ...readyChecks }, optional: ['store', 'engine'] },
   // GET /readyz carries the checks; an API route carries retry_after_seconds (= Retry-After).

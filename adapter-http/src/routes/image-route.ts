@@ -18,6 +18,8 @@ import type { QueueTurn } from '../queue/turn.js';
 import type { AppServices } from '../services.js';
 import { authenticateExchange } from './caller.js';
 import { releaseAndSettle, sendMetered } from './metered-reply.js';
+import { checkIdempotencyKey, claimIdempotency, type IdempotentRun } from './idempotency.js';
+import { errorReply } from '../http/errors.js';
 import { formOptions, tableFields, type Probes, type RouteDef, type RouteField } from './route-def.js';
 
 /** What a POST image handler (and `respond`) receives. */
@@ -101,6 +103,9 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
   const endpoint = spec.endpoint ?? spec.path.slice(spec.path.lastIndexOf('/') + 1);
   const formats = spec.formats ?? ALL_FORMATS;
   const table = spec.op ?? spec.options;
+  const meter = spec.meter ?? 'daily';
+  // Every metered POST takes an Idempotency-Key (issue #30); unmetered ones have no charge to protect.
+  const idempotent = meter !== 'none';
   // The document's request fields: the op's table, else the route's own validation run under the recorder.
   const fields = (): RouteField[] => {
     if (spec.op !== undefined) return tableFields(spec.op);
@@ -111,19 +116,31 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
     method: 'post',
     path: spec.path,
     meta: {
-      kind: 'image', auth: true, meter: spec.meter ?? 'daily', formats,
+      kind: 'image', auth: true, meter, formats, idempotent,
       ...(spec.queue ? { queue: spec.queue } : {}),
       ...(table !== undefined ? { op: table } : {}),
       fields,
     },
     handle(ex, app) {
       const maxBytes = typeof spec.maxBytes === 'function' ? spec.maxBytes(app) : spec.maxBytes ?? app.config.maxUploadBytes;
-      const body = readForm(ex, { maxFileBytes: maxBytes });
+      const idemKey = idempotent && ex.idempotencyKey !== '' ? ex.idempotencyKey : null;
+      // With a key, the file is hashed as it streams in (the request's identity), not read a second time.
+      const body = readForm(ex, { maxFileBytes: maxBytes, digest: idemKey !== null });
       let reservation: Reservation | null = null;
       let turn: QueueTurn | null = null;
+      let idem: IdempotentRun | null = null;
       const run = async (): Promise<void> => {
         const caller = await authenticateExchange(ex, app);
+        if (idemKey !== null) checkIdempotencyKey(idemKey);
         const form = await body.done;
+        if (idemKey !== null) {
+          const claimed = await claimIdempotency(app, ex, caller, idemKey, form);
+          if ('replay' in claimed) {
+            ex.send(claimed.replay); // the first answer, without running or counting again
+            return;
+          }
+          idem = claimed.run;
+        }
         if (!form.image || form.image.bytes.byteLength === 0) throw new InkprepError('missing_image', 'The image file is missing: send it as a file part named image');
         const image = form.image.bytes;
         // Form fields are text: only textOptions lets the engine parse numbers and booleans from text. An op
@@ -135,7 +152,7 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
         const info = await checkImageHeader(image, { maxPixels, formats });
         if (ex.aborted) return;
         const now = app.clock();
-        reservation = await reserveUse(app.store, caller, endpoint, spec.meter ?? 'daily', now, app.settler);
+        reservation = await reserveUse(app.store, caller, endpoint, meter, now, app.settler);
         if (ex.aborted) return;
         if (spec.queue === 'vectorize') turn = await app.vectorizeQueue.acquire(ex.signal);
         const call: ImageCall<unknown> = {
@@ -150,13 +167,24 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
           reply = await spec.handle(call);
         }
         turn?.release();
-        await sendMetered(ex, reply, reservation);
+        const run = idem as IdempotentRun | null;
+        await sendMetered(ex, reply, reservation, run ? (r) => run.recordSuccess(r) : undefined);
       };
       run()
-        .catch((err) => ex.fail(err)) // an unread rest of the body is drained by the Exchange
-        .finally(() => {
+        .catch(async (err) => {
+          const run = idem as IdempotentRun | null;
+          if (!run || ex.done) return ex.fail(err); // an unread rest of the body is drained by the Exchange
+          // A claimed key stores a deterministic error answer, or is freed, before the reply goes out.
+          const { reply, code } = errorReply(err, ex.log, ex.id);
+          await run.recordError(err, reply);
+          ex.code = code;
+          ex.send(reply);
+        })
+        .finally(async () => {
           (turn as QueueTurn | null)?.release();
           body.stop();
+          // Anything not stored (the client left, a failure) frees the key for a retry.
+          await (idem as IdempotentRun | null)?.abandon();
           return releaseAndSettle(ex, reservation);
         });
     },

@@ -26,13 +26,19 @@ async function keepReservation(reservation: Reservation | null, ex: Exchange): P
   }
 }
 
-/** Send `reply` unless the client has left; a 2xx keeps the reservation first and carries its headers. */
-export async function sendMetered(ex: Exchange, reply: Reply, reservation: Reservation | null): Promise<void> {
+/**
+ * Send `reply` unless the client has left; a 2xx keeps the reservation first and carries its headers.
+ * `record` sees the reply exactly as it is sent, before it is (an idempotency key stores it there).
+ */
+export async function sendMetered(ex: Exchange, reply: Reply, reservation: Reservation | null, record?: (reply: Reply) => Promise<void>): Promise<void> {
   if (ex.aborted) return;
   if (reply.status >= 200 && reply.status < 300) {
     await keepReservation(reservation, ex);
-    ex.send(withRateLimit(reply, reservation));
+    const out = withRateLimit(reply, reservation);
+    await record?.(out);
+    ex.send(out);
   } else {
+    await record?.(reply);
     ex.send(reply);
   }
 }

@@ -28,6 +28,8 @@ export interface RouteMeta {
   meter: Meter;
   /** Image POSTs: accepted formats. */
   formats?: readonly ImageFormat[];
+  /** Metered image POSTs: an `Idempotency-Key` header makes a retry replay the first answer (routes/idempotency.ts). */
+  idempotent?: boolean;
   /** Image POSTs through the vectorize line. */
   queue?: 'vectorize';
   /** Image POSTs backed by an engine op, or whose form fields are an op's (its option table's HTTP fields). */

@@ -52,17 +52,22 @@ export const upscaleRoute: RouteDef = postImageRoute<Resolved<'upscale'>>({
     };
     try {
       const key = await hosting.storage.put({ bytes: out.data, contentType: out.contentType });
-      return json({ output_url: publicUrl(app, RESULTS_PREFIX + key), ...base, output_hosted_by: 'service', output_url_expires: false });
+      const reply = json({ output_url: publicUrl(app, RESULTS_PREFIX + key), ...base, output_hosted_by: 'service', output_url_expires: false });
+      // A retried request (Idempotency-Key) gets this link while the result is kept (INKPREP_RESULT_RETENTION_DAYS).
+      const retention = app.config.store.resultRetentionMs;
+      return retention === null ? reply : { ...reply, keepFor: retention };
     } catch (err) {
       ex.log.warn('result storage write failed; returning a short-lived link', { storage: hosting.storage.kind, err: err instanceof Error ? err.message : String(err) });
       const held = hosting.holder.put({ bytes: out.data, contentType: out.contentType });
-      return json({
+      const reply = json({
         output_url: publicUrl(app, HELD_PREFIX + held.key),
         ...base,
         output_hosted_by: 'provider',
         output_url_expires: true,
         output_url_expires_at: new Date(held.expiresAt).toISOString(),
       });
+      // A retried request (Idempotency-Key) gets this link only while it is held.
+      return { ...reply, keepFor: Math.max(0, held.expiresAt - Date.now()) };
     }
   },
 });

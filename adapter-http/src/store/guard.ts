@@ -4,13 +4,25 @@
 import { asStoreError } from './unavailable.js';
 import type { Store } from './types.js';
 
-/** Wrap a store so outage errors become ServiceError `store_unavailable`; `close` and non-function fields pass through. */
+/**
+ * Wrap a store so outage errors become ServiceError `store_unavailable`; `close` and non-function fields pass
+ * through, except the idempotency keys' methods (`store.idempotency`), which are guarded the same way.
+ */
 export function guardStore<S extends Store>(store: S): S {
+  return guardMethods(store, (prop, v) => (prop === 'idempotency' && typeof v === 'object' && v !== null ? guardMethods(v, () => undefined) : undefined));
+}
+
+/** The proxy of guardStore; `nested(prop, value)` may return a guarded stand-in for a non-function field. */
+function guardMethods<T extends object>(store: T, nested: (prop: PropertyKey, value: unknown) => unknown): T {
   const cache = new Map<PropertyKey, unknown>();
   return new Proxy(store, {
     get(target, prop) {
       const v: unknown = Reflect.get(target, prop, target);
-      if (typeof v !== 'function') return v;
+      if (typeof v !== 'function') {
+        if (v === null || typeof v !== 'object') return v;
+        if (!cache.has(prop)) cache.set(prop, nested(prop, v) ?? v);
+        return cache.get(prop);
+      }
       const fn = v as (...a: unknown[]) => unknown;
       if (prop === 'close') return fn.bind(target);
       let w = cache.get(prop);

@@ -4,6 +4,7 @@ import { openSqliteStore } from './sqlite.js';
 import type { Store } from './types.js';
 
 export * from './types.js';
+export * from './idempotency.js';
 export { openSqliteStore, migrate, MIGRATIONS, type SqliteStoreOptions } from './sqlite.js';
 export { DEFAULT_RESERVATION_LEASE_MS } from './instance.js';
 export { openConfiguredStore, type OpenedStore } from './open.js';

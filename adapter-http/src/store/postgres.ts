@@ -15,6 +15,7 @@ import {
   type Account, type AccountPatch, type ApiKey, type FairUseName, type ReserveResult, type ReservedUse, type Store, type UsageSummary, monthBounds,
 } from './types.js';
 import * as Rows from './rows.js';
+import { PG_IDEMPOTENCY_SCHEMA, pgIdempotency } from './idempotency-pg.js';
 import { ServiceError } from '../errors/registry.js';
 
 /** Ordered schema migrations; index + 1 is the version recorded in inkprep_schema. Append only. */
@@ -108,6 +109,8 @@ export const PG_MIGRATIONS: readonly string[] = [
   // process on a long lease (slow heartbeat) never looks dead to one on a short lease. NULL (rows of older
   // processes): the sweeper's lease, as before.
   `ALTER TABLE usage_instances ADD COLUMN IF NOT EXISTS lease_ms BIGINT;`,
+  // v6: idempotency keys (issue #30; store/idempotency-pg.ts).
+  PG_IDEMPOTENCY_SCHEMA,
 ];
 
 /**
@@ -507,8 +510,10 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
   const sweepTimer = setInterval(() => void sweep().catch(() => undefined), timing.sweepMs);
   sweepTimer.unref();
 
+  const idempotency = pgIdempotency(pool, timing.leaseMs);
   const store: Store & { pool: pg.Pool } = {
     pool,
+    idempotency,
     async createAccount({ name, plan, admin = false, now }) {
       const id = 'acc_' + randomBytes(8).toString('hex');
       const { rows } = await pool.query<AccountRow>(
@@ -689,6 +694,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
       closed = true;
       clearInterval(sweepTimer);
       if (heartbeatTimer) clearInterval(heartbeatTimer);
+      idempotency.close();
       await sweeping?.catch(() => undefined);
       // Leftover pending uses (requests cut by the shutdown) become orphans, released by the next sweep anywhere.
       const mine = myId ? await myId.catch(() => 0) : 0;

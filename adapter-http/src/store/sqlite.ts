@@ -14,6 +14,7 @@ import {
   type Account, type AccountPatch, type ApiKey, type FairUseName, type MeterState, type ReserveRequest, type ReserveResult, type ReservedUse, type Store, type UsageSummary,
 } from './types.js';
 import * as Rows from './rows.js';
+import { SQLITE_IDEMPOTENCY_SCHEMA, sqliteIdempotency } from './idempotency-sqlite.js';
 import { ServiceError } from '../errors/registry.js';
 
 /** Ordered schema migrations; index + 1 is the schema version. Append only. */
@@ -56,6 +57,8 @@ export const MIGRATIONS: readonly string[] = [
   // process on a long lease (slow heartbeat) never looks dead to one on a short lease. NULL (rows of older
   // processes): the sweeper's lease, as before.
   `ALTER TABLE usage_instances ADD COLUMN lease_ms INTEGER;`,
+  // v6: idempotency keys (issue #30; store/idempotency-sqlite.ts).
+  SQLITE_IDEMPOTENCY_SCHEMA,
 ];
 
 // SQLite returns flags as 0/1 and times as integers.
@@ -364,8 +367,10 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     return found;
   };
 
+  const idempotency = sqliteIdempotency(db, keepNative, timing.leaseMs);
   let closed = false;
   const store: Store = {
+    idempotency,
     async createAccount({ name, plan, admin = false, now }) {
       const id = 'acc_' + randomBytes(8).toString('hex');
       q.insertAccount.run({ id, name, plan, admin: admin ? 1 : 0, daily_limit: DEFAULT_DAILY_LIMIT, created_at: now });
@@ -490,6 +495,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
       closed = true;
       clearInterval(sweepTimer);
       if (heartbeatTimer) clearInterval(heartbeatTimer);
+      idempotency.close();
       // Leftover pending uses (requests cut by the shutdown) become orphans, released by the next sweep anywhere.
       if (myId !== 0) q.deleteInstance.run(myId);
       db.close();

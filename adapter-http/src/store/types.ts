@@ -1,6 +1,7 @@
 // The account store interface: accounts, API keys, usage events, operator settings.
 // Narrow and async on purpose, so a PostgreSQL implementation can sit behind the same interface.
 // The embedded SQLite implementation is sqlite.ts; openStore() in index.ts picks one.
+import type { IdempotencyStore } from './idempotency.js';
 
 /** Plans; only `business` has API access. */
 export type Plan = 'free' | 'pro' | 'business';
@@ -140,6 +141,8 @@ export interface UsageSummary {
  * Implementations must make `reserve` atomic: two concurrent calls can never both take the last unit.
  */
 export interface Store {
+  /** Idempotency keys of metered POSTs (store/idempotency.ts): claims and stored answers, shared by every process of the store. */
+  readonly idempotency: IdempotencyStore;
   /** Create an account (defaults: status active, daily limit 999,999, caps null). */
   createAccount(input: { name: string; plan: Plan; admin?: boolean; now: number }): Promise<Account>;
   getAccount(id: string): Promise<Account | null>;

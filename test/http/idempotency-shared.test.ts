@@ -1,0 +1,114 @@
+// Idempotency keys across processes (issue #30): two `inkprep serve` processes sharing one store, on one
+// SQLite file (one data dir) and on one PostgreSQL database (skipped with the reason printed when no server
+// answers). A key sent to process A and then to B gets identical bodies and one counted use (admin CLI
+// `usage`); the same request sent to both at once runs once (the other is 409 or, if the first finished,
+// its replay); the key with another request is 422 on either process.
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, pgUnavailableReason } from '../scale/pg.js';
+import { form, tinyPng } from './harness.js';
+import { MAIN, startServe, type ServeProcess } from './serve-process.js';
+
+interface Answer { status: number; headers: Headers; bytes: Buffer }
+
+async function send(base: string, apiKey: string, idemKey: string, fields: Record<string, string>): Promise<Answer> {
+  const res = await fetch(`${base}/api/v1/scan`, { method: 'POST', body: form(await tinyPng(), fields), headers: { 'x-api-key': apiKey, 'Idempotency-Key': idemKey } });
+  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+function admin(env: Record<string, string>, args: string[]): any {
+  const r = spawnSync(process.execPath, [MAIN, 'admin', ...args, '--json'], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 120_000 });
+  if (r.status !== 0) throw new Error(`admin ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+/** Uses of the account counted in the window (all keys), as `inkprep admin usage` reports them. */
+function used(env: Record<string, string>, accountId: string): number {
+  return (admin(env, ['usage', accountId]).per_key as { used: number }[]).reduce((n, k) => n + k.used, 0);
+}
+
+function sharedStoreSuite(name: string, setup: () => Promise<{ env: Record<string, string>; cleanup: () => Promise<void> } | string>): void {
+  describe(`Idempotency-Key across two processes on ${name}`, () => {
+    let skip: string | null = null;
+    let env: Record<string, string> = {};
+    let cleanup: () => Promise<void> = async () => {};
+    let a: ServeProcess | null = null;
+    let b: ServeProcess | null = null;
+    let accountId = '';
+    let apiKey = '';
+
+    beforeAll(async () => {
+      const s = await setup();
+      if (typeof s === 'string') {
+        skip = s;
+        console.warn(`skipping idempotency on ${name}: ${s}`);
+        return;
+      }
+      ({ env, cleanup } = s);
+      accountId = admin(env, ['account', 'create', '--name', 'idem', '--plan', 'business', '--create']).id;
+      apiKey = admin(env, ['key', 'create', accountId]).key;
+      [a, b] = await Promise.all([startServe({ ...env, INKPREP_LOG_LEVEL: 'warn' }), startServe({ ...env, INKPREP_LOG_LEVEL: 'warn' })]);
+    }, 240_000);
+    afterAll(async () => {
+      await Promise.all([a?.stop(), b?.stop()]);
+      await cleanup();
+    }, 60_000);
+
+    it('a key sent to process A, then to B: identical bodies, one use counted; another request with it is 422 on B', async (ctx) => {
+      if (skip) return ctx.skip();
+      const key = 'shared-' + randomBytes(8).toString('hex');
+      const before = used(env, accountId);
+      const first = await send(a!.base, apiKey, key, { print_width_inches: '10' });
+      expect(first.status, first.bytes.toString()).toBe(200);
+      const onB = await send(b!.base, apiKey, key, { print_width_inches: '10' });
+      expect(onB.status).toBe(200);
+      expect(onB.headers.get('idempotent-replayed')).toBe('true');
+      expect(onB.bytes.equals(first.bytes)).toBe(true);
+      expect(used(env, accountId)).toBe(before + 1);
+      const other = await send(b!.base, apiKey, key, { print_width_inches: '9' });
+      expect(other.status).toBe(422);
+      expect(JSON.parse(other.bytes.toString())).toMatchObject({ code: 'idempotency_key_reused' });
+    }, 240_000);
+
+    it('the same request sent to both at once runs once: the other answer is 409 in progress or the replay', async (ctx) => {
+      if (skip) return ctx.skip();
+      const before = used(env, accountId);
+      for (let round = 0; round < 3; round++) {
+        const key = `race-${round}-` + randomBytes(8).toString('hex');
+        const answers = await Promise.all([send(a!.base, apiKey, key, {}), send(b!.base, apiKey, key, {})]);
+        const fresh = answers.filter((x) => x.status === 200 && x.headers.get('idempotent-replayed') === null);
+        expect(fresh, answers.map((x) => `${x.status} ${x.bytes.toString().slice(0, 80)}`).join(' | ')).toHaveLength(1);
+        const other = answers.find((x) => x !== fresh[0])!;
+        if (other.status === 409) expect(other.headers.get('retry-after')).toBe('2');
+        else {
+          expect(other.headers.get('idempotent-replayed')).toBe('true');
+          expect(other.bytes.equals(fresh[0]!.bytes)).toBe(true);
+        }
+      }
+      expect(used(env, accountId)).toBe(before + 3);
+    }, 240_000);
+  });
+}
+
+sharedStoreSuite('one SQLite file', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-idem-'));
+  return { env: { INKPREP_DATA_DIR: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+});
+
+sharedStoreSuite('one PostgreSQL database', async () => {
+  const reason = await pgUnavailableReason();
+  if (reason) return reason;
+  const db = await createTestDatabase();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-idem-pg-'));
+  return {
+    env: { DATABASE_URL: db.url, INKPREP_DATA_DIR: dir },
+    cleanup: async () => {
+      rmSync(dir, { recursive: true, force: true });
+      await db.drop();
+    },
+  };
+});
