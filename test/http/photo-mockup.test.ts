@@ -139,3 +139,22 @@ describe('mockup on the supplier photo', () => {
     expect(w!.message).toMatch(/HTTP 404/);
   });
 });
+
+describe('underbase on a supplier style', () => {
+  it('takes the garment colour from the catalog (the red Gildan 5000 knocks out red art)', async () => {
+    const art = new Uint8Array(await sharp({ create: { width: 60, height: 40, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+      .composite([
+        { input: { create: { width: 20, height: 20, channels: 4, background: { r: 0xb0, g: 0x1c, b: 0x28, alpha: 1 } } }, left: 5, top: 10 },
+        { input: { create: { width: 20, height: 20, channels: 4, background: { r: 20, g: 60, b: 200, alpha: 1 } } }, left: 35, top: 10 },
+      ]).png().toBuffer());
+    const res = await post(t, '/api/v1/underbase', form(art, { style: 'ss:39', color: 'red', format: 'json', print_width_inches: '0.2' }));
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ garment_color: '#b01c28', garment_source: expect.stringMatching(/^ss:39:/), knockout: 'garment' });
+    // 20 x 20 px knocked out at 300 DPI, the blue square kept
+    expect(res.json!.knocked_out_sq_in).toBeCloseTo(400 / 90000, 3);
+    expect(res.json!.color_ink_sq_in).toBeCloseTo(400 / 90000, 3);
+    const bad = await post(t, '/api/v1/underbase', form(art, { style: 'ss:39', color: 'ultraviolet' }));
+    expect(bad.status).toBe(400);
+    expect(bad.json).toMatchObject({ code: 'invalid_option', field: 'color' });
+  });
+});

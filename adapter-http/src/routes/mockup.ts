@@ -24,7 +24,8 @@ let catalogOverride: Catalog | null = null;
 export function useCatalog(c: Catalog | null): void {
   catalogOverride = c;
 }
-function catalogOf(app: AppServices): Catalog {
+/** The catalog the garment routes read (mockup; underbase for supplier styles). */
+export function catalogOf(app: AppServices): Catalog {
   return catalogOverride ?? sharedCatalog(app.config.catalog);
 }
 

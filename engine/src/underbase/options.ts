@@ -23,7 +23,7 @@ const FIELDS = [
   number('print_width_inches', 'printWidthInches', { min: PRINT_WIDTH_RANGE[0], max: PRINT_WIDTH_RANGE[1] },
     'print width of the artwork in inches; sets the resolution the millimetre and point rules are measured at; omitted: 300 DPI artwork'),
   text('garment_color', 'garmentColor', 'garment colour as hex (`#1b1b1d`); or give `style` and `color`'),
-  text('style', 'style', 'catalog style key whose `color` is the garment (as mockup takes them)'),
+  text('style', 'style', 'catalog style key (own or supplier) whose `color` is the garment, as mockup takes them'),
   text('color', 'color', 'colour id or name of `style`; default black, else the style\'s first colour'),
   number('choke_mm', 'chokeMm', { min: 0, max: 2, default: UNDERBASE_DEFAULTS.chokeMm },
     'how far the white stops short of the colour\'s edge, in millimetres; never applied where the art is white ink alone'),
@@ -97,7 +97,7 @@ export const UNDERBASE_OPTIONS = defineOptions(FIELDS, ({ field }): ResolvedUnde
   else if (style !== undefined) {
     const supplier = field('supplierStyle');
     const colors = findOwnStyle(style)?.colors ?? (isSupplierStyle(supplier) ? supplier.colors : undefined);
-    if (!colors) throw invalidOption('style', 'an own style key from GET /api/v1/garments (supplier styles: send their colour as garment_color)', style);
+    if (!colors) throw invalidOption('style', 'a style key from GET /api/v1/garments', style);
     const c = colour !== undefined ? findColor(colors, colour) : (findColor(colors, 'black') ?? defaultColor(colors));
     if (!c) throw invalidOption('color', `a colour of ${style} (${colors.map((k) => k.id).join(', ')})`, colour);
     garment = { ...parseHex('color', c.hex), source: `${style}:${c.id}` };
