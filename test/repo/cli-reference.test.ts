@@ -34,4 +34,10 @@ describe('docs/reference/cli.md', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(block(`\`inkprep ${verb}\``)).toBe(r.stdout.trimEnd());
   });
+
+  it('the CLI guide has a row for every verb', () => {
+    const guide = readFileSync(path.join(ROOT, 'docs/guides/cli.md'), 'utf8');
+    const missing = COMMANDS.filter((c) => !guide.includes(`| \`inkprep ${c.name}`)).map((c) => c.name);
+    expect(missing, 'verbs without a row in the command table of docs/guides/cli.md').toEqual([]);
+  });
 });
