@@ -78,10 +78,10 @@ export type Engine = OpMethods & {
 
 const RESOLVED_DEFAULTS = { maxQueue: 256, maxPixels: DEFAULT_MAX_PIXELS, idleTimeout: 60_000 } as const;
 
-/** Path of the built worker; from source (tests) the build in engine/dist is used, since Piscina needs a real JS file. */
+/** Path of the built worker entry (CommonJS, see pool/worker-entry.cts); from source (tests) the build in engine/dist is used, since Piscina needs a real JS file. */
 export function workerFilename(): string {
   const here = fileURLToPath(import.meta.url);
-  const candidate = here.endsWith('.ts') ? path.resolve(path.dirname(here), '../dist/pool/worker.js') : path.resolve(path.dirname(here), 'pool/worker.js');
+  const candidate = here.endsWith('.ts') ? path.resolve(path.dirname(here), '../dist/pool/worker-entry.cjs') : path.resolve(path.dirname(here), 'pool/worker-entry.cjs');
   if (!existsSync(candidate)) throw new InkprepError('internal_error', `Engine worker not built: ${candidate} is missing (run npm run build)`);
   return candidate;
 }

@@ -54,7 +54,7 @@ afterAll(() => {
 
 describe('the packed engine in an empty project without onnxruntime-node', () => {
   it('the tarball carries the build, the ONNX weights and their licence, the licence and notices, and nothing from the repository besides', () => {
-    for (const f of ['package.json', 'LICENSE', 'THIRD_PARTY_NOTICES.md', 'dist/index.js', 'dist/index.d.ts', 'dist/internals.js', 'dist/internals.d.ts', 'dist/pool/worker.js', 'models/esrgan-slim-x2.onnx', 'models/esrgan-slim-x4.onnx', 'models/LICENSE-esrgan-slim', 'models/esrgan-medium-x2.onnx', 'models/esrgan-medium-x4.onnx', 'models/LICENSE-esrgan-medium']) {
+    for (const f of ['package.json', 'LICENSE', 'THIRD_PARTY_NOTICES.md', 'dist/index.js', 'dist/index.d.ts', 'dist/internals.js', 'dist/internals.d.ts', 'dist/pool/worker.js', 'dist/pool/worker-entry.cjs', 'models/esrgan-slim-x2.onnx', 'models/esrgan-slim-x4.onnx', 'models/LICENSE-esrgan-slim', 'models/esrgan-medium-x2.onnx', 'models/esrgan-medium-x4.onnx', 'models/LICENSE-esrgan-medium']) {
       expect(packed, f).toContain(f);
     }
     expect(packed.filter((f) => !/^(package\.json|LICENSE|THIRD_PARTY_NOTICES\.md|dist\/|models\/)/.test(f))).toEqual([]);
@@ -94,6 +94,29 @@ describe('the packed engine in an empty project without onnxruntime-node', () =>
     const r = spawnSync(process.execPath, ['run.mjs'], { cwd: dir, encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual({ width: 2, height: 1, model: 'onnxruntime-node not installed' });
+  });
+});
+
+describe('the packed engine loads its worker without require(esm)', () => {
+  // Piscina require()s the file it is given. Were that the ESM worker, Node (20.19+, 22.12+, 24) would load ESM
+  // through require(), which once aborted a Node 22 process in V8; the entry is CommonJS and import()s the
+  // worker (engine/src/pool/worker-entry.cts). --trace-require-module=all prints every require(esm), in the
+  // worker threads too (they inherit the flag), so an ESM entry fails here by name.
+  const traceable = process.allowedNodeEnvironmentFlags.has('--trace-require-module');
+  if (!traceable) console.log(`skipped: node ${process.version} has no --trace-require-module`);
+  it.skipIf(!traceable)('a pool call under --trace-require-module=all prints nothing', () => {
+    const script = [
+      "import { createEngine } from '@inkprep/engine';",
+      'const engine = createEngine({ threads: 1 });',
+      "const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAADklEQVQImWP4z8DwH4QBEfcD/RSF9bkAAAAASUVORK5CYII=', 'base64');",
+      'const info = await engine.info(png);',
+      'await engine.close();',
+      'console.log(JSON.stringify({ width: info.width, height: info.height }));',
+    ].join('\n');
+    writeFileSync(path.join(dir, 'trace.mjs'), script);
+    const r = spawnSync(process.execPath, ['--trace-require-module=all', 'trace.mjs'], { cwd: dir, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ width: 2, height: 1 });
   });
 });
 
