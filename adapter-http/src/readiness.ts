@@ -26,7 +26,10 @@ async function pingStore(app: AppServices): Promise<{ ok: boolean; ms: number; w
     ]);
     return { ok: true, ms: Math.round((performance.now() - t0) * 10) / 10 };
   } catch (err) {
-    return { ok: false, ms: Math.round((performance.now() - t0) * 10) / 10, why: (err as Error).message ?? String(err) };
+    // The server's store wrapper turns an outage into store_unavailable; the driver's own words are its cause.
+    const cause = (err as { cause?: unknown }).cause;
+    const why = (err as Error).message ?? String(err);
+    return { ok: false, ms: Math.round((performance.now() - t0) * 10) / 10, why: cause instanceof Error ? `${why}: ${cause.message}` : why };
   } finally {
     clearTimeout(timer);
   }

@@ -122,6 +122,9 @@ describe.skipIf(reason !== null)('store outage (PostgreSQL behind a cuttable pro
       expect(await pending()).toBe(2);
 
       proxy.cut();
+      // Readiness sees it too; waiting for it also lets the key-cache listener notice its lost connection
+      // (a cached key would otherwise still pass authentication on a status read).
+      await until(async () => (await fetch(`${base}/readyz`)).status === 503, 30_000, 'readyz 503 while cut');
       // Every authenticated route (status read, metered GET) is 503 store_unavailable with Retry-After.
       for (const path of ['/api/v1/vectorize', '/test/held?id=new']) {
         const r = await fetch(base + path, { headers: auth });
