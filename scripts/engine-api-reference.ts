@@ -61,6 +61,11 @@ const GROUPS: readonly { title: string; intro: string; files: readonly string[] 
     files: ['ops/underbase.ts', 'underbase/options.ts', 'underbase/report.ts', 'underbase/checks.ts'],
   },
   {
+    title: 'gangsheet',
+    intro: 'Many designs nested on their true outlines on a DTF film roll, as a print-ready PDF, a PNG or a manifest (`engine.gangsheet`, `packDesigns`).',
+    files: ['ops/gangsheet.ts', 'gangsheet/options.ts', 'gangsheet/designs.ts', 'gangsheet/layout.ts', 'gangsheet/place.ts'],
+  },
+  {
     title: 'mockup',
     intro: 'True-to-size mockups (`engine.mockup`): the garments, colours, placements and templates it knows.',
     files: ['mockup/resolve.ts', 'mockup/render.ts', 'mockup/warnings.ts', 'mockup/templates.ts', 'garments/specs.ts'],

@@ -37,3 +37,8 @@ export type { UnderbaseOptions, GarmentColour } from './underbase/options.js';
 export type { UnderbaseResult } from './ops/underbase.js';
 export type { UnderbaseStats, UnderbaseWarning } from './underbase/report.js';
 export type { PixelBox } from './underbase/checks.js';
+export type { GangsheetOptions, GangItem, GangItemInput, GangRotation } from './gangsheet/options.js';
+export type { GangsheetResult } from './ops/gangsheet.js';
+export type { GangLayout, GangSheet, GangWarning } from './gangsheet/layout.js';
+export type { GangPlacement } from './gangsheet/place.js';
+export { packDesigns } from './gangsheet/designs.js';

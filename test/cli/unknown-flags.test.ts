@@ -49,6 +49,7 @@ const CASES: readonly (readonly [string, readonly string[], string, string | und
   ['fix', ['fix', art, '-o', out('f.png'), '--fix-despekle'], '--fix-despekle', '--fix-despeckle'],
   ['fix', ['fix', art, '-x', '-o', out('f2.png')], '-x', undefined],
   ['underbase', ['underbase', art, '-o', out('u.pdf'), '--choke', '0.2'], '--choke', '--choke-mm'],
+  ['gangsheet', ['gangsheet', '--design', art, '-o', out('g.pdf'), '--items', '[{"design":0,"width_in":2}]', '--spacing', '0.2'], '--spacing', '--spacing-in'],
   ['scan', ['scan', art, '--print-width', '2'], '--print-width', '--print-width-inches'],
   ['upscale', ['upscale', art, '-o', out('u.png'), '--scael', '2'], '--scael', '--scale'],
   ['remove-bg', ['remove-bg', art, '-o', out('r.png'), '--bakend', 'cut'], '--bakend', '--backend'],

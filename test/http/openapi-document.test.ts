@@ -125,8 +125,12 @@ describe('OpenAPI document', () => {
       for (const [m, op] of Object.entries(item as Json)) {
         const form = op.requestBody?.content['multipart/form-data'];
         if (form) {
-          expect(form.schema.properties.image, `${m} ${p} image`).toMatchObject({ type: 'string', format: 'binary' });
-          expect(form.encoding.image.contentType, `${m} ${p} encoding`).toMatch(/^image\/[a-z]+(, image\/[a-z]+)*$/);
+          // one `image` part; POST /gangsheet alone takes the repeated file field `design` (an array of file parts)
+          const file = p === '/api/v1/gangsheet' ? 'design' : 'image';
+          const part = file === 'design' ? form.schema.properties.design.items : form.schema.properties.image;
+          if (file === 'design') expect(form.schema.properties.design).toMatchObject({ type: 'array', maxItems: 50 });
+          expect(part, `${m} ${p} ${file}`).toMatchObject({ type: 'string', format: 'binary' });
+          expect(form.encoding[file].contentType, `${m} ${p} encoding`).toMatch(/^image\/[a-z]+(, image\/[a-z]+)*$/);
         }
         for (const [st, r] of Object.entries(op.responses as Json)) {
           for (const [type, media] of Object.entries((r as Json).content as Json)) {

@@ -18,7 +18,7 @@ const openapi = JSON.parse(readFileSync(path.join(ROOT, 'docs/openapi.json'), 'u
 const reference = readFileSync(REFERENCE, 'utf8');
 
 /** Flags a verb has besides its op's options (output and reporting), by verb. */
-const VERB_FLAGS: Readonly<Record<string, readonly string[]>> = { vectorize: ['--json', '--quiet', '--progress'], upscale: ['--quiet', '--progress'] };
+const VERB_FLAGS: Readonly<Record<string, readonly string[]>> = { vectorize: ['--json', '--quiet', '--progress'], upscale: ['--quiet', '--progress'], gangsheet: ['--design'] };
 
 const ops = (Object.keys(OPS) as OpName[]).filter((op) => OPS[op].fields !== undefined);
 const table = (op: OpName): readonly Field[] => OPS[op].fields!;
@@ -30,7 +30,7 @@ function documentFields(op: OpName): string[] {
   const route = ROUTES.find((r) => r.meta?.op === op);
   if (!route) return [];
   const props = openapi.paths[route.path.replace(/:(\w+)/g, '{$1}')][route.method].requestBody.content['multipart/form-data'].schema.properties as Json;
-  return Object.keys(props).filter((k) => k !== 'image').sort();
+  return Object.keys(props).filter((k) => k !== (route.meta?.repeatedFile?.name ?? 'image')).sort();
 }
 
 /** The flags listed (at the start of an indented line) by `inkprep <verb> --help`, verb-only flags left out. */

@@ -23,16 +23,31 @@ export interface FormLimits {
   maxFiles?: number;
   /** Hash the `image` bytes (SHA-256) as they stream in, for an idempotency key (no second pass over the file). */
   digest?: boolean;
+  /**
+   * The one per-route allowance for a repeated file field (POST /gangsheet: `design`, up to 50 times): files
+   * go under this name instead of `image`, each in order; `maxFileBytes` then caps them all together (the
+   * body limit is unchanged). Every other route keeps the single `image` part.
+   */
+  repeatedFile?: { name: string; max: number };
 }
 
 /** Extra body bytes allowed beyond the file limit for the multipart envelope and text fields. */
 export const ENVELOPE_BYTES = 512 * 1024;
 
-/** A parsed form: text fields and the `image` file (null when absent). */
+/** One uploaded file part. */
+export interface FormFile {
+  bytes: Uint8Array;
+  filename: string;
+  mimeType: string;
+}
+
+/** A parsed form: text fields and the `image` file (null when absent); with `repeatedFile`, every file part in order. */
 export interface Form {
   fields: Record<string, string>;
-  image: { bytes: Uint8Array; filename: string; mimeType: string } | null;
-  /** SHA-256 hex of the image bytes when `digest` was asked for and an image came (else null). */
+  image: FormFile | null;
+  /** Every file part in order (the one `image`, or the repeated field's parts). */
+  files: FormFile[];
+  /** SHA-256 hex of the file bytes when `digest` was asked for and a file came (several files: of their digests in order), else null. */
   imageDigest: string | null;
 }
 
@@ -92,28 +107,29 @@ export function readForm(ex: Exchange, limits: FormLimits): BodyReader {
   };
 
   const fields: Record<string, string> = {};
-  let image: Form['image'] = null;
-  let fileChunks: Buffer[] | null = null;
-  let fileHash: Hash | null = null;
-  let fileBytes = 0;
-  let fileInfo = { filename: '', mimeType: '' };
-  let fileEnded = true;
+  const fileName = limits.repeatedFile?.name ?? 'image';
+  const maxFileParts = limits.repeatedFile?.max ?? 1;
+  const parts: { chunks: Buffer[]; bytes: number; filename: string; mimeType: string; ended: boolean; hash: Hash | null }[] = [];
+  let allFileBytes = 0;
   let bbClosed = false;
   const finish = (): void => {
-    if (settled || !bbClosed || !fileEnded) return;
-    if (fileChunks) {
-      // One allocation the engine can take ownership of (its ArrayBuffer is moved to the worker).
-      const bytes = new Uint8Array(fileBytes);
+    if (settled || !bbClosed || parts.some((p) => !p.ended)) return;
+    // One allocation per file, which the engine can take ownership of (its ArrayBuffer is moved to the worker).
+    const files = parts.map((p): FormFile => {
+      const bytes = new Uint8Array(p.bytes);
       let o = 0;
-      for (const c of fileChunks) {
+      for (const c of p.chunks) {
         bytes.set(c, o);
         o += c.length;
       }
-      fileChunks = null;
-      image = { bytes, filename: fileInfo.filename, mimeType: fileInfo.mimeType };
-    }
+      p.chunks = [];
+      return { bytes, filename: p.filename, mimeType: p.mimeType };
+    });
     settled = true;
-    resolveForm({ fields, image, imageDigest: image && fileHash ? fileHash.digest('hex') : null });
+    const hashes = parts.map((p) => p.hash?.digest('hex') ?? '');
+    const imageDigest = !limits.digest || parts.length === 0 ? null
+      : parts.length === 1 ? hashes[0]! : createHash('sha256').update(hashes.join(',')).digest('hex');
+    resolveForm({ fields, image: limits.repeatedFile ? null : files[0] ?? null, files, imageDigest });
   };
 
   if (ex.contentLength !== null && ex.contentLength > maxBody) {
@@ -126,9 +142,9 @@ export function readForm(ex: Exchange, limits: FormLimits): BodyReader {
         headers: { 'content-type': ex.contentType },
         limits: {
           fileSize: limits.maxFileBytes,
-          files: limits.maxFiles ?? 4,
+          files: limits.maxFiles ?? Math.max(4, maxFileParts + 1),
           fields: limits.maxFields ?? 32,
-          parts: limits.maxParts ?? 40,
+          parts: limits.maxParts ?? 40 + maxFileParts,
           fieldSize: limits.maxFieldBytes ?? 8 * 1024,
           fieldNameSize: 200,
           headerPairs: 20,
@@ -145,25 +161,31 @@ export function readForm(ex: Exchange, limits: FormLimits): BodyReader {
       stream.on('error', () => {}); // destroying busboy after a limit errors its open file stream; already handled
       // Only `image` may be a file, once: a text field sent as a file (`-F scale=@two.txt`), an unknown file
       // or a second image would otherwise be dropped silently and the request run on defaults or the wrong file.
-      const refusal = name !== 'image' ? `Part ${name} was sent as a file; only image is a file (send ${name} as a text field)`
-        : fileChunks || image ? 'The image file was sent more than once; send one file part named image' : null;
+      const refusal = name !== fileName ? `Part ${name} was sent as a file; only ${fileName} is a file (send ${name} as a text field)`
+        : parts.length >= maxFileParts
+          ? (maxFileParts === 1 ? `The ${fileName} file was sent more than once; send one file part named ${fileName}` : `Too many ${fileName} files (at most ${maxFileParts})`)
+          : null;
       if (refusal) {
         stream.resume();
         fail(new InkprepError('invalid_option', refusal, { field: name.slice(0, 64) }));
         return;
       }
-      fileChunks = [];
-      if (limits.digest) fileHash = createHash('sha256');
-      fileEnded = false;
-      fileInfo = { filename: info.filename ?? '', mimeType: info.mimeType ?? '' };
+      const part = { chunks: [] as Buffer[], bytes: 0, filename: info.filename ?? '', mimeType: info.mimeType ?? '', ended: false, hash: limits.digest ? createHash('sha256') : null };
+      parts.push(part);
       stream.on('data', (c: Buffer) => {
-        fileBytes += c.length;
-        fileChunks?.push(c);
-        fileHash?.update(c);
+        part.bytes += c.length;
+        allFileBytes += c.length;
+        // repeated files share the one file limit (each busboy stream only knows its own size)
+        if (allFileBytes > limits.maxFileBytes) {
+          fail(tooLarge(limits.maxFileBytes, null));
+          return;
+        }
+        part.chunks.push(c);
+        part.hash?.update(c);
       });
       stream.on('limit', () => fail(tooLarge(limits.maxFileBytes, null)));
       stream.on('end', () => {
-        fileEnded = true;
+        part.ended = true;
         finish();
       });
     });

@@ -178,16 +178,21 @@ function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: str
   if (meta.kind === 'get') {
     for (const f of fields) params.push({ name: f.field, in: 'query', required: !!f.required, schema: describe(f) });
   } else {
+    // the file part: `image`, or the one route's repeated file field (POST /gangsheet: `design`)
+    const fileField = meta.repeatedFile?.name ?? 'image';
+    const formats = (meta.formats ?? []).map((f) => f.toUpperCase()).join(', ');
     const properties: Record<string, unknown> = {
-      image: filePartSchema(`the image file: ${(meta.formats ?? []).map((f) => f.toUpperCase()).join(', ')}`),
+      [fileField]: meta.repeatedFile
+        ? { type: 'array', minItems: 1, maxItems: meta.repeatedFile.max, items: filePartSchema(`one design file: ${formats}`), description: `the design files, one part each (${fileField} repeated up to ${meta.repeatedFile.max} times, in item index order)` }
+        : filePartSchema(`the image file: ${formats}`),
     };
     for (const f of fields) properties[f.field] = describe(f);
     op.requestBody = {
       required: true,
       content: {
         'multipart/form-data': {
-          schema: { type: 'object', required: ['image', ...fields.filter((f) => f.required).map((f) => f.field)], properties },
-          encoding: { image: { contentType: (meta.formats ?? []).map((f) => `image/${f}`).join(', ') } },
+          schema: { type: 'object', required: [fileField, ...fields.filter((f) => f.required).map((f) => f.field)], properties },
+          encoding: { [fileField]: { contentType: (meta.formats ?? []).map((f) => `image/${f}`).join(', ') } },
         },
       },
     };

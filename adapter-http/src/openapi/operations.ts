@@ -158,6 +158,22 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
       },
     }],
   },
+  'POST /api/v1/gangsheet': {
+    summary: 'Nest many designs on a DTF gang sheet', tag: 'artwork',
+    description: 'The design files as the repeated file part `design` (up to 50; this endpoint alone takes a repeated file field; all of them together within the upload limit), the order as the JSON field `items`. Designs are nested on their true outlines (alpha grown by half of spacing_in), turned as `rotation` allows, on sheets sheet_width_in wide and at most max_length_in long. format=pdf: one page per sheet at its exact size, each design embedded once; png: the first sheet; json: the manifest. 400 invalid_option names the item (`items[3].width_in`). Metered once per request, like fix.',
+    replies: [{
+      status: 200, description: 'the gang sheet PDF (format=pdf), the first sheet as PNG (format=png), or the manifest (format=json)', media: ['application/pdf', 'image/png'], json: S.GANGSHEET_JSON,
+      headers: {
+        'X-Sheets': { ...intText('sheets made'), required: false },
+        'X-Sheet-Lengths-In': { ...text('comma list of each sheet\'s length, inches'), required: false },
+        'X-Utilisation': { ...numText('ink-bearing area over the film used (0..1)'), required: false },
+        'X-Copies': { ...intText('copies placed'), required: false },
+        'X-Fast-Placed': { ...intText('copies placed in rows after the time budget ran out'), required: false },
+        'X-DPI': { ...numText('resolution of the PNG (format=png)'), required: false },
+        'X-Warnings': { ...codeList('comma list of warning codes (low_resolution), empty when none'), required: false },
+      },
+    }],
+  },
   'POST /api/v1/remove-bg': {
     summary: 'Remove the background', tag: 'artwork', spec: '4.3',
     description: 'PNG or JPEG, at most 25 megapixels. Subject to the fair-use cap (spec 8) and the monthly provider allowance.',

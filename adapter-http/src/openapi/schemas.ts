@@ -181,6 +181,20 @@ export const UNDERBASE_JSON = obj({
   color_plate: { type: 'string', contentEncoding: 'base64', description: 'the colour plate (knock-out applied), RGBA PNG' },
 }, ['white_plate', 'color_plate']);
 
+/** POST /gangsheet format=json (engine manifestJson). */
+export const GANGSHEET_JSON = obj({
+  sheets: arr(obj({ index: int(), width_in: num(), length_in: num('length to cut, inches'), copies: int(), ink_sq_in: num(), utilisation: num('ink area over sheet area, 0..1') })),
+  utilisation: num('ink area over all sheets\' area, 0..1'),
+  ink_sq_in: num('ink-bearing area (alpha > 0) of every copy, square inches'),
+  fast_placed: int('copies placed in rows after the time budget ran out'),
+  placements: arr(obj({
+    item: int(), copy: int(), design: int(), sheet: int(),
+    x_in: num('left of the placed (turned) art box from the sheet\'s left edge'), y_in: num('top of the box from the sheet\'s top edge'),
+    width_in: num(), height_in: num(), rotation: { type: 'integer', enum: [0, 90, 180, 270], description: 'clockwise turn, degrees' },
+  })),
+  warnings: arr(obj({ code: { type: 'string', enum: ['low_resolution'] }, item: int(), dpi: num(), message: str() })),
+});
+
 const readyChecks = {
   store: obj({ ok: bool(), ms: num('time of a trivial query') }),
   engine: obj({ ok: bool(), threads: int(), running: int(), queued: int(), max_queue: int() }),

@@ -72,6 +72,11 @@ export interface ImageRouteBase<Options> {
    * ops finish and their result is dropped when the client has left; the reservation is released.
    */
   abortEngine?: boolean;
+  /**
+   * Files come as a repeated field `name` (up to `max` parts, all of them together within maxBytes) instead of
+   * one `image`; `pack` turns them into the op's one input. Only POST /gangsheet has this allowance.
+   */
+  repeatedFile?: { name: string; max: number; maxFieldBytes: number; pack(files: readonly Uint8Array[]): Uint8Array };
 }
 
 /** An image POST backed by one engine op: `respond` turns the op's result into the reply. */
@@ -118,6 +123,7 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
     meta: {
       kind: 'image', auth: true, meter, formats, idempotent,
       ...(spec.queue ? { queue: spec.queue } : {}),
+      ...(spec.repeatedFile ? { repeatedFile: { name: spec.repeatedFile.name, max: spec.repeatedFile.max } } : {}),
       ...(table !== undefined ? { op: table } : {}),
       fields,
     },
@@ -125,7 +131,8 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
       const maxBytes = typeof spec.maxBytes === 'function' ? spec.maxBytes(app) : spec.maxBytes ?? app.config.maxUploadBytes;
       const idemKey = idempotent && ex.idempotencyKey !== '' ? ex.idempotencyKey : null;
       // With a key, the file is hashed as it streams in (the request's identity), not read a second time.
-      const body = readForm(ex, { maxFileBytes: maxBytes, digest: idemKey !== null });
+      const repeated = spec.repeatedFile;
+      const body = readForm(ex, { maxFileBytes: maxBytes, digest: idemKey !== null, ...(repeated ? { repeatedFile: { name: repeated.name, max: repeated.max }, maxFieldBytes: repeated.maxFieldBytes } : {}) });
       let reservation: Reservation | null = null;
       let turn: QueueTurn | null = null;
       let idem: IdempotentRun | null = null;
@@ -141,15 +148,25 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
           }
           idem = claimed.run;
         }
-        if (!form.image || form.image.bytes.byteLength === 0) throw new InkprepError('missing_image', 'The image file is missing: send it as a file part named image');
-        const image = form.image.bytes;
+        let uploads: Uint8Array[];
+        if (repeated) {
+          uploads = form.files.map((f) => f.bytes);
+          if (uploads.length === 0 || uploads.some((b) => b.byteLength === 0)) throw new InkprepError('missing_image', `A design file is missing or empty: send each as a file part named ${repeated.name}`);
+        } else {
+          if (!form.image || form.image.bytes.byteLength === 0) throw new InkprepError('missing_image', 'The image file is missing: send it as a file part named image');
+          uploads = [form.image.bytes];
+        }
         // Form fields are text: only textOptions lets the engine parse numbers and booleans from text. An op
         // route resolves them here, once; the engine takes the resolved value as it is.
         const options: unknown = spec.op !== undefined ? resolveOptions(spec.op, formOptions(spec.op, form.fields)) : spec.validate(form.fields);
         const maxPixels = typeof spec.maxPixels === 'function'
           ? await spec.maxPixels({ app, options: options as never, caller })
           : spec.maxPixels ?? app.config.maxPixels;
-        const info = await checkImageHeader(image, { maxPixels, formats });
+        // every file's header is checked (format, pixel limit) before anything is metered or decoded
+        const headers: ImageHeader[] = [];
+        for (const u of uploads) headers.push(await checkImageHeader(u, { maxPixels, formats }));
+        const info = headers[0]!;
+        const image = repeated ? repeated.pack(uploads) : uploads[0]!;
         if (ex.aborted) return;
         const now = app.clock();
         reservation = await reserveUse(app.store, caller, endpoint, meter, now, app.settler);

@@ -3,6 +3,7 @@
 import type { RouteDef } from './define.js';
 import { fixRoute, scanRoute } from './scan-fix.js';
 import { underbaseRoute } from './underbase.js';
+import { gangsheetRoute } from './gangsheet.js';
 import { removeBgRoute } from './remove-bg.js';
 import { upscaleHeldRoute, upscaleResultRoute, upscaleRoute } from './upscale.js';
 import { vectorizeRoute } from './vectorize.js';
@@ -22,6 +23,7 @@ export const ROUTES: readonly RouteDef[] = [
   scanRoute,
   fixRoute,
   underbaseRoute,
+  gangsheetRoute,
   removeBgRoute,
   vectorizeRoute,
   upscaleRoute,

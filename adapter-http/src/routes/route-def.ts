@@ -32,6 +32,8 @@ export interface RouteMeta {
   idempotent?: boolean;
   /** Image POSTs through the vectorize line. */
   queue?: 'vectorize';
+  /** The one route whose file field repeats (POST /gangsheet: `design`, up to `max` parts) instead of one `image`. */
+  repeatedFile?: { name: string; max: number };
   /** Image POSTs backed by an engine op, or whose form fields are an op's (its option table's HTTP fields). */
   op?: OpName;
   /**

@@ -8,6 +8,7 @@ import { removeBgOp } from './remove-bg.js';
 import { upscaleOp } from './upscale.js';
 import { vectorizeOp } from './vectorize.js';
 import { underbaseOp } from './underbase.js';
+import { gangsheetOp } from './gangsheet.js';
 import type { TextOptions } from '../options/validate.js';
 import { isMarkedResolved, markResolved } from '../options/resolved.js';
 
@@ -20,9 +21,10 @@ export const OPS = {
   upscale: upscaleOp,
   vectorize: vectorizeOp,
   underbase: underbaseOp,
+  gangsheet: gangsheetOp,
 } as const;
 
-/** The name of an engine op: `info`, `mockup`, `scan`, `fix`, `removeBg`, `upscale`, `vectorize`, `underbase` (one method each on `Engine`). */
+/** The name of an engine op: `info`, `mockup`, `scan`, `fix`, `removeBg`, `upscale`, `vectorize`, `underbase`, `gangsheet` (one method each on `Engine`). */
 export type OpName = keyof typeof OPS;
 type Def<K extends OpName> = (typeof OPS)[K];
 /** Typed options of op K (literal unions, numbers, booleans; text forms only through `textOptions`). */

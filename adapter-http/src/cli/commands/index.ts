@@ -7,10 +7,11 @@ import { upscaleCommand } from './upscale.js';
 import { scanCommand } from './scan.js';
 import { fixCommand } from './fix.js';
 import { underbaseCommand } from './underbase.js';
+import { gangsheetCommand } from './gangsheet.js';
 import { serveCommand } from './serve.js';
 import { adminCommand } from './admin.js';
 import { clusterCommand } from './cluster.js';
 import { vectorizeCommand } from './vectorize.js';
 import { modelsCommand } from './models.js';
 
-export const COMMANDS: readonly Command[] = [infoCommand, removeBgCommand, scanCommand, fixCommand, underbaseCommand, serveCommand, clusterCommand, adminCommand, vectorizeCommand, upscaleCommand, mockupCommand, modelsCommand];
+export const COMMANDS: readonly Command[] = [infoCommand, removeBgCommand, scanCommand, fixCommand, underbaseCommand, gangsheetCommand, serveCommand, clusterCommand, adminCommand, vectorizeCommand, upscaleCommand, mockupCommand, modelsCommand];

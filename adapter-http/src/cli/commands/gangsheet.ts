@@ -1,0 +1,93 @@
+// `inkprep gangsheet -o <sheet.pdf|sheet.png|sheet.json|-> --design a.png --design b.png --items '[...]'`: many
+// designs nested on a DTF film roll, like POST /api/v1/gangsheet. Designs are `--design` flags (repeatable,
+// item `design` = their order) or plain arguments after them; `--items @file.json` reads the order from a file.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createEngine, packDesigns, textOptions, type Engine } from '@inkprep/engine';
+import { manifestJson } from '@inkprep/engine/internals';
+import { engineConfigFromEnv, engineOptions, progressIntervalMsFromEnv } from '../../config.js';
+import { FILE_VERB_FLAGS, opOptions, parseArgs } from '../args.js';
+import { EXIT, UsageError, reportError, synopsis, type Command } from '../command.js';
+import { STDIO, checkOutput, readInput, reserveStdout, writeOutput } from '../io.js';
+import { rejectUnknownFlags } from '../known-flags.js';
+import { chooseOutputFormat } from '../output-format.js';
+import { clearProgress, progressLine } from '../progress.js';
+import { cliFields, formatsOf, optionLines } from '../option-flags.js';
+
+const FIELDS = cliFields('gangsheet');
+const FORMATS = formatsOf('gangsheet', 'format');
+
+/** `--design X` pairs out of argv (the one repeatable flag), and the rest. */
+function takeDesigns(argv: readonly string[]): { designs: string[]; rest: string[] } {
+  const designs: string[] = [];
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--design' && i + 1 < argv.length) designs.push(argv[++i]!);
+    else if (a.startsWith('--design=')) designs.push(a.slice('--design='.length));
+    else rest.push(a);
+  }
+  return { designs, rest };
+}
+
+export const gangsheetCommand: Command = {
+  name: 'gangsheet',
+  op: 'gangsheet',
+  summary: 'nest many designs on a DTF film roll and write the print-ready PDF, a PNG of the first sheet, or the manifest',
+  usage: [
+    'usage: inkprep gangsheet -o <sheet.pdf|sheet.png|sheet.json|-> --design <file> [--design <file> ...] --items <json|@file> [options]',
+    '',
+    'Designs are nested on their true outlines (alpha), never closer than --spacing-in. --format pdf (default):',
+    'one page per sheet at its exact size; png: the first sheet at the art\'s resolution; json: the manifest.',
+    'Prints the manifest (sheets, lengths, utilisation, every placement) as JSON on stdout (stderr with -o -).',
+    '',
+    '  --design FILE   a design file; repeat it, item "design" is the index in that order (plain arguments also count)',
+    '',
+    'options (the fields of POST /api/v1/gangsheet; --items @file.json reads the list from a file):',
+    ...optionLines('gangsheet'),
+  ].join('\n'),
+  async run(argv) {
+    const { designs: designFlags, rest } = takeDesigns(argv);
+    const { positionals, flags } = parseArgs(rest);
+    if (flags.help) {
+      process.stdout.write(this.usage + '\n');
+      return EXIT.ok;
+    }
+    const usage = synopsis(this.usage);
+    let engine: Engine | null = null;
+    try {
+      rejectUnknownFlags(flags, [...FILE_VERB_FLAGS, ...FIELDS], this.name, usage);
+      const designs = [...designFlags, ...positionals];
+      if (designs.length === 0) throw new UsageError('missing the designs (--design <file>, once per design)', usage);
+      if (typeof flags.output !== 'string') throw new UsageError('missing -o <sheet.pdf> (a path, or - for stdout)', usage);
+      const options = opOptions(flags);
+      if (options.items?.startsWith('@')) options.items = new TextDecoder().decode(await readFile(options.items.slice(1)).catch(() => {
+        throw new UsageError(`cannot read the items file ${options.items!.slice(1)}`, usage);
+      }));
+      const output = flags.output;
+      // `.json` is no image or document extension to the shared chooser; here it names the manifest
+      const asJson = options.format === undefined && path.extname(output).toLowerCase() === '.json';
+      const format = chooseOutputFormat(this.name, output, asJson ? 'json' : options.format, FORMATS, usage);
+      options.format = format;
+      const files: Uint8Array[] = [];
+      for (const d of designs) files.push(await readInput(d, usage));
+      await checkOutput(output, format !== 'json', usage);
+      if (output === STDIO) reserveStdout();
+      engine = createEngine({ ...engineOptions(engineConfigFromEnv()), threads: 0 });
+      const onProgress = progressLine(this.name, { quiet: flags.quiet === true, everyStage: flags.progress === true, intervalMs: progressIntervalMsFromEnv() });
+      const out = await engine.gangsheet(packDesigns(files), textOptions(options), onProgress ? { onProgress } : {});
+      clearProgress();
+      const manifest = manifestJson(out.layout);
+      await writeOutput(output, out.requested === 'json' ? JSON.stringify(manifest) + '\n' : out.data);
+      const summary = JSON.stringify({ output, format: out.requested, ...(out.pngDpi !== undefined ? { dpi: out.pngDpi } : {}), ...manifest }) + '\n';
+      // stdout carries the sheet with -o -: the summary goes to stderr then
+      (output === STDIO ? process.stderr : process.stdout).write(summary);
+      if (flags.quiet !== true) for (const w of out.layout.warnings) process.stderr.write(JSON.stringify({ warning: w.message, code: w.code }) + '\n');
+      return EXIT.ok;
+    } catch (err) {
+      return reportError(err);
+    } finally {
+      await engine?.close();
+    }
+  },
+};

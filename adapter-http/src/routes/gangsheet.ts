@@ -1,0 +1,30 @@
+// POST /api/v1/gangsheet: engine op `gangsheet` (designs nested on a DTF film roll). The design files come as
+// the repeated file field `design` (this route alone accepts a repeated file field), the order as the JSON
+// field `items`. pdf and png answers carry the manifest's numbers in X- headers; json is the manifest.
+// Metered once per request, like fix, whatever the number of designs or copies.
+import { packDesigns, type GangsheetResult } from '@inkprep/engine';
+import { GANGSHEET_LIMITS, manifestJson } from '@inkprep/engine/internals';
+import { binary, json } from '../http/reply.js';
+import { postImageRoute, type RouteDef } from './define.js';
+
+function headers(out: GangsheetResult): Record<string, string> {
+  const l = out.layout;
+  return {
+    'X-Sheets': String(l.sheets.length),
+    // comma list, one length per sheet in inches
+    'X-Sheet-Lengths-In': l.sheets.map((s) => s.lengthIn).join(','),
+    'X-Utilisation': String(l.utilisation),
+    'X-Copies': String(l.placements.length),
+    'X-Fast-Placed': String(l.fastPlaced),
+    ...(out.pngDpi !== undefined ? { 'X-DPI': String(out.pngDpi) } : {}),
+    'X-Warnings': [...new Set(l.warnings.map((w) => w.code))].join(','),
+  };
+}
+
+export const gangsheetRoute: RouteDef = postImageRoute({
+  path: '/api/v1/gangsheet',
+  op: 'gangsheet',
+  // up to 50 designs, all of them together within the upload limit (50 MB by default); `items` up to 64 KiB
+  repeatedFile: { name: 'design', max: GANGSHEET_LIMITS.maxDesigns, maxFieldBytes: 64 * 1024, pack: packDesigns },
+  respond: (out) => (out.requested === 'json' ? json(manifestJson(out.layout)) : binary(out.data, out.contentType, headers(out))),
+});

@@ -1,0 +1,71 @@
+// Op `gangsheet`: many designs nested on their true outlines on a DTF film roll, as a print-ready PDF (one
+// page per sheet), a PNG of the first sheet, or the manifest alone (POST /api/v1/gangsheet). Options: the
+// table in gangsheet/options.ts; how it nests: docs/algorithms/gangsheet.md.
+import { invalidOption } from '../errors.js';
+import { decodeImage } from '../raster/decode.js';
+import type { Raster } from '../raster/types.js';
+import type { OpFile } from '../raster/file.js';
+import { unpackDesigns } from '../gangsheet/designs.js';
+import { layoutGangsheet, manifestJson, type GangLayout } from '../gangsheet/layout.js';
+import { GANGSHEET_LIMITS, GANGSHEET_OPTIONS, type GangsheetOptions, type ResolvedGangsheet } from '../gangsheet/options.js';
+import { writeGangPdf } from '../gangsheet/pdf.js';
+import { renderSheetPng } from '../gangsheet/png.js';
+import { stageProgress } from '../progress.js';
+import { isRaster, type OpDef } from './types.js';
+
+/** Highest PNG resolution (the DTF print resolution; art above it is sampled down). */
+export const GANGSHEET_PNG_MAX_DPI = 300;
+
+/**
+ * Result of `gangsheet`: `data` is the PDF (every sheet), the PNG of the first sheet, or the manifest as
+ * JSON (`format` json); `layout` is the manifest in every case.
+ */
+export interface GangsheetResult extends OpFile<'pdf' | 'png' | 'json', 'application/pdf' | 'image/png' | 'application/json'> {
+  requested: 'pdf' | 'png' | 'json';
+  layout: GangLayout;
+  /** Resolution of the PNG (format png only). */
+  pngDpi?: number;
+}
+
+/** Stages of `gangsheet` and their shares of a typical run. */
+export const GANGSHEET_STAGES = { decode: 20, nest: 50, encode: 30 } as const;
+
+export const gangsheetOp: OpDef<GangsheetOptions, ResolvedGangsheet, GangsheetResult> = {
+  fields: GANGSHEET_OPTIONS.fields,
+  resolve: GANGSHEET_OPTIONS.resolve,
+  async run(input, opts, ctx) {
+    const progress = stageProgress(ctx.progress, GANGSHEET_STAGES);
+    progress('decode');
+    const files = isRaster(input) ? [input] : unpackDesigns(input);
+    if (files.length > GANGSHEET_LIMITS.maxDesigns) throw invalidOption('design', `at most ${GANGSHEET_LIMITS.maxDesigns} design files`, files.length);
+    // only the designs an item uses are decoded (and embedded)
+    const used = new Set(opts.items.map((it) => it.design));
+    const rasters: (Raster | null)[] = [];
+    for (let k = 0; k < files.length; k++) {
+      const f = files[k]!;
+      rasters.push(!used.has(k) ? null : isRaster(f) ? f : (await decodeImage(f, { maxPixels: ctx.maxPixels })).raster);
+    }
+    progress('nest');
+    // a missing index is reported by the layout, naming the item; unused files stand in as empty
+    const layout = layoutGangsheet(rasters.map((r) => r ?? { width: 1, height: 1, data: new Uint8ClampedArray(4) }).slice(0, files.length), opts);
+    progress('encode');
+    const common = { requested: opts.format, layout };
+    if (opts.format === 'pdf') {
+      const data = writeGangPdf(opts.sheetWidthIn, layout.sheets.map((s) => s.lengthIn), layout.placements, rasters);
+      return { ...common, data, format: 'pdf', contentType: 'application/pdf' };
+    }
+    if (opts.format === 'png') {
+      const dpi = Math.min(GANGSHEET_PNG_MAX_DPI, Math.round(layout.maxDpi));
+      const first = layout.sheets[0]!;
+      const data = await renderSheetPng(first.widthIn, first.lengthIn, dpi, layout.placements.filter((p) => p.sheet === 0), rasters);
+      return { ...common, data, format: 'png', contentType: 'image/png', pngDpi: dpi };
+    }
+    const json = Buffer.from(JSON.stringify(manifestJson(layout)), 'utf8');
+    const data = new Uint8Array(json.length);
+    data.set(json);
+    return { ...common, data, format: 'json', contentType: 'application/json' };
+  },
+  transfer(result) {
+    return [result.data.buffer as ArrayBuffer];
+  },
+};

@@ -1,0 +1,53 @@
+// `inkprep gangsheet` as a child process: designs as repeated --design flags, the order inline or from a file
+// (--items @file), the PDF written to -o with the manifest on stdout, the manifest as a JSON file, and an
+// item error naming the item (exit 2).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { runCli } from './run-cli.js';
+
+let dir = '';
+const at = (name: string) => path.join(dir, name);
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-gangsheet-'));
+  const w = 300;
+  const disc = Buffer.alloc(w * w * 4);
+  for (let y = 0; y < w; y++) for (let x = 0; x < w; x++) if ((x - 150) ** 2 + (y - 150) ** 2 <= 150 ** 2) disc.set([30, 30, 200, 255], (y * w + x) * 4);
+  writeFileSync(at('disc.png'), await sharp(disc, { raw: { width: w, height: w, channels: 4 } }).png().toBuffer());
+  const wedge = Buffer.alloc(w * 150 * 4);
+  for (let y = 0; y < 150; y++) for (let x = 0; x < w; x++) if (y >= (x / w) * 150) wedge.set([30, 160, 30, 255], (y * w + x) * 4);
+  writeFileSync(at('wedge.png'), await sharp(wedge, { raw: { width: w, height: 150, channels: 4 } }).png().toBuffer());
+  writeFileSync(at('items.json'), JSON.stringify([{ design: 0, quantity: 3, width_in: 2 }, { design: 1, quantity: 4, width_in: 2 }]));
+});
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('inkprep gangsheet', () => {
+  it('writes the PDF and prints the manifest; --items @file; the json format writes the manifest', async () => {
+    const r = await runCli(['gangsheet', '-o', at('sheet.pdf'), '--design', at('disc.png'), '--design', at('wedge.png'), '--items', `@${at('items.json')}`, '--sheet-width-in', '11']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(at('sheet.pdf')).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const summary = JSON.parse(r.stdout) as { format: string; sheets: { width_in: number; length_in: number }[]; placements: { item: number; copy: number }[] };
+    expect(summary.format).toBe('pdf');
+    expect(summary.sheets).toHaveLength(1);
+    expect(summary.sheets[0]!.width_in).toBe(11);
+    expect(summary.placements).toHaveLength(7);
+    const j = await runCli(['gangsheet', '-o', at('sheet.json'), '--design', at('disc.png'), '--design', at('wedge.png'), '--items', readFileSync(at('items.json'), 'utf8'), '--sheet-width-in', '11']);
+    expect(j.code, j.stderr).toBe(0);
+    const manifest = JSON.parse(readFileSync(at('sheet.json'), 'utf8')) as { placements: unknown[]; sheets: unknown[] };
+    expect(manifest.placements).toEqual(summary.placements);
+    expect(manifest.sheets).toEqual(summary.sheets);
+  }, 120_000);
+
+  it('an item that fits nowhere is exit 2 naming the item', async () => {
+    const r = await runCli(['gangsheet', '-o', at('bad.pdf'), '--design', at('disc.png'), '--items', '[{"design":0,"quantity":1,"width_in":1},{"design":0,"quantity":1,"width_in":12}]', '--sheet-width-in', '11']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('items[1].width_in');
+    const none = await runCli(['gangsheet', '-o', at('none.pdf'), '--items', '[]']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--design');
+  }, 120_000);
+});

@@ -1,0 +1,191 @@
+// Gang sheets through the engine's public API: every copy placed once, ink never closer than the spacing
+// (measured on the rendered PNG, not the manifest), nothing in the margins, the same layout twice, a disc
+// nesting in an L's corner, and the validation errors naming the item. Designs are drawn shapes at 150 DPI.
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEngine, InkprepError, packDesigns, textOptions, type GangsheetOptions, type GangsheetResult } from '@inkprep/engine';
+import { squaredDistance } from '@inkprep/engine/internals';
+
+const engine = createEngine({ threads: 0 });
+afterAll(() => engine.close());
+
+const DPI = 150;
+
+/** A PNG `wIn` x `hIn` at 150 DPI, ink where `inside(x, y)` (inches from the top-left). */
+async function shape(wIn: number, hIn: number, rgb: [number, number, number], inside: (x: number, y: number) => boolean): Promise<Uint8Array> {
+  const w = Math.round(wIn * DPI);
+  const h = Math.round(hIn * DPI);
+  const data = Buffer.alloc(w * h * 4);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      if (!inside((x + 0.5) / DPI, (y + 0.5) / DPI)) continue;
+      data.set([...rgb, 255], (y * w + x) * 4);
+    }
+  }
+  return new Uint8Array(await sharp(data, { raw: { width: w, height: h, channels: 4 } }).png().toBuffer());
+}
+
+const disc = (d: number) => shape(d, d, [200, 30, 30], (x, y) => (x - d / 2) ** 2 + (y - d / 2) ** 2 <= (d / 2) ** 2);
+/** An L: `w` x `h` with arms `t` thick along the left and the bottom (the concave corner top-right). */
+const ell = (w: number, h: number, t: number) => shape(w, h, [30, 30, 200], (x, y) => x < t || y > h - t);
+/** A right triangle leaning right (the slant from top-left to bottom-right). */
+const wedge = (w: number, h: number) => shape(w, h, [30, 160, 30], (x, y) => y >= (x / w) * h);
+
+async function run(designs: Uint8Array[], options: GangsheetOptions | ReturnType<typeof textOptions>): Promise<GangsheetResult> {
+  return engine.gangsheet(packDesigns(designs), options);
+}
+
+/** Connected ink regions (8-neighbour) of the PNG's alpha: a label per pixel, 0 = no ink. */
+function label(alpha: Uint8Array, w: number, h: number): { labels: Int32Array; count: number } {
+  const labels = new Int32Array(w * h);
+  let count = 0;
+  const stack: number[] = [];
+  for (let i = 0; i < w * h; i++) {
+    if (!alpha[i] || labels[i]) continue;
+    labels[i] = ++count;
+    stack.push(i);
+    while (stack.length) {
+      const p = stack.pop()!;
+      const px = p % w;
+      const py = (p - px) / w;
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const x = px + dx;
+          const y = py + dy;
+          if (x < 0 || y < 0 || x >= w || y >= h) continue;
+          const q = y * w + x;
+          if (alpha[q] && !labels[q]) { labels[q] = count; stack.push(q); }
+        }
+      }
+    }
+  }
+  return { labels, count };
+}
+
+/** The least distance in pixels between ink of two different regions (checked within `reach` pixels of each region). */
+function closestForeignInk(labels: Int32Array, count: number, w: number, h: number, reach: number): number {
+  let least = Infinity;
+  for (let k = 1; k <= count; k++) {
+    let x0 = w, y0 = h, x1 = -1, y1 = -1;
+    for (let i = 0; i < w * h; i++) {
+      if (labels[i] !== k) continue;
+      const x = i % w, y = (i - x) / w;
+      x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+    }
+    const bx = Math.max(0, x0 - reach), by = Math.max(0, y0 - reach);
+    const bw = Math.min(w, x1 + reach + 1) - bx, bh = Math.min(h, y1 + reach + 1) - by;
+    const src = new Uint8Array(bw * bh);
+    for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) src[y * bw + x] = labels[(y + by) * w + x + bx] === k ? 1 : 0;
+    const d2 = squaredDistance(bw, bh, src);
+    for (let y = 0; y < bh; y++) {
+      for (let x = 0; x < bw; x++) {
+        const l = labels[(y + by) * w + x + bx]!;
+        if (l !== 0 && l !== k) least = Math.min(least, Math.sqrt(d2[y * bw + x]!));
+      }
+    }
+  }
+  return least;
+}
+
+describe('gangsheet: a mixed order on an 11 in roll', () => {
+  const items = [
+    { design: 0, quantity: 5, width_in: 2 },
+    { design: 1, quantity: 2, width_in: 4 },
+    { design: 2, quantity: 4, width_in: 2.5 },
+    { design: 0, quantity: 3, width_in: 1 },
+  ];
+  const options = { items, sheetWidthIn: 11, spacingIn: 0.125, marginIn: 0.25 } as const;
+
+  it('places every copy exactly once, keeps ink the spacing apart and out of the margins, on the rendered sheet', async () => {
+    const designs = [await disc(2), await ell(4, 3, 1.2), await wedge(2.5, 2)];
+    const png = await run(designs, { ...options, format: 'png' });
+    const { layout } = png;
+    const keys = layout.placements.map((p) => `${p.item}:${p.copy}`);
+    const expected = items.flatMap((it, i) => Array.from({ length: it.quantity }, (_, c) => `${i}:${c}`));
+    expect([...keys].sort()).toEqual([...expected].sort());
+    expect(layout.sheets).toHaveLength(1);
+    expect(layout.fastPlaced).toBe(0);
+    // the 1 in copies of the 2 in disc art are 300 DPI: the sheet is rendered at the sharpest art's resolution
+    const dpi = png.pngDpi!;
+    expect(dpi).toBe(2 * DPI);
+
+    const { data, info } = await sharp(png.data).extractChannel(3).raw().toBuffer({ resolveWithObject: true });
+    expect(info.width).toBe(11 * dpi);
+    expect(info.height).toBe(Math.round(layout.sheets[0]!.lengthIn * dpi));
+    const alpha = new Uint8Array(data);
+    const { labels, count } = label(alpha, info.width, info.height);
+    // each design is one connected shape, so one region per copy: none missing, none merged into another
+    expect(count).toBe(expected.length);
+    const spacingPx = 0.125 * dpi;
+    // nearest-neighbour sampling of 150 DPI art at 300 DPI may move an edge by up to a source pixel (2 here)
+    expect(closestForeignInk(labels, count, info.width, info.height, Math.ceil(spacingPx) + 2)).toBeGreaterThanOrEqual(spacingPx - 2.5);
+    const marginPx = 0.25 * dpi;
+    let nearestEdge = Infinity;
+    for (let i = 0; i < alpha.length; i++) {
+      if (!alpha[i]) continue;
+      const x = i % info.width, y = (i - x) / info.width;
+      nearestEdge = Math.min(nearestEdge, x, y, info.width - 1 - x, info.height - 1 - y);
+    }
+    expect(nearestEdge).toBeGreaterThanOrEqual(marginPx - 2);
+    // the same layout again (deterministic), and the PDF of it names one image per design
+    const again = await run(designs, { ...options, format: 'json' });
+    expect(again.layout.placements).toEqual(layout.placements);
+    expect(JSON.parse(Buffer.from(again.data).toString('utf8')).placements).toHaveLength(expected.length);
+    const pdf = Buffer.from((await run(designs, options)).data).toString('latin1');
+    expect(pdf.startsWith('%PDF-')).toBe(true);
+    expect(pdf.match(/\/Subtype \/Image/g)).toHaveLength(2 * 3); // RGB + soft mask for each design, once
+    expect(pdf.match(/ cm \/D\d Do/g) ?? []).toHaveLength(0); // content streams are compressed
+    expect(pdf).toContain(`/MediaBox [0 0 792 ${Math.round(layout.sheets[0]!.lengthIn * 72 * 10000) / 10000}]`);
+  }, 300_000);
+
+  it('nests a disc into the concave corner of an L instead of below it', async () => {
+    const designs = [await ell(8, 6, 2), await disc(3)];
+    const { layout } = await run(designs, {
+      items: [{ design: 0, quantity: 1, width_in: 8 }, { design: 1, quantity: 1, width_in: 3 }],
+      sheetWidthIn: 11, spacingIn: 0.125, marginIn: 0.25, format: 'json',
+    });
+    const [l, d] = [layout.placements.find((p) => p.item === 0)!, layout.placements.find((p) => p.item === 1)!];
+    // the disc's box lies inside the L's box, so the sheet is no longer than the L
+    expect(d.xIn).toBeGreaterThanOrEqual(l.xIn);
+    expect(d.yIn).toBeGreaterThanOrEqual(l.yIn);
+    expect(d.xIn + d.widthIn).toBeLessThanOrEqual(l.xIn + l.widthIn + 1e-9);
+    expect(d.yIn + d.heightIn).toBeLessThanOrEqual(l.yIn + l.heightIn + 1e-9);
+    expect(layout.sheets[0]!.lengthIn).toBeLessThanOrEqual(l.yIn + l.heightIn + 0.25 + 0.01);
+  }, 120_000);
+
+  it('splits a job longer than max_length_in into several sheets, each within it', async () => {
+    const { layout } = await run([await disc(2)], { items: [{ design: 0, quantity: 30, width_in: 2 }], sheetWidthIn: 11, maxLengthIn: 8, format: 'json' });
+    expect(layout.sheets.length).toBeGreaterThan(1);
+    for (const s of layout.sheets) expect(s.lengthIn).toBeLessThanOrEqual(8);
+    expect(layout.placements).toHaveLength(30);
+    expect(layout.sheets.reduce((n, s) => n + s.copies, 0)).toBe(30);
+  }, 120_000);
+
+  it('warns per item when the art is under 150 DPI at its print size', async () => {
+    const { layout } = await run([await disc(1)], { items: [{ design: 0, quantity: 1, width_in: 1 }, { design: 0, quantity: 1, width_in: 2 }], sheetWidthIn: 11, format: 'json' });
+    expect(layout.warnings.map((w) => [w.code, w.item, w.dpi])).toEqual([['low_resolution', 1, 75]]);
+  }, 60_000);
+});
+
+describe('gangsheet: validation names the item', () => {
+  const field = async (designs: Uint8Array[], options: Parameters<typeof run>[1]): Promise<string | undefined> => {
+    try {
+      await run(designs, options);
+    } catch (e) {
+      expect(e).toBeInstanceOf(InkprepError);
+      expect((e as InkprepError).code).toBe('invalid_option');
+      return (e as InkprepError).details.field as string;
+    }
+    return undefined;
+  };
+  it('an empty list, a quantity over the cap, a missing design, a design too wide for the sheet', async () => {
+    const d = await disc(1);
+    expect(await field([d], { items: [] })).toBe('items');
+    expect(await field([d], { items: [{ design: 0, quantity: 400, width_in: 1 }, { design: 0, quantity: 101, width_in: 1 }] })).toBe('items[1].quantity');
+    expect(await field([d], { items: [{ design: 0, quantity: 1, width_in: 1 }, { design: 3, quantity: 1, width_in: 1 }] })).toBe('items[1].design');
+    expect(await field([d, d], { items: [{ design: 0, quantity: 1, width_in: 1 }, { design: 1, quantity: 1, height_in: 30 }], rotation: 'none' })).toBe('items[1].height_in');
+    expect(await field([d], { items: [{ design: 0, quantity: 1, width_in: 1, height_in: 1 }] })).toBe('items[0].width_in');
+    expect(await field([d], textOptions({ items: '[{"design": 0, "quantity": 1, "width_in": 1}, {"design": 0, "width_in": "x"}]' }))).toBe('items[1].width_in');
+    expect(await field([d], textOptions({ items: '[{"design": 0,' }))).toBe('items');
+  }, 60_000);
+});
