@@ -1,0 +1,128 @@
+// Gang sheets (issue 32): our sheet length against a bounding-box skyline packer of the same items (the usual
+// gang-sheet builder, bench/lib/skyline-packer.ts, given each copy's ink box with transparent edges trimmed) and against the lower bound, in one run, on two sets made
+// from the open corpus:
+// - mixed: logos, lettering and illustrations at 2-12 in wide, quantities 1-20 (a fixed pseudo-random draw);
+// - round and slanted: discs (balls, doughnut, disc, sun), a round logo, rockets and a shark on the diagonal.
+// Lower bound = sum over copies of the ink grown by half the spacing / (roll width - 2 margins + spacing), plus
+// the margins: no layout can be shorter (the grown outlines may touch, never overlap). Both packers: 22 in roll,
+// 0.125 in spacing, 0.25 in margins, right-angle turns (skyline: 0/90, the boxes being symmetric), one sheet.
+// Also the PNG of a 22 x 200 in sheet at 300 DPI: time and peak RSS (strip rendering).
+import sharp from 'sharp';
+import { createEngine, packDesigns, type GangsheetResult } from '@inkprep/engine';
+import type { BenchContext } from '../lib/harness.js';
+import { skylineLength } from '../lib/skyline-packer.js';
+import { readCorpus } from '../../golden/lib/corpus.js';
+
+const ROLL = 22;
+const SPACING = 0.125;
+const MARGIN = 0.25;
+
+interface SetItem { file: string; widthIn: number; quantity: number }
+
+/** A fixed draw (LCG) so every run benches the same order. */
+function draw(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const MIXED_FILES = ['si-starbucks.svg', 'si-nasa.svg', 'lettering-brew-co.svg', 'lettering-good-vibes.svg', 'lettering-mountain-club.svg', 'gi-barn-owl.svg',
+  'tw-1f98a-fox.svg', 'noto-1f981-lion.svg', 'om-black-2693-anchor.svg', 'gi-heraldic-sun.svg', 'tw-1f36f-honey-pot.svg', 'gi-dagger-rose.svg'];
+const ROUND_FILES = ['noto-1f3c0-basketball.svg', 'noto-1f369-doughnut.svg', 'noto-1f4c0-dvd.svg', 'noto-1f31e-sun-face.svg', 'si-starbucks.svg',
+  'noto-1f680-rocket.svg', 'om-black-1f680-rocket.svg', 'noto-1f988-shark.svg'];
+
+function mixedSet(short: boolean): SetItem[] {
+  const r = draw(32);
+  return MIXED_FILES.slice(0, short ? 6 : MIXED_FILES.length).map((file) => ({
+    file, widthIn: Math.round((2 + r() * 10) * 4) / 4, quantity: 1 + Math.floor(r() * (short ? 5 : 20)),
+  }));
+}
+
+function roundSet(short: boolean): SetItem[] {
+  const r = draw(7);
+  return ROUND_FILES.slice(0, short ? 4 : ROUND_FILES.length).map((file) => ({
+    file, widthIn: Math.round((2 + r() * 4) * 4) / 4, quantity: 4 + Math.floor(r() * (short ? 4 : 12)),
+  }));
+}
+
+async function rasterise(file: string, px: number): Promise<Uint8Array> {
+  return new Uint8Array(await sharp(Buffer.from(readCorpus(file)), { density: 300 }).resize({ width: px, height: px, fit: 'inside' }).png().toBuffer());
+}
+
+/** The share of the image's width and height its ink's bounding box takes. */
+async function inkBox(png: Uint8Array): Promise<{ fw: number; fh: number }> {
+  const { data, info } = await sharp(png).ensureAlpha().extractChannel(3).raw().toBuffer({ resolveWithObject: true });
+  let x0 = info.width, y0 = info.height, x1 = -1, y1 = -1;
+  for (let y = 0; y < info.height; y++) {
+    for (let x = 0; x < info.width; x++) {
+      if (!data[y * info.width + x]) continue;
+      x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+    }
+  }
+  return { fw: (x1 - x0 + 1) / info.width, fh: (y1 - y0 + 1) / info.height };
+}
+
+export default async function gangsheetSuite(ctx: BenchContext): Promise<void> {
+  const engine = createEngine({ threads: 0 });
+  const px = ctx.short ? 400 : 1024;
+  const rows: Record<string, string | number>[] = [];
+  let mixedPlan: { designs: Uint8Array[]; items: { design: number; quantity: number; width_in: number }[] } | null = null;
+  for (const [name, set] of [['mixed', mixedSet(ctx.short)], ['round and slanted', roundSet(ctx.short)]] as const) {
+    const files = [...new Set(set.map((s) => s.file))];
+    const designs = await Promise.all(files.map((f) => rasterise(f, px)));
+    const items = set.map((s) => ({ design: files.indexOf(s.file), quantity: s.quantity, width_in: s.widthIn }));
+    if (name === 'mixed') mixedPlan = { designs, items };
+    const rssBefore = process.resourceUsage().maxRSS;
+    const t0 = performance.now();
+    const out: GangsheetResult = await engine.gangsheet(packDesigns(designs), { items, sheetWidthIn: ROLL, maxLengthIn: 1200, spacingIn: SPACING, marginIn: MARGIN, format: 'json' });
+    const ms = performance.now() - t0;
+    const l = out.layout;
+    // the same copies to the skyline packer, each as the box of its ink (transparent edges trimmed, as
+    // builders do), at its print size
+    const trims = await Promise.all(designs.map(inkBox));
+    const boxes = l.placements.map((p) => {
+      const [w, h] = p.rotation === 90 || p.rotation === 270 ? [p.heightIn, p.widthIn] : [p.widthIn, p.heightIn];
+      const t = trims[p.design]!;
+      return { w: w * t.fw, h: h * t.fh };
+    });
+    const t1 = performance.now();
+    const sky = skylineLength(boxes, ROLL, SPACING, MARGIN, true);
+    const skyMs = performance.now() - t1;
+    const lower = l.grownSqIn / (ROLL - 2 * MARGIN + SPACING) + 2 * MARGIN;
+    const ours = l.sheets[0]!.lengthIn;
+    const copies = l.placements.length;
+    const row = {
+      set: name, designs: files.length, items: items.length, copies,
+      'ours in': ours, 'skyline in': Math.round(sky * 100) / 100, 'lower bound in': Math.round(lower * 100) / 100,
+      'ours / skyline': Math.round((ours / sky) * 1000) / 1000, 'ours / lower bound': Math.round((ours / lower) * 1000) / 1000,
+      'utilisation ours': l.utilisation, 'utilisation skyline': Math.round((l.inkSqIn / (ROLL * sky)) * 1000) / 1000,
+      'ours ms': Math.round(ms), 'skyline ms': Math.round(skyMs * 10) / 10, 'fast placed': l.fastPlaced,
+      'peak RSS MB': Math.round(Math.max(rssBefore, process.resourceUsage().maxRSS) / 1024),
+    };
+    rows.push(row);
+    ctx.log(`${name}: ${copies} copies; ours ${ours} in, skyline ${row['skyline in']} in, lower bound ${row['lower bound in']} in; ${row['ours ms']} ms (budget 5000 ms, ${l.fastPlaced} copies by the fast path)`);
+  }
+  ctx.table('gang sheet length on a 22 in roll (0.125 in spacing, 0.25 in margins): ours vs bounding-box skyline vs lower bound', rows);
+
+  // PNG of a long sheet at 300 DPI, rendered in strips: the mixed set's designs repeated until the sheet is long
+  if (mixedPlan) {
+    const targetIn = ctx.short ? 30 : 200;
+    const scale = ctx.short ? 1 : 4;
+    const items = mixedPlan.items.map((it) => ({ ...it, quantity: Math.min(40, it.quantity * scale) }));
+    const layoutOnly = await engine.gangsheet(packDesigns(mixedPlan.designs), { items, sheetWidthIn: ROLL, maxLengthIn: targetIn, spacingIn: SPACING, marginIn: MARGIN, format: 'json' });
+    const first = layoutOnly.layout.sheets[0]!;
+    const rss0 = process.resourceUsage().maxRSS;
+    const t0 = performance.now();
+    const png = await engine.gangsheet(packDesigns(mixedPlan.designs), { items, sheetWidthIn: ROLL, maxLengthIn: targetIn, spacingIn: SPACING, marginIn: MARGIN, format: 'png' });
+    const ms = performance.now() - t0;
+    const rss1 = process.resourceUsage().maxRSS;
+    ctx.table('PNG of the first sheet (strip rendering)', [{
+      'sheet in': `${ROLL} x ${first.lengthIn}`, dpi: png.pngDpi ?? 0, 'megapixels': Math.round((ROLL * first.lengthIn * (png.pngDpi ?? 0) ** 2) / 1e6),
+      'PNG MB': Math.round((png.data.byteLength / 2 ** 20) * 10) / 10, 'ms (nest + render)': Math.round(ms),
+      'peak RSS before MB': Math.round(rss0 / 1024), 'peak RSS after MB': Math.round(rss1 / 1024),
+    }]);
+  }
+  await engine.close();
+}
