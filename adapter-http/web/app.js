@@ -5,6 +5,7 @@ import { byId, el, errorBox, facts, show, state, technical } from './dom.js';
 import { initMockup } from './mockup.js';
 import { initRemoveBg, initUpscale } from './cutout.js';
 import { initScan } from './scan.js';
+import { initUnderbase } from './underbase.js';
 import { initVectorize } from './vectorize.js';
 
 const fmtPixels = (n) => (n === null || n === undefined ? null : `${(n / 1e6).toFixed(n % 1e6 === 0 ? 0 : 1)} MP`);
@@ -158,4 +159,5 @@ initVectorize(refreshLimits, showQueue);
 initRemoveBg(refreshLimits);
 initUpscale(refreshLimits);
 initMockup(refreshLimits);
+initUnderbase(refreshLimits);
 linkDocs();

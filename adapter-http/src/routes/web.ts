@@ -34,6 +34,7 @@ export const WEB_FILES: Readonly<Record<string, { file: string; type: string }>>
   '/web/vectorize.js': { file: 'vectorize.js', type: 'text/javascript; charset=utf-8' },
   '/web/cutout.js': { file: 'cutout.js', type: 'text/javascript; charset=utf-8' },
   '/web/mockup.js': { file: 'mockup.js', type: 'text/javascript; charset=utf-8' },
+  '/web/underbase.js': { file: 'underbase.js', type: 'text/javascript; charset=utf-8' },
   '/web/favicon.svg': { file: 'favicon.svg', type: 'image/svg+xml' },
 });
 
