@@ -1,8 +1,8 @@
 // Op `gangsheet`: many designs nested on their true outlines on a DTF film roll, as a print-ready PDF (one
 // page per sheet), a PNG of the first sheet, or the manifest alone (POST /api/v1/gangsheet). Options: the
 // table in gangsheet/options.ts; how it nests: docs/algorithms/gangsheet.md.
-import { invalidOption } from '../errors.js';
-import { decodeImage } from '../raster/decode.js';
+import { InkprepError, invalidOption } from '../errors.js';
+import { decodeImage, probeImage } from '../raster/decode.js';
 import type { Raster } from '../raster/types.js';
 import type { OpFile } from '../raster/file.js';
 import { unpackDesigns } from '../gangsheet/designs.js';
@@ -12,6 +12,12 @@ import { writeGangPdf } from '../gangsheet/pdf.js';
 import { renderSheetPng } from '../gangsheet/png.js';
 import { stageProgress } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
+
+/**
+ * All designs together may hold at most this many times the per-image pixel limit (decoded RGBA is 4 bytes a
+ * pixel: at the default 100 MP limit, 200 MP is 800 MB held at once); each alone stays within the limit.
+ */
+export const GANGSHEET_TOTAL_PIXELS_FACTOR = 2;
 
 /** Highest PNG resolution (the DTF print resolution; art above it is sampled down). */
 export const GANGSHEET_PNG_MAX_DPI = 300;
@@ -40,6 +46,17 @@ export const gangsheetOp: OpDef<GangsheetOptions, ResolvedGangsheet, GangsheetRe
     if (files.length > GANGSHEET_LIMITS.maxDesigns) throw invalidOption('design', `at most ${GANGSHEET_LIMITS.maxDesigns} design files`, files.length);
     // only the designs an item uses are decoded (and embedded)
     const used = new Set(opts.items.map((it) => it.design));
+    // the designs' headers first: their pixels together are bounded before any is decoded
+    let total = 0;
+    for (let k = 0; k < files.length; k++) {
+      const f = files[k]!;
+      if (!used.has(k)) continue;
+      total += isRaster(f) ? f.width * f.height : await probeImage(f, { maxPixels: ctx.maxPixels }).then((i) => i.width * i.height);
+    }
+    const maxTotal = GANGSHEET_TOTAL_PIXELS_FACTOR * ctx.maxPixels;
+    if (total > maxTotal) {
+      throw new InkprepError('image_too_large', `The designs hold ${total} pixels together, over the ${maxTotal} a gang sheet takes (${GANGSHEET_TOTAL_PIXELS_FACTOR} x the per-image limit); send them smaller`, { maxPixels: maxTotal, pixels: total });
+    }
     const rasters: (Raster | null)[] = [];
     for (let k = 0; k < files.length; k++) {
       const f = files[k]!;

@@ -167,6 +167,17 @@ describe('gangsheet: a mixed order on an 11 in roll', () => {
   }, 60_000);
 });
 
+describe('gangsheet: the designs\' pixels together are bounded', () => {
+  it('at twice the per-image limit, checked from the headers before decoding', async () => {
+    const d = await disc(2); // 300 x 300 px
+    const items = [0, 1, 2].map((design) => ({ design, quantity: 1, width_in: 2 }));
+    const two = await engine.gangsheet(packDesigns([d, d]), { items: items.slice(0, 2), format: 'json' }, { maxPixels: 100_000 });
+    expect(two.layout.placements).toHaveLength(2);
+    const three = engine.gangsheet(packDesigns([d, d, d]), { items, format: 'json' }, { maxPixels: 100_000 });
+    await expect(three).rejects.toMatchObject({ code: 'image_too_large', details: { maxPixels: 200_000, pixels: 270_000 } });
+  }, 60_000);
+});
+
 describe('gangsheet: validation names the item', () => {
   const field = async (designs: Uint8Array[], options: Parameters<typeof run>[1]): Promise<string | undefined> => {
     try {
