@@ -131,6 +131,9 @@ describe('a client generated from the served document', () => {
     expect(r.plates).toMatchObject({ status: 200, type: 'application/pdf' });
     expect(Buffer.from((r.plates!.bytes as Uint8Array).slice(0, 5)).toString('latin1')).toBe('%PDF-');
     expect(r.plateJson).toEqual({ status: 200, type: 'application/json', width: 32, garment: '#1b1b1d' });
+    expect(r.sheet).toMatchObject({ status: 200, type: 'application/pdf' });
+    expect(Buffer.from((r.sheet!.bytes as Uint8Array).slice(0, 5)).toString('latin1')).toBe('%PDF-');
+    expect(r.sheetJson).toEqual({ status: 200, type: 'application/json', placements: 3 });
     expect(r.upscale).toEqual({ status: 200, type: 'application/json', width: 64, hostedBy: 'service' });
     expect(r.result).toMatchObject({ status: 200, type: 'image/png' });
     expect(head(r.result.bytes, 4)).toEqual(PNG);

@@ -10,14 +10,16 @@ import createClient from 'openapi-fetch';
 import type { paths } from './schema.js';
 
 /** What a form field can hold: text on the wire (numbers and booleans as their text), or a file. */
-type FormValue = string | number | boolean | Blob | undefined;
+type FormValue = string | number | boolean | Blob | readonly Blob[] | undefined;
 
 /** openapi-fetch's multipart recipe: the typed body object, sent as FormData (fields as text, files as parts). */
 export function formData(body: Record<string, FormValue>): FormData {
   const fd = new FormData();
   for (const [name, value] of Object.entries(body)) {
     if (value === undefined) continue;
-    fd.append(name, value instanceof Blob ? value : String(value));
+    // a repeated file field (POST /gangsheet `design`) is one part per file, in order
+    if (Array.isArray(value)) for (const file of value as readonly Blob[]) fd.append(name, file);
+    else fd.append(name, value instanceof Blob ? value : String(value));
   }
   return fd;
 }
@@ -76,6 +78,12 @@ export async function callEveryOperation({ baseUrl, key, png }: Inputs) {
   const plateJson = await api.POST('/api/v1/underbase', { body: plateJsonForm, bodySerializer: formData });
   const plateData = ok(plateJson);
   if (!('width' in plateData)) throw new Error('format=json answered a file');
+  const sheetForm: Form<'/api/v1/gangsheet'> = { design: [png, png], items: JSON.stringify([{ design: 0, quantity: 2, width_in: 1 }, { design: 1, quantity: 1, height_in: 1 }]), sheet_width_in: 11, format: 'pdf' };
+  const sheet = await api.POST('/api/v1/gangsheet', { body: sheetForm, bodySerializer: formData, parseAs: 'blob' });
+  const sheetJsonForm: Form<'/api/v1/gangsheet'> = { design: [png], items: JSON.stringify([{ design: 0, quantity: 3, width_in: 1 }]), format: 'json' };
+  const sheetJson = await api.POST('/api/v1/gangsheet', { body: sheetJsonForm, bodySerializer: formData });
+  const sheetData = ok(sheetJson);
+  if (!('placements' in sheetData)) throw new Error('format=json answered a file');
   const upscale = await api.POST('/api/v1/upscale', { body: { image: png, scale: 2 }, bodySerializer: formData });
   const upscaled = ok(upscale);
   const resultKey = upscaled.output_url.slice(upscaled.output_url.lastIndexOf('/') + 1);
@@ -113,6 +121,8 @@ export async function callEveryOperation({ baseUrl, key, png }: Inputs) {
     cutout: { ...seen(cutout), bytes: new Uint8Array(await ok(cutout).arrayBuffer()), method: cutout.response.headers.get('X-Method') },
     plates: { ...seen(plates), bytes: new Uint8Array(await ok(plates).arrayBuffer()) },
     plateJson: { ...seen(plateJson), width: plateData.width, garment: plateData.garment_color },
+    sheet: { ...seen(sheet), bytes: new Uint8Array(await ok(sheet).arrayBuffer()) },
+    sheetJson: { ...seen(sheetJson), placements: sheetData.placements.length },
     upscale: { ...seen(upscale), width: upscaled.width, hostedBy: upscaled.output_hosted_by },
     result: { ...seen(result), bytes: new Uint8Array(await ok(result).arrayBuffer()) },
     held: { ...seen(held), code: held.error?.code },
