@@ -1,8 +1,10 @@
 // The separation file a RIP takes: one page at the exact print size holding the white plate as an image in a
-// Separation colour space (spot name `White` by default) and, over it, the colour plate as an RGB image with
-// its own alpha as a soft mask. Both are painted with overprint on, so on separation the colour image leaves
-// the spot plate alone and the white image leaves the process plates alone; a viewer without overprint
-// preview shows the art over a pale tint where the white goes (the spot's alternate colour).
+// Separation colour space (spot name `White` by default) and, over it, the colour plate as an RGB image cut out
+// by a 1-bit mask of the art's alpha (alpha >= 128). Both are painted with overprint on, so on separation the
+// colour image leaves the spot plate alone and the white image the process plates. The mask is binary on
+// purpose: a soft mask makes the page a transparency group, and Ghostscript's separation output then knocks the
+// white out under the colour (seen with tiffsep); semi-transparent pixels are reported by the op instead. A
+// viewer without overprint preview shows the art as it looks, with white-only art in the spot's pale alternate.
 import { deflateSync } from 'node:zlib';
 import { serializePdf, type PdfObject } from '../pdf/serialize.js';
 import type { PlateSet } from './plates.js';
@@ -39,10 +41,13 @@ export function writeSeparationPdf(p: PlateSet, spotName: string): Uint8Array {
   }
   const z = (b: Uint8Array) => deflateSync(b, { level: 6 });
   const rgbZ = z(rgb);
-  const alphaZ = z(alpha);
+  const rowBytes = (w + 7) >> 3;
+  const bits = new Uint8Array(rowBytes * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (alpha[y * w + x]! >= 128) bits[y * rowBytes + (x >> 3)]! |= 0x80 >> (x & 7);
+  const maskZ = z(bits);
   const whiteZ = z(p.white);
   const content = z(Buffer.from(
-    `q /GS0 gs ${fmt(W)} 0 0 ${fmt(H)} 0 0 cm /Im0 Do Q\nq /GS0 gs ${fmt(W)} 0 0 ${fmt(H)} 0 0 cm /Wh0 Do Q\n`, 'latin1'));
+    `q /GS0 gs ${fmt(W)} 0 0 ${fmt(H)} 0 0 cm /Wh0 Do Q\nq /GS0 gs ${fmt(W)} 0 0 ${fmt(H)} 0 0 cm /Im0 Do Q\n`, 'latin1'));
   const image = (extra: string, data: Uint8Array): PdfObject =>
     [`<< /Type /XObject /Subtype /Image /Width ${w} /Height ${h} /BitsPerComponent 8 ${extra} /Filter /FlateDecode /Length ${data.length} >>\nstream\n`, data, '\nendstream'];
   const objects: PdfObject[] = [
@@ -52,8 +57,8 @@ export function writeSeparationPdf(p: PlateSet, spotName: string): Uint8Array {
       + ' /Resources << /XObject << /Im0 5 0 R /Wh0 7 0 R >> /ExtGState << /GS0 << /Type /ExtGState /OP true /op true /OPM 1 >> >> >>'
       + ' /Contents 4 0 R >>'],
     [`<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`, content, '\nendstream'],
-    image('/ColorSpace /DeviceRGB /SMask 6 0 R', rgbZ),
-    image('/ColorSpace /DeviceGray', alphaZ),
+    image('/ColorSpace /DeviceRGB /Mask 6 0 R', rgbZ),
+    [`<< /Type /XObject /Subtype /Image /Width ${w} /Height ${h} /BitsPerComponent 1 /ImageMask true /Decode [1 0] /Filter /FlateDecode /Length ${maskZ.length} >>\nstream\n`, maskZ, '\nendstream'],
     image(`/ColorSpace [/Separation /${spotName} /DeviceCMYK 8 0 R]`, whiteZ),
     [`<< /FunctionType 2 /Domain [0 1] /C0 [0 0 0 0] /C1 ${WHITE_ALTERNATE_CMYK} /N 1 >>`],
   ];

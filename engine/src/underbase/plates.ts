@@ -67,7 +67,8 @@ export function computePlates(input: Raster, o: Readonly<ResolvedUnderbase>): Pl
   const n = w * h;
   const px = art.data;
   const classes = new Uint8Array(n);
-  const lightness = new Float32Array(n);
+  // L* in steps of 100/255 (one byte a pixel: it only scales highlight_white)
+  const lightness = new Uint8Array(n);
   const target: Vec3 | null = o.knockout === 'garment' && o.garment ? rgbToLab(o.garment.rgb[0], o.garment.rgb[1], o.garment.rgb[2])
     : o.knockout === 'black' ? [0, 0, 0] : null;
   // art has few distinct colours: classify each once (class in the low 2 bits, L* above them)
@@ -92,11 +93,11 @@ export function computePlates(input: Raster, o: Readonly<ResolvedUnderbase>): Pl
       rgbToLab(px[i * 4]!, px[i * 4 + 1]!, px[i * 4 + 2]!, lab);
       const cls = target && deltaE2000(lab[0], lab[1], lab[2], target[0], target[1], target[2]) <= o.knockoutTolerance ? KNOCKED
         : lab[0] >= WHITE_ONLY_MIN_L && Math.hypot(lab[1], lab[2]) <= WHITE_ONLY_MAX_CHROMA ? WHITE_ONLY : COLOUR;
-      v = cls | (Math.max(0, Math.min(100, lab[0])) * 4) << 2;
+      v = cls | (Math.round(Math.max(0, Math.min(100, lab[0])) * 2.55) << 2);
       if (seen.size < 1 << 20) seen.set(key, v);
     }
     classes[i] = v & 3;
-    lightness[i] = (v >> 2) / 4;
+    lightness[i] = v >> 2;
   }
   // distance from each pixel to the nearest pixel that carries no ink (transparent or knocked out); the art
   // ends at the image border, so beyond it counts as no ink
@@ -120,7 +121,7 @@ export function computePlates(input: Raster, o: Readonly<ResolvedUnderbase>): Pl
     }
     if (cls !== COLOUR) continue;
     if (d2 && d2[i]! <= choke2) continue;
-    const L = lightness[i]!;
+    const L = lightness[i]! / 2.55;
     const base = L > HIGHLIGHT_FROM_L ? density + (1 - density) * boost * ((L - HIGHLIGHT_FROM_L) / (100 - HIGHLIGHT_FROM_L)) : density;
     white[i] = Math.round(255 * base * a);
   }

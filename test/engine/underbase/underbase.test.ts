@@ -310,6 +310,22 @@ describe('separation PDF', () => {
       }
       expect(inked).toBeGreaterThan(150 * 190);
       expect(diff).toBe(0);
+      // poppler (no overprint preview) shows the art: red where it is red, the page white outside it
+      let poppler = true;
+      try {
+        execFileSync('pdftoppm', ['-v'], { stdio: 'ignore' });
+      } catch {
+        poppler = false;
+        console.log('underbase PDF composite check skipped: poppler-utils (pdftoppm) is not installed');
+      }
+      if (poppler) {
+        execFileSync('pdftoppm', ['-r', '300', '-png', '-singlefile', path.join(dir, 'a.pdf'), path.join(dir, 'composite')]);
+        const { data, info } = await sharp(path.join(dir, 'composite.png')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+        const at = (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)];
+        expect(info.width).toBe(w);
+        expect(at(100, 150)).toEqual([220, 20, 30]);
+        expect(at(10, 10)).toEqual([255, 255, 255]);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
