@@ -1,6 +1,7 @@
 // Renders docs/algorithms/underbase-previews.png: corpus art on several garment colours, each as the white plate
 // (white on a dark ground), the colour plate (knock-out applied, on a checkerboard) and the composite as it
-// prints (garment, then white, then colour). Run: node --import tsx bench/tools/underbase-previews.ts [out.png]
+// prints (garment, then white, then colour). Run: node --import tsx bench/tools/underbase-previews.ts [out.png] [rows]
+// (rows: a comma list of row numbers from 0, e.g. `2,4` for the README's two-row picture).
 import sharp from 'sharp';
 import { createEngine } from '@inkprep/engine';
 import { corpusArt } from '../../golden/lib/customer-art.js';
@@ -23,8 +24,10 @@ function hexRgb(hex: string): [number, number, number] {
 }
 
 const tiles: sharp.OverlayOptions[] = [];
+const pick = process.argv[3]?.split(',').map(Number);
+const rows = pick ? ROWS.filter((_, i) => pick.includes(i)) : ROWS;
 let top = 30;
-for (const [file, name, hex] of ROWS) {
+for (const [file, name, hex] of rows) {
   const art = await corpusArt(file, SIZE - 2 * PAD, PAD);
   {
     const res = await engine.underbase(art, { garmentColor: hex, printWidthInches: 4, format: 'json' });
@@ -60,4 +63,4 @@ for (const [file, name, hex] of ROWS) {
 }
 await sharp({ create: { width: 3 * SIZE + 20, height: top, channels: 3, background: '#ffffff' } }).composite(tiles).png().toFile(out);
 await engine.close();
-console.log(`wrote ${out} (${ROWS.length} rows: white plate | colour plate | composite on the garment)`);
+console.log(`wrote ${out} (${rows.length} rows: white plate | colour plate | composite on the garment)`);
