@@ -34,6 +34,15 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
     async drop() {
       const c = new pg.Client({ connectionString: ADMIN_URL });
       await c.connect();
+      // pg's Pool.end() resolves once it has asked its clients to end, not once they have: a FORCE drop at that
+      // moment terminates sessions whose clients then emit an unhandled 'error' ("terminating connection due to
+      // administrator command", seen in CI). Wait (bounded) for the test's own sessions to be gone first; FORCE
+      // is only for what a failed test left behind.
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await c.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        if (Number(rows[0]!.n) === 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
     },
