@@ -5,29 +5,22 @@ import { invalidOption, type MockupResult } from '@inkprep/engine';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { listTemplates, OWN_STYLES, resolveOptions, textOptions, type Resolved } from '@inkprep/engine';
+import { listTemplates, OWN_STYLES, textOptions } from '@inkprep/engine';
 // Internal: the engine's parse helpers check query parameters by the ops' rules, withGarmentPhoto adds the
 // supplier's photo to a resolved mockup, and garment previews are cached beside the engine's blanks under
 // its render version.
 import { GARMENT_RENDER_VERSION, validate, withGarmentPhoto } from '@inkprep/engine/internals';
-import { sharedCatalog, type Catalog } from '../catalog/index.js';
 import { fetchGarmentPhoto } from '../catalog/photos.js';
 import { binary, json, type Reply } from '../http/reply.js';
 import { mockupWire } from '../http/wire.js';
 import type { AppServices } from '../services.js';
-import { formOptions, getRoute, postImageRoute, type RouteDef } from './define.js';
+import { getRoute, postImageRoute, type RouteDef } from './define.js';
+import { catalogOf, resolveStyled, validateStyled, type StyledFields } from './garment-style.js';
 
 export const PREVIEW_PATH = '/api/v1/mockup/preview';
 
-/** A catalog that replaces the configured one (tests); null: the server's own (sharedCatalog of its config). */
-let catalogOverride: Catalog | null = null;
-export function useCatalog(c: Catalog | null): void {
-  catalogOverride = c;
-}
-/** The catalog the garment routes read (mockup; underbase for supplier styles). */
-export function catalogOf(app: AppServices): Catalog {
-  return catalogOverride ?? sharedCatalog(app.config.catalog);
-}
+// Tests swap the catalog through this module (the garment routes share it).
+export { useCatalog } from './garment-style.js';
 
 /** Absolute address when the config has a public URL (INKPREP_PUBLIC_URL), else the path. */
 function publicUrl(app: AppServices, p: string): string {
@@ -96,31 +89,19 @@ export function mockupReply(r: MockupResult): Reply {
 }
 
 /** POST /api/v1/mockup (4.12). Supplier styles are resolved through the catalog before the engine runs. */
-/** POST /mockup's fields once validated: resolved (own styles, legacy templates) or waiting for the catalog. */
-interface MockupFields {
-  fields: Record<string, string>;
-  resolved: Resolved<'mockup'> | null;
-}
-
-/** POST /api/v1/mockup (4.12). Supplier styles are resolved through the catalog before the engine runs. */
-export const mockupRoute: RouteDef = postImageRoute<MockupFields>({
+export const mockupRoute: RouteDef = postImageRoute<StyledFields<'mockup'>>({
   path: '/api/v1/mockup',
   options: 'mockup',
-  validate(fields) {
-    const style = validate.textValue('style', fields.style);
-    // Own styles and legacy mode resolve here, once (400 before metering); supplier styles once the catalog answers.
-    const own = !style || /^own:/i.test(style) || !style.includes(':');
-    return { fields, resolved: own ? resolveOptions('mockup', formOptions('mockup', fields)) : null };
-  },
+  validate: (fields) => validateStyled('mockup', fields),
   async handle({ app, image, options, signal }) {
-    let resolved = options.resolved;
-    if (!resolved) {
-      const supplier_style = await catalogOf(app).garmentFor(options.fields.style ?? '', signal);
-      resolved = resolveOptions('mockup', formOptions('mockup', options.fields, supplier_style ? { supplier_style } : {}));
+    const styled = await resolveStyled(app, 'mockup', options, signal);
+    let resolved = styled.resolved;
+    const supplier_style = styled.supplier;
+    if (supplier_style) {
       // A supplier style is drawn on the supplier's photo of the chosen colour and view (spec 4.12, 2.8),
       // attached to the resolved value (no second lookup).
       const r = resolved;
-      const url = supplier_style?.colors.find((c) => c.id === r.color.id)?.images?.[r.view] ?? null;
+      const url = supplier_style.colors.find((c) => c.id === r.color.id)?.images?.[r.view] ?? null;
       let photo: { bytes: Uint8Array } | { error: string };
       if (!url) photo = { error: `the supplier lists no ${r.view} photo for ${r.color.name}` };
       else {
