@@ -1,6 +1,10 @@
 // POST /api/v1/underbase over real HTTP: the separation PDF, the white plate PNG and the JSON answer with both
 // plates, the numbers in X- headers, metering like fix (the daily counter moves by one per call), and 400
 // invalid_option naming the field.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { form, post, startTestServer, type TestServer } from './harness.js';
@@ -66,6 +70,37 @@ describe('POST /api/v1/underbase', () => {
     const warnings = res.json!.warnings as Array<{ code: string; boxes: unknown[] }>;
     expect(warnings.map((x) => x.code)).toEqual(['white_too_thin']);
     expect(warnings[0]!.boxes[0]).toEqual({ x: 20, y: 20, width: 160, height: 1 });
+  });
+
+  it('the PDF separates (Ghostscript tiffsep) into a White plate equal to the png answer\'s plate, pixel for pixel', async (ctx) => {
+    try {
+      execFileSync('gs', ['--version'], { stdio: 'ignore' });
+    } catch {
+      console.log('underbase tiffsep check skipped: Ghostscript (gs) is not installed');
+      ctx.skip();
+    }
+    const fields = { garment_color: '#000000', print_width_inches: '1' };
+    const pdf = await post(t, '/api/v1/underbase', form(art, fields));
+    const png = await post(t, '/api/v1/underbase', form(art, { ...fields, format: 'png' }));
+    const dir = mkdtempSync(path.join(tmpdir(), 'inkprep-underbase-http-'));
+    try {
+      writeFileSync(path.join(dir, 'a.pdf'), pdf.bytes);
+      execFileSync('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-sDEVICE=tiffsep', '-r100', `-sOutputFile=${path.join(dir, 'sep.tif')}`, path.join(dir, 'a.pdf')]);
+      expect(readdirSync(dir)).toContain('sep(White).tif');
+      const white = await sharp(path.join(dir, 'sep(White).tif')).extractChannel(0).raw().toBuffer();
+      const plate = await sharp(png.bytes).extractChannel(0).raw().toBuffer();
+      expect(white.length).toBe(plate.length);
+      let diff = 0;
+      let inked = 0;
+      for (let i = 0; i < plate.length; i++) {
+        if (plate[i]! > 128) inked++;
+        if ((white[i]! < 128) !== (plate[i]! > 128)) diff++; // tiffsep: 0 is full ink
+      }
+      expect(inked).toBeGreaterThan(2500); // the red around the knocked-out black bar, choked
+      expect(diff).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('rejects bad options naming the field', async () => {
