@@ -2,7 +2,7 @@
 // (white on a dark ground), the colour plate (knock-out applied, on a checkerboard) and the composite as it
 // prints (garment, then white, then colour). Run: node --import tsx bench/tools/underbase-previews.ts [out.png] [rows]
 // (rows: a comma list of row numbers from 0, e.g. `2,4` for the README's two-row picture).
-import sharp from 'sharp';
+import sharp, { type OverlayOptions } from 'sharp';
 import { createEngine } from '@inkprep/engine';
 import { corpusArt } from '../../golden/lib/customer-art.js';
 
@@ -23,7 +23,7 @@ function hexRgb(hex: string): [number, number, number] {
   return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
 }
 
-const tiles: sharp.OverlayOptions[] = [];
+const tiles: OverlayOptions[] = [];
 const pick = process.argv[3]?.split(',').map(Number);
 const rows = pick ? ROWS.filter((_, i) => pick.includes(i)) : ROWS;
 let top = 30;
