@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import net from 'node:net';
+import { relay } from './tcp-relay.js';
 
 export interface Host {
   /** Namespace name (for `ip netns exec`). */
@@ -113,20 +114,7 @@ export async function createHosts(n: number, pgHost: string, pgPort: number): Pr
     // A relay on every gateway address: each connection is piped to PostgreSQL, and closing
     // either side closes the other (so a killed server's PostgreSQL session ends as it would directly).
     for (const h of hosts) {
-      const srv = net.createServer((inbound) => {
-        const outbound = net.connect(pgPort, pgHost);
-        sockets.add(inbound).add(outbound);
-        const close = (): void => {
-          inbound.destroy();
-          outbound.destroy();
-          sockets.delete(inbound);
-          sockets.delete(outbound);
-        };
-        inbound.on('error', close).on('close', close);
-        outbound.on('error', close).on('close', close);
-        inbound.pipe(outbound);
-        outbound.pipe(inbound);
-      });
+      const srv = net.createServer((inbound) => relay(inbound, pgHost, pgPort, sockets));
       servers.push(srv);
       await new Promise<void>((resolve, reject) => {
         srv.once('error', reject);

@@ -20,6 +20,7 @@ import {
 } from '@inkprep/http';
 import { createTestDatabase, pgUnavailableReason } from './pg.js';
 import { MAIN } from '../http/serve-process.js';
+import { relay } from './tcp-relay.js';
 
 /** A TCP proxy to PostgreSQL that can be cut (all sockets destroyed, new ones reset at once) and restored. */
 async function cuttableProxy(target: URL): Promise<{ port: number; cut(): void; restore(): void; close(): Promise<void> }> {
@@ -30,19 +31,7 @@ async function cuttableProxy(target: URL): Promise<{ port: number; cut(): void; 
       client.destroy();
       return;
     }
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    open.add(client);
-    open.add(upstream);
-    const drop = (): void => {
-      client.destroy();
-      upstream.destroy();
-      open.delete(client);
-      open.delete(upstream);
-    };
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop).on('close', drop);
-    client.pipe(upstream);
-    upstream.pipe(client);
+    relay(client, target.hostname, Number(target.port || 5432), open);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
