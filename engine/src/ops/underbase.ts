@@ -46,13 +46,15 @@ export const underbaseOp: OpDef<UnderbaseOptions, ResolvedUnderbase, UnderbaseRe
   async run(input, opts, ctx) {
     const progress = stageProgress(ctx.progress, UNDERBASE_STAGES);
     let raster: Raster;
+    let owned = false;
     if (isRaster(input)) raster = input;
     else {
       progress('decode');
       raster = (await decodeImage(input, { maxPixels: ctx.maxPixels })).raster;
+      owned = true; // decoded here: its pixels become the colour plate, no copy
     }
     progress('plates');
-    const plates = computePlates(raster, opts);
+    const plates = computePlates(raster, opts, owned);
     progress('checks');
     const warnings = underbaseWarnings(plates, thinWhite(plates), narrowKnockouts(plates));
     const stats = underbaseStats(plates);

@@ -49,13 +49,14 @@ export interface PlateSet {
 }
 
 /**
- * Compute the plates of `input` (not modified). `o` is resolved (resolveUnderbase).
+ * Compute the plates of `input`. `o` is resolved (resolveUnderbase). With `owned`, the input's pixels become the
+ * colour plate (modified in place: the op's own decoded raster); otherwise they are copied and left as they are.
  * @example const p = computePlates(raster, resolveUnderbase({ garmentColor: '#000000', printWidthInches: 10 }));
  */
-export function computePlates(input: Raster, o: Readonly<ResolvedUnderbase>): PlateSet {
+export function computePlates(input: Raster, o: Readonly<ResolvedUnderbase>, owned = false): PlateSet {
   const { width: w, height: h } = input;
   const dpi = o.printWidthInches ? w / o.printWidthInches : UNDERBASE_DEFAULTS.dpi;
-  const art: Raster = { width: w, height: h, data: input.data.slice() };
+  const art: Raster = owned ? input : { width: w, height: h, data: input.data.slice() };
   let fixed: PlateSet['fixed'] = null;
   if (o.fixHalftone) {
     halftoneRaster(art, { lpi: o.halftoneLpi, dpi });
