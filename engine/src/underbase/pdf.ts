@@ -31,19 +31,20 @@ export function writeSeparationPdf(p: PlateSet, spotName: string): Uint8Array {
   const H = hPt / userUnit;
   const n = w * h;
   const rgb = new Uint8Array(n * 3);
-  const alpha = new Uint8Array(n);
+  // the 1-bit mask (alpha >= 128), rows padded to whole bytes, written in the same pass
+  const rowBytes = (w + 7) >> 3;
+  const bits = new Uint8Array(rowBytes * h);
   const src = p.colour.data;
-  for (let i = 0; i < n; i++) {
-    rgb[i * 3] = src[i * 4]!;
-    rgb[i * 3 + 1] = src[i * 4 + 1]!;
-    rgb[i * 3 + 2] = src[i * 4 + 2]!;
-    alpha[i] = src[i * 4 + 3]!;
+  for (let y = 0, i = 0; y < h; y++) {
+    for (let x = 0; x < w; x++, i++) {
+      rgb[i * 3] = src[i * 4]!;
+      rgb[i * 3 + 1] = src[i * 4 + 1]!;
+      rgb[i * 3 + 2] = src[i * 4 + 2]!;
+      if (src[i * 4 + 3]! >= 128) bits[y * rowBytes + (x >> 3)]! |= 0x80 >> (x & 7);
+    }
   }
   const z = (b: Uint8Array) => deflateSync(b, { level: 6 });
   const rgbZ = z(rgb);
-  const rowBytes = (w + 7) >> 3;
-  const bits = new Uint8Array(rowBytes * h);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (alpha[y * w + x]! >= 128) bits[y * rowBytes + (x >> 3)]! |= 0x80 >> (x & 7);
   const maskZ = z(bits);
   const whiteZ = z(p.white);
   const content = z(Buffer.from(
