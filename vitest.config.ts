@@ -1,16 +1,18 @@
 // Tests import the packages from source; the Piscina worker itself runs from engine/dist (built by pretest).
 // Two projects: every test on the default HTTP transport (INKPREP_HTTP, else auto), and test/http once more
 // on the other transport, so the route table is proven on uWebSockets.js and on node:http in one run.
-// Where no uWS native build loads (Node 22/24 with glibc below 2.38, e.g. Debian 12) auto already means node:http
-// and the second run is skipped.
+// auto is uWS only where its @btc-vision build loads (glibc >= 2.38); elsewhere it is node:http, and the
+// second run is test/http with INKPREP_HTTP=uws on whichever build loads (Node 20 on Debian 12: the
+// trufflesuite one, which auto never picks). Where no uWS build loads at all (Node 22/24 on glibc below
+// 2.38) the second run is skipped.
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
 import { loadUws } from './adapter-http/src/transport/uws-load.js';
 import { TEST_GARMENT_CACHE_DIR } from './test/garments-dir.js';
 
 const chosen = (process.env.INKPREP_HTTP ?? '').trim() || 'auto';
-const uwsLoads = loadUws().ok;
-const defaultKind = chosen === 'auto' ? (uwsLoads ? 'uws' : 'node') : chosen;
+const uwsLoads = loadUws('uws').ok;
+const defaultKind = chosen === 'auto' ? (loadUws('auto').ok ? 'uws' : 'node') : chosen;
 const other = defaultKind === 'uws' ? 'node' : uwsLoads ? 'uws' : null;
 
 // remove-bg: tests never fetch the segmentation model nor pick up one a developer cached under ./data/models

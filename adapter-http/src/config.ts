@@ -57,7 +57,7 @@ export interface ServerConfig {
    * 401); when unset the API port has no /metrics (404). Env `INKPREP_METRICS_TOKEN` (16-256 chars, no spaces), default unset.
    */
   metricsToken: string | null;
-  /** HTTP transport: `uws`, `node` or `auto` (uWebSockets.js where one of its native builds loads, else node:http). Env `INKPREP_HTTP`, default `auto`. */
+  /** HTTP transport: `uws`, `node` or `auto` (uWebSockets.js where its @btc-vision build loads, else node:http). Env `INKPREP_HTTP`, default `auto`. */
   http: TransportChoice;
   /**
    * Reverse proxies (addresses and CIDRs) whose X-Forwarded-For names the client in the request log. Env
@@ -176,7 +176,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze([
   { name: 'HOST', section: 'server', type: 'interface address', default: '0.0.0.0', description: 'Interface the API binds.', example: '127.0.0.1' },
   { name: 'INKPREP_DATA_DIR', section: 'server', type: 'directory', default: './data', description: 'The SQLite store `inkprep.db` (created on first start), local result storage, and the default home of the model and blank caches. Resolved against the working directory.', example: '/var/lib/inkprep' },
   { name: 'INKPREP_BOOTSTRAP_KEY', section: 'server', type: 'string, 16-256 characters, no spaces', default: 'unset', description: 'When the store is empty: the first key of the local account created at start.', example: 'change-me-0123456789abcdef' },
-  { name: 'INKPREP_HTTP', section: 'server', type: '`uws` | `node` | `auto`', default: 'auto', description: 'HTTP transport: uWebSockets.js, node:http, or uWebSockets.js where one of its native builds loads for this Node and C library (Node 20-25 with glibc 2.38 or newer; Node 20 on older glibc), else node:http.', example: 'node' },
+  { name: 'INKPREP_HTTP', section: 'server', type: '`uws` | `node` | `auto`', default: 'auto', description: 'HTTP transport: uWebSockets.js, node:http, or (auto) uWebSockets.js where its @btc-vision build loads (Node 20-25 with glibc 2.38 or newer), else node:http. `uws` also runs on the trufflesuite build (Node 20 on older glibc), which closes malformed requests without an answer (see Malformed requests in the operating guide).', example: 'node' },
   { name: 'INKPREP_LOG_LEVEL', section: 'server', type: '`debug` | `info` | `warn` | `error` | `silent`', default: 'info', description: 'Least level of the JSON log lines written (`debug` adds the `/healthz`, `/readyz`, `/metrics` request lines).', example: 'warn' },
   { name: 'INKPREP_TRUSTED_PROXY', section: 'server', type: 'comma-separated addresses and CIDRs', default: 'unset (the socket peer is the client)', description: 'Reverse proxies whose `X-Forwarded-For` names the client in the request log. A malformed entry stops the start.', example: '127.0.0.1,10.0.0.0/8' },
   { name: 'INKPREP_PUBLIC_URL', section: 'server', type: 'origin URL', default: 'unset (answers carry paths)', description: 'Origin put before the paths of hosted results (`output_url`) and preview pictures; trailing slashes dropped.', example: 'https://api.example.com' },

@@ -186,8 +186,9 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
   const pruneTimer = setInterval(prune, 3_600_000);
   pruneTimer.unref();
 
-  const { transport, reason } = await selectTransport(config.http);
+  const { transport, reason, warning } = await selectTransport(config.http);
   log.info('http transport', { transport: transport.kind, reason, node: process.version });
+  if (warning) log.warn('http transport: malformed requests are closed without an answer', { transport: transport.kind, detail: warning });
   metrics.serving(transport.kind);
   let listener;
   try {

@@ -1,5 +1,6 @@
 // The HTTP transport as an operator meets it: INKPREP_HTTP picks uWebSockets.js or node:http (auto: uWS
-// where its native build loads), the choice is one JSON log line, stdout carries nothing but JSON (no
+// where its @btc-vision build loads, never the trufflesuite build, whose silent close on malformed framing
+// `uws` names in a start-up warning), the choice is one JSON log line, stdout carries nothing but JSON (no
 // uWS "not compatible" banner on Node 22/24), INKPREP_HTTP=node never loads the uWS binary, a busy PORT
 // makes `serve` fail with a clear message and a non-zero exit (uWS alone would share it through
 // SO_REUSEPORT), and only `inkprep cluster` shares a port on purpose.
@@ -11,9 +12,16 @@ import { nodeCanSharePort } from '../../adapter-http/src/transport/node.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { MAIN, expectedTransport, serveFails, startServe } from './serve-process.js';
 
-const uwsLoads = loadUws().ok;
+const uwsLoads = loadUws('uws').ok;
+const autoPicksUws = loadUws('auto').ok;
 const want = expectedTransport();
-const resolved = want === 'auto' ? (uwsLoads ? 'uws' : 'node') : want;
+const resolved = want === 'auto' ? (autoPicksUws ? 'uws' : 'node') : want;
+/** The build INKPREP_HTTP=uws runs on here is the trufflesuite one (Node 20 on glibc < 2.38). */
+const trufflesuite = (() => {
+  const l = loadUws('uws');
+  return l.ok && l.build.startsWith('@trufflesuite/');
+})();
+const FRAMING_WARNING = 'http transport: malformed requests are closed without an answer';
 
 /** A port that was free a moment ago. */
 async function freePort(): Promise<number> {
@@ -60,6 +68,28 @@ describe(`transport selection (this run: INKPREP_HTTP=${want})`, () => {
     expect(lines[0]).toMatchObject({ transport: resolved, node: process.version });
     expect(typeof lines[0]!.reason).toBe('string');
     expect(t.logs.find((l) => l.msg === 'listening')).toMatchObject({ transport: resolved, port: t.server.port });
+  });
+
+  it('a start-up warning names the silent close of malformed requests exactly when the server runs on the trufflesuite build', () => {
+    const warnings = t.logs.filter((l) => l.msg === FRAMING_WARNING);
+    if (resolved === 'uws' && trufflesuite) {
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatchObject({ level: 'warn', transport: 'uws' });
+      expect(String(warnings[0]!.detail)).toMatch(/^@trufflesuite\/uws-js-unofficial 20\.30\.\S+ closes the connection without any response to a Content-Length .*"Malformed requests"$/);
+    } else {
+      expect(warnings).toEqual([]);
+    }
+  });
+
+  it('INKPREP_HTTP=auto picks uWS only where the @btc-vision build loads, never the trufflesuite build', async () => {
+    const s = await startServe({ INKPREP_HTTP: 'auto', INKPREP_BOOTSTRAP_KEY: 'ink_live_' + 'AutoPick'.repeat(5) });
+    await s.stop();
+    const lines = jsonLines(s.stdout());
+    const line = lines.find((l) => l.msg === 'http transport')!;
+    expect(line.transport).toBe(autoPicksUws ? 'uws' : 'node');
+    expect(lines.filter((l) => l.msg === FRAMING_WARNING)).toEqual([]);
+    if (autoPicksUws) expect(line.reason).toMatch(/^@btc-vision\/uwebsockets\.js 20\.57\.0 native build loaded/);
+    else expect(line.reason).toMatch(/^no uWebSockets\.js build that auto picks loads: .*; auto never picks the trufflesuite build/);
   });
 
   it('serve writes only JSON lines to stdout and names its transport', async () => {

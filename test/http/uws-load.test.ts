@@ -1,10 +1,11 @@
 // Which uWebSockets.js build the service loads, through uws-load.ts's public functions: the newer
-// @btc-vision/uwebsockets.js build first (Node 20-25, glibc 2.38+), then the trufflesuite build (Node 16-20),
-// else none (node:http serves), with a reason naming each build skipped and why. The cases run on a
+// @btc-vision/uwebsockets.js build first (Node 20-25, glibc 2.38+), then the trufflesuite build (Node 16-20;
+// only for INKPREP_HTTP=uws: auto never picks it), else none (node:http serves), with a reason naming each
+// build skipped and why. The cases run on a
 // described host (its Node ABI, glibc and installed files); the last ones on this machine's real packages.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadUws, loadUwsFrom, systemUwsHost, type UwsHost, type UwsModule } from '../../adapter-http/src/transport/uws-load.js';
+import { UWS_AUTO_PACKAGES, loadUws, loadUwsFrom, malformedFramingWarning, systemUwsHost, type UwsHost, type UwsModule } from '../../adapter-http/src/transport/uws-load.js';
 
 const BTC = '/nm/@btc-vision/uwebsockets.js';
 const TRUFFLE = '/nm/uWebSockets.js';
@@ -84,6 +85,19 @@ describe('uWS build selection', () => {
     expect(r).toEqual({ ok: false, reason: 'no uWebSockets.js native build loads: @btc-vision/uwebsockets.js 20.57.0 needs glibc 2.38, this system has no glibc; uWebSockets.js is not installed' });
   });
 
+  it('auto\'s builds (UWS_AUTO_PACKAGES): on Node 20 with glibc 2.36 none loads and the trufflesuite binary is never touched', () => {
+    const h = host('115', '2.36');
+    const r = loadUwsFrom(h, UWS_AUTO_PACKAGES);
+    expect(r).toEqual({ ok: false, reason: 'no uWebSockets.js native build loads: @btc-vision/uwebsockets.js 20.57.0 needs glibc 2.38, this system has 2.36' });
+    expect(h.loaded).toEqual([]);
+    expect(loadUwsFrom(host('137', '2.41'), UWS_AUTO_PACKAGES)).toMatchObject({ ok: true, build: '@btc-vision/uwebsockets.js 20.57.0' });
+  });
+
+  it('only the trufflesuite build gets the malformed-framing start-up warning', () => {
+    expect(malformedFramingWarning('@trufflesuite/uws-js-unofficial 20.30.0-unofficial.0')).toMatch(/^@trufflesuite\/uws-js-unofficial 20\.30\.0-unofficial\.0 closes the connection without any response/);
+    expect(malformedFramingWarning('@btc-vision/uwebsockets.js 20.57.0')).toBeNull();
+  });
+
   it('any other load failure is reported with the first line of its message', () => {
     const r = loadUwsFrom(host('115', '2.41', { loadError: 'libfoo.so: cannot open shared object file\nmore' }));
     expect(r.ok).toBe(false);
@@ -115,5 +129,11 @@ describe(`this machine (Node ${process.version}, glibc ${systemUwsHost().glibc ?
       expect(r.ok).toBe(false);
     }
     if (r.ok) expect(typeof r.uws.App).toBe('function');
+  });
+
+  it('auto loads uWS here exactly when the btc-vision build does (glibc >= 2.38)', () => {
+    const auto = loadUws('auto');
+    expect(auto.ok).toBe(newGlibc && ['115', '127', '137', '141'].includes(process.versions.modules));
+    if (auto.ok) expect(auto.build).toBe('@btc-vision/uwebsockets.js 20.57.0');
   });
 });

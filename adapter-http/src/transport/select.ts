@@ -1,15 +1,19 @@
-// Chooses the HTTP transport once at start: `INKPREP_HTTP=uws|node|auto` (default auto = uWebSockets.js
-// where one of its native builds loads for this Node and C library, else node:http; uws-load.ts tries
-// them in order). With `node`, uWS is never loaded.
+// Chooses the HTTP transport once at start: `INKPREP_HTTP=uws|node|auto`. The default, auto, is
+// uWebSockets.js where the @btc-vision build loads (Node 20-25 on glibc >= 2.38), else node:http: auto
+// never picks the trufflesuite build (Node 16-20 on older glibc), whose parser closes malformed requests
+// without an answer. `uws` takes any build that loads (uws-load.ts tries them in order) and logs that
+// behaviour as a warning when it runs on the trufflesuite one. With `node`, uWS is never loaded.
 import { nodeTransport } from './node.js';
 import type { Transport, TransportChoice } from './types.js';
 
 export const TRANSPORT_CHOICES: readonly TransportChoice[] = ['auto', 'uws', 'node'];
 
-/** The chosen transport and why (for the one start-up log line). */
+/** The chosen transport and why (for the one start-up log line), and a warning to log beside it. */
 export interface SelectedTransport {
   transport: Transport;
   reason: string;
+  /** What the chosen build does that an operator must know (a silent close on malformed framing), or absent. */
+  warning?: string;
 }
 
 /** Parse `INKPREP_HTTP` (unset or empty = auto); throws a readable Error for anything else. */
@@ -23,12 +27,21 @@ export function parseTransportChoice(raw: string | undefined): TransportChoice {
 /** Resolve a choice to a transport; `uws` on a Node where uWS cannot load is an error naming why. */
 export async function selectTransport(choice: TransportChoice): Promise<SelectedTransport> {
   if (choice === 'node') return { transport: nodeTransport, reason: 'INKPREP_HTTP=node' };
-  const { loadUws } = await import('./uws-load.js');
-  const load = loadUws();
+  const { loadUws, malformedFramingWarning } = await import('./uws-load.js');
+  const load = loadUws(choice);
   if (load.ok) {
     const { createUwsTransport } = await import('./uws.js');
-    return { transport: createUwsTransport(load.uws), reason: choice === 'uws' ? `INKPREP_HTTP=uws: ${load.reason}` : load.reason };
+    const warning = malformedFramingWarning(load.build);
+    return {
+      transport: createUwsTransport(load.uws),
+      reason: choice === 'uws' ? `INKPREP_HTTP=uws: ${load.reason}` : load.reason,
+      ...(warning ? { warning } : {}),
+    };
   }
   if (choice === 'uws') throw new Error(`INKPREP_HTTP=uws, but ${load.reason}; use INKPREP_HTTP=node or auto`);
-  return { transport: nodeTransport, reason: load.reason };
+  return {
+    transport: nodeTransport,
+    reason: `${load.reason.replace(/^no uWebSockets\.js native build loads/, 'no uWebSockets.js build that auto picks loads')}; `
+      + 'auto never picks the trufflesuite build (it closes malformed requests without an answer; INKPREP_HTTP=uws runs on it where it loads)',
+  };
 }

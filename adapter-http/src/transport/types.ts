@@ -6,7 +6,7 @@ import type { Reply } from '../http/reply.js';
 
 /** Which HTTP implementation serves the route table. */
 export type TransportKind = 'uws' | 'node';
-/** `INKPREP_HTTP`: a transport, or `auto` (uWS where its native build loads, else node:http). */
+/** `INKPREP_HTTP`: a transport, or `auto` (uWS where its @btc-vision build loads, else node:http). */
 export type TransportChoice = TransportKind | 'auto';
 
 /** Receives one body chunk; `chunk` is only valid during the call unless the wire says `ownsChunks`. */

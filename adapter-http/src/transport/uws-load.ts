@@ -1,7 +1,10 @@
 // Loads a uWebSockets.js native build for this Node, or says why none loads. Two builds are tried, in order:
 // 1. `@btc-vision/uwebsockets.js` (optional dependency): binaries for Node 20, 22, 24 and 25, but linked
 //    against glibc 2.38 (Debian 13, Ubuntu 24.04; not Debian 12);
-// 2. `uWebSockets.js` (= `@trufflesuite/uws-js-unofficial`): binaries for Node 16-20, older glibc.
+// 2. `uWebSockets.js` (= `@trufflesuite/uws-js-unofficial`): binaries for Node 16-20, older glibc. Only for
+//    `INKPREP_HTTP=uws` (UWS_AUTO_PACKAGES leaves it out): its parser closes a request with a malformed or
+//    unacceptable Content-Length without any answer (docs/guides/operating.md "Malformed requests"), and a
+//    client must receive one, so `auto` prefers node:http to it.
 // A package's own entry is never run: the trufflesuite one prints a non-JSON "not compatible" banner to
 // stdout on a Node it has no binary for and falls back to a JavaScript emulation that breaks multipart
 // bodies; the btc-vision one throws. Instead the binary for this platform, arch and ABI
@@ -17,8 +20,28 @@ export type UwsModule = typeof import('uWebSockets.js');
 
 export type UwsLoad = { ok: true; uws: UwsModule; binary: string; build: string; reason: string } | { ok: false; reason: string };
 
-/** The builds tried, in order, by the name they are installed under. */
+/** The builds tried for `INKPREP_HTTP=uws`, in order, by the name they are installed under. */
 export const UWS_PACKAGES: readonly string[] = ['@btc-vision/uwebsockets.js', 'uWebSockets.js'];
+
+/** The builds `INKPREP_HTTP=auto` may pick: those that answer every malformed request before closing. */
+export const UWS_AUTO_PACKAGES: readonly string[] = ['@btc-vision/uwebsockets.js'];
+
+/** Which builds a load may pick: `auto` (UWS_AUTO_PACKAGES) or `uws` (UWS_PACKAGES, any that loads). */
+export type UwsScope = 'auto' | 'uws';
+
+/**
+ * Builds whose parser closes malformed-framing requests without a response, by package label prefix, with
+ * the start-up warning the service logs when it runs on one (only possible with `INKPREP_HTTP=uws`).
+ */
+const SILENT_CLOSE_BUILDS: readonly string[] = ['@trufflesuite/uws-js-unofficial '];
+
+/** The start-up warning for a build that closes malformed-framing requests silently, or null. */
+export function malformedFramingWarning(build: string): string | null {
+  if (!SILENT_CLOSE_BUILDS.some((p) => build.startsWith(p))) return null;
+  return `${build} closes the connection without any response to a Content-Length that is not a number, `
+    + 'has 10 or more digits, or comes with Transfer-Encoding (node:http and the @btc-vision build answer 400/413); '
+    + 'see docs/guides/operating.md "Malformed requests"';
+}
 
 /** An installed uWS package: where it is and what it calls itself. */
 export interface UwsPackage {
@@ -43,11 +66,16 @@ export interface UwsHost {
   load(file: string): UwsModule;
 }
 
-let cached: UwsLoad | null = null;
+const cached = new Map<UwsScope, UwsLoad>();
 
-/** The native uWS module for this process, loaded once; never prints, never falls back to the emulation. */
-export function loadUws(): UwsLoad {
-  return (cached ??= loadUwsFrom(systemUwsHost()));
+/**
+ * The native uWS module for this process among the builds of `scope` (default `uws`: any build that
+ * loads), loaded once; never prints, never falls back to the emulation.
+ */
+export function loadUws(scope: UwsScope = 'uws'): UwsLoad {
+  let r = cached.get(scope);
+  if (!r) cached.set(scope, (r = loadUwsFrom(systemUwsHost(), scope === 'auto' ? UWS_AUTO_PACKAGES : UWS_PACKAGES)));
+  return r;
 }
 
 /**

@@ -28,7 +28,7 @@ export const serveCommand: Command = {
     'INKPREP_METRICS_PORT (unset: no metrics listener; a port serves GET /metrics there, process N of a cluster on port + N),',
     'INKPREP_METRICS_HOST (HOST: interface of the metrics listener),',
     'INKPREP_METRICS_TOKEN (unset; when set GET /metrics on PORT answers Authorization: Bearer TOKEN),',
-    'INKPREP_HTTP (auto: uWebSockets.js where its native build loads, else node:http; or uws, node).',
+    'INKPREP_HTTP (auto: uWebSockets.js where its @btc-vision build loads, else node:http; or uws, node).',
     'A PORT already in use is an error (exit 1); only `inkprep cluster` shares a port.',
     'INKPREP_FETCH_MODEL (unset or 0: never; 1: fetch the default remove-bg segmentation model, ISNet, in the background',
     'on first start. Opt-in because those weights are not clearly licensed for commercial use: see THIRD_PARTY_NOTICES.md;',
