@@ -72,7 +72,7 @@ function leaseSuite(kind: 'sqlite' | 'postgres', open: () => Promise<{ where: st
       expect(again.kind).toBe('claimed');
       // Completed: replayed, and the sweep removes it once its 24 hours are over.
       if (again.kind !== 'claimed') return;
-      expect(await b.idempotency.complete(again.claim, { status: 200, contentType: 'application/json', headers: { 'X-A': '1' }, body: new TextEncoder().encode('{"ok":true}'), bodyRef: null, expiresAt: null })).toBe(true);
+      expect(await b.idempotency.complete(again.claim, { status: 200, contentType: 'application/json', headers: { 'X-A': '1' }, body: new TextEncoder().encode('{"ok":true}'), bodyRef: null, expiresAt: null }, null)).toBe(true);
       const replay = await b.idempotency.claim(request('lease-1'));
       expect(replay.kind === 'replay' && Buffer.from(replay.answer.body!).toString()).toBe('{"ok":true}');
       expect((await b.idempotency.sweep(request('x').now + 24 * 3_600_000 + 1)).removed).toBeGreaterThanOrEqual(1);

@@ -3,8 +3,11 @@
 // never stopped. While cut: authenticated routes answer 503 store_unavailable with Retry-After, never 500;
 // a request admitted before the cut and finishing during it gets its 200 and its use is counted exactly
 // once after the store comes back (confirmation queued and retried); a reservation released during the cut
-// is settled by the process itself, without a restart or an admin sweep. Also: a confirmation retried
-// after a sweep released the use (the ambiguous-commit case) records it once; outage errors are told from bugs.
+// is settled by the process itself, without a restart or an admin sweep. With an Idempotency-Key, such a
+// request's use and its answer land together after the outage (one transaction, queued as one): a retry
+// during the cut is 503, after it the first answer, replayed, with one use counted. Also: a confirmation
+// retried after a sweep released the use (the ambiguous-commit case) records it once; outage errors are
+// told from bugs; the queue's bounds (entries, answer bytes) drop a keyed confirmation with its answer.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
@@ -15,12 +18,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '@inkprep/engine';
 import {
-  ROUTES, UsageSettler, createApiKey, createLogger, defaultConfig, getRoute, isStoreUnavailable, json, openPostgresStore, openSqliteStore, startServer,
+  ROUTES, UsageSettler, createApiKey, createLogger, defaultConfig, getRoute, isStoreUnavailable, json, openPostgresStore, openSqliteStore, postImageRoute, startServer,
   type InkprepServer, type ReservedUse, type RouteDef, type Store,
 } from '@inkprep/http';
 import { createTestDatabase, pgUnavailableReason } from './pg.js';
 import { MAIN } from '../http/serve-process.js';
 import { relay } from './tcp-relay.js';
+import { form, tinyPng } from '../http/harness.js';
 
 /** A TCP proxy to PostgreSQL that can be cut (all sockets destroyed, new ones reset at once) and restored. */
 async function cuttableProxy(target: URL): Promise<{ port: number; cut(): void; restore(): void; close(): Promise<void> }> {
@@ -159,6 +163,71 @@ describe.skipIf(reason !== null)('store outage (PostgreSQL behind a cuttable pro
     }
   });
 
+  it('Idempotency-Key: a keyed POST finishing during the cut gets its 200; its use and answer land together after it; a retry is 503 during, the replay after, one use', async () => {
+    const proxy = await cuttableProxy(new URL(db.url));
+    const viaProxy = new URL(db.url);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    let open: ((ok: boolean) => void) | null = null;
+    const held = postImageRoute({
+      path: '/test/held-post', endpoint: 'held_post', meter: 'daily',
+      validate: () => ({}),
+      handle: () => new Promise<ReturnType<typeof json>>((resolve) => {
+        open = () => resolve(json({ held: 'post', n: Math.random() }));
+      }),
+    });
+    const store = await openPostgresStore({ connectionString: viaProxy.toString(), max: 4, connectTimeoutMs: 3_000 });
+    const account = await store.createAccount({ name: 'outage-keyed', plan: 'business', now: Date.now() });
+    const { secret } = await createApiKey(store, account.id, Date.now());
+    const engine = createEngine({ threads: 1 });
+    let server: InkprepServer | null = null;
+    try {
+      server = await startServer({ config: defaultConfig({ dataDir: ':memory:', threads: 1 }), store, engine, routes: [...ROUTES, held], log: createLogger('silent') });
+      const base = `http://127.0.0.1:${server.port}`;
+      const png = await tinyPng();
+      const send = async (): Promise<{ status: number; body: string; replayed: string | null }> => {
+        const r = await fetch(`${base}/test/held-post`, { method: 'POST', headers: { 'x-api-key': secret, 'Idempotency-Key': 'outage-key-1' }, body: form(png) });
+        return { status: r.status, body: await r.text(), replayed: r.headers.get('idempotent-replayed') };
+      };
+      const events = async (): Promise<{ instance_id: string | null }[]> => (await direct.query<{ instance_id: string | null }>("SELECT instance_id FROM usage_events WHERE endpoint = 'held_post'")).rows;
+      const first = send();
+      await until(() => open !== null, 30_000, 'the keyed request admitted');
+      expect(await events()).toHaveLength(1);
+
+      proxy.cut();
+      await until(async () => (await fetch(`${base}/readyz`)).status === 503, 30_000, 'readyz 503 while cut');
+      open!(true);
+      const answer = await first;
+      expect(answer.status).toBe(200);
+      expect(answer.replayed).toBeNull();
+      // Use and answer wait together in the queue; the store has neither yet.
+      expect(server.services.settler.stats()).toMatchObject({ queued: 1, queuedTotal: 1 });
+      const during = await send();
+      expect(during.status).toBe(503);
+      expect(JSON.parse(during.body)).toMatchObject({ code: 'store_unavailable' });
+
+      proxy.restore();
+      await until(() => server!.services.settler.stats().queued === 0, 60_000, 'the queued use and answer taken by the store');
+      expect(await events()).toEqual([{ instance_id: null }]);
+      const stored = (await direct.query<{ status: number | null }>("SELECT status FROM idempotency_keys WHERE idem_key = 'outage-key-1'")).rows;
+      expect(stored).toEqual([{ status: 200 }]);
+      // The retry after the outage: the first answer, byte for byte, without running or counting again.
+      let replay = await send();
+      const end = Date.now() + 30_000;
+      while (replay.status === 503 && Date.now() < end) {
+        await new Promise((r) => setTimeout(r, 100)); // a key cache or pool still reconnecting
+        replay = await send();
+      }
+      expect(replay).toEqual({ status: 200, body: answer.body, replayed: 'true' });
+      expect(await events()).toEqual([{ instance_id: null }]);
+    } finally {
+      proxy.restore();
+      await server?.close(5_000);
+      await engine.close();
+      await proxy.close();
+    }
+  });
+
   it('a confirmation retried after a sweep released the use (ambiguous commit) records it once, under its own id', async () => {
     const store = await openPostgresStore({ connectionString: db.url, max: 2, cacheKeys: false });
     try {
@@ -243,6 +312,38 @@ describe('the confirmation queue (a store that is away, then back)', () => {
     // With an empty queue the next keep goes straight to the store.
     await settler.keep(uses[5]!);
     expect(confirmed).toEqual([1, 2, 3, 6]);
+    await settler.flush(1_000);
+  });
+
+  it('a keyed confirmation waits with its answer (one commit, retried as one); past the answer-byte bound it is dropped with it', async () => {
+    let away = true;
+    const committed: string[] = [];
+    const dropped: string[] = [];
+    const refused = (): Error => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const fake = {
+      confirm: async () => {
+        throw new Error('a keyed use is confirmed by its settlement, not alone');
+      },
+      releaseOwnPending: async () => (away ? Promise.reject(refused()) : 0),
+    } as unknown as Store;
+    const settler = new UsageSettler(fake, { log: createLogger('silent'), clock: () => 1_000, maxBytes: 1_000, retryMinMs: 10, retryMaxMs: 40 });
+    const use = (id: number): ReservedUse => ({ eventId: id, accountId: 'acc_1', keyId: 'key_1', endpoint: 'scan', fairUse: null, at: 1_000 });
+    const settlement = (name: string, bytes: number) => ({
+      bytes,
+      commit: async () => {
+        if (away) throw refused();
+        committed.push(name);
+      },
+      dropped: () => dropped.push(name),
+    });
+    await settler.keep(use(1), settlement('a', 600));
+    await settler.keep(use(2), settlement('b', 600)); // 1,200 bytes > 1,000: dropped with its answer
+    await settler.keep(use(3), settlement('c', 300));
+    expect(settler.stats()).toMatchObject({ queued: 2, dropped: { full: 1, failed: 0 } });
+    expect(dropped).toEqual(['b']);
+    away = false;
+    await until(() => settler.stats().queued === 0, 30_000, 'queue drained');
+    expect(committed).toEqual(['a', 'c']);
     await settler.flush(1_000);
   });
 });

@@ -6,25 +6,49 @@
 // before the reply is sent. It is released when it ends in any error or the client disconnects first, and
 // by the store's sweep when its process died (lease). With the server's settler (settle.ts) a confirmation
 // the store cannot take now is queued and retried, so a success during a store outage still counts once.
+// A request with an Idempotency-Key keeps its use together with its stored answer (keep(alongside)): one
+// store transaction, queued and retried as one during an outage.
 // Requests rejected before processing never count; GET status reads are unmetered.
 import { InkprepError } from '@inkprep/engine';
 import type { Caller } from '../auth/authenticate.js';
-import { WINDOW_MS, monthBounds, type Account, type FairUseName, type MeterState, type Store } from '../store/types.js';
+import { WINDOW_MS, monthBounds, type Account, type FairUseName, type MeterState, type ReservedUse, type Store } from '../store/types.js';
 import { ServiceError, type CodedError } from '../errors/registry.js';
 import type { UsageSettler } from './settle.js';
 
 /** What a route counts against: just the key's daily limit, or also an account fair-use cap. */
 export type Meter = 'daily' | { fairUse: FairUseName } | 'none';
 
+/**
+ * What is stored in the same store transaction as a use's confirmation (an idempotent answer):
+ * `commit(use)` confirms `use` (null when unmetered) as Store.confirm does and stores the rest; it may run
+ * again after an ambiguous failure. `bytes`: the memory it holds while queued in an outage. `dropped()`:
+ * the settler gave it up, nothing was stored.
+ */
+export interface Alongside {
+  commit(use: ReservedUse | null): Promise<unknown>;
+  bytes: number;
+  dropped(): void;
+}
+
 /** A held reservation: `release()` gives the unit back; `keep()` makes it final (resolves once durable). Each at most once. */
 export interface Reservation {
   release(): Promise<void>;
-  keep(): Promise<void>;
+  /**
+   * Make the use final; with `alongside`, in one store transaction with what it stores. A failure other
+   * than an outage rejects; with `alongside` nothing was stored then, and `release()` gives the use back.
+   */
+  keep(alongside?: Alongside): Promise<void>;
   /** X-RateLimit-* headers of the binding meter, for the 2xx reply (null when unmetered). */
   readonly headers: Readonly<Record<string, string>> | null;
 }
 
-const NOOP: Reservation = { release: async () => {}, keep: async () => {}, headers: null };
+const NOOP: Reservation = {
+  release: async () => {},
+  keep: async (alongside) => {
+    await alongside?.commit(null);
+  },
+  headers: null,
+};
 
 /**
  * The rate-limit headers (docs/artwork-api-v1.md 8.1): `X-RateLimit-Limit` the binding limit,
@@ -107,11 +131,22 @@ export async function reserveUse(store: Store, caller: Caller, endpoint: string,
       done = true;
       await (settler ?? store).release(r.eventId);
     },
-    async keep() {
+    async keep(alongside) {
       if (done) return;
       done = true;
-      if (settler) await settler.keep(use);
-      else await store.confirm(use);
+      if (!alongside) {
+        if (settler) await settler.keep(use);
+        else await store.confirm(use);
+        return;
+      }
+      const settlement = { commit: () => alongside.commit(use), bytes: alongside.bytes, dropped: () => alongside.dropped() };
+      try {
+        if (settler) await settler.keep(use, settlement);
+        else await settlement.commit();
+      } catch (err) {
+        done = false; // neither the use nor the answer was stored: release() gives the use back
+        throw err;
+      }
     },
   };
 }

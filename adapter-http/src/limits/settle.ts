@@ -4,9 +4,14 @@
 //   waiting), queue the confirmation in memory and let the reply go. The queue is retried in order, with
 //   backoff (RETRY_MIN_MS doubling to RETRY_MAX_MS), until the store takes each one. Confirming is
 //   idempotent by the reservation's event id (a retry after an ambiguous commit changes nothing).
-// - The queue is bounded (max, default CONFIRM_QUEUE_MAX): at the bound a new confirmation is dropped,
-//   logged at error level and counted (dropped{reason="full"}); its use is then released, so it is not
-//   counted (the customer is never charged twice, at worst a use goes uncounted). A confirmation the store
+// - A confirmation may carry a Settlement: a request with an Idempotency-Key confirms its use and stores
+//   its answer in one store transaction (store/idempotency.ts), so the queue holds and retries that
+//   transaction, answer included: once the store is back, the use is counted and a retry of the request
+//   gets the answer, together (until then the key's claim stays this process's: a retry gets 409).
+// - The queue is bounded (max entries, default CONFIRM_QUEUE_MAX, and maxBytes of queued answers, default
+//   CONFIRM_QUEUE_MAX_BYTES): at a bound a new confirmation is dropped, logged at error level and counted
+//   (dropped{reason="full"}); its use is then released, so it is not counted, and its answer is not stored
+//   (the customer is never charged twice, at worst a use goes uncounted). A confirmation the store
 //   refuses with something other than an outage (a bug) is tried MAX_FAILED_TRIES times, then dropped the
 //   same way (reason="failed").
 // - Releases and reservations whose answer was lost in an outage leave pending uses of this process that
@@ -21,6 +26,8 @@ import type { ReservedUse, ReserveRequest, ReserveResult, Store } from '../store
 
 /** Default bound of queued confirmations (each a few hundred bytes): far above what one process has in flight. */
 export const CONFIRM_QUEUE_MAX = 10_000;
+/** Default bound of the answer bytes queued confirmations hold (inline idempotent answers, up to 256 KB each). */
+export const CONFIRM_QUEUE_MAX_BYTES = 64 * 1024 * 1024;
 const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 2_000;
 /** Confirmations sent to the store per retry round (the PostgreSQL store batches concurrent ones into one statement). */
@@ -42,9 +49,22 @@ export interface SettleStats {
   releasedLater: number;
 }
 
+/**
+ * What must commit together with a use's confirmation (an idempotent answer), as the one store transaction
+ * that does both. `commit` must confirm the use as Store.confirm does and be safe to run again.
+ */
+export interface Settlement {
+  commit(): Promise<unknown>;
+  /** Memory it holds while queued (an inline answer body), toward the queue's byte bound. */
+  bytes: number;
+  /** The settler gave it up (queue full, or refused repeatedly): neither the use nor the rest is stored. */
+  dropped(): void;
+}
+
 interface Queued {
   use: ReservedUse;
   failures: number;
+  with: Settlement | null;
 }
 
 export interface SettlerOptions {
@@ -52,6 +72,7 @@ export interface SettlerOptions {
   /** The clock reservations are stamped with (the app's). */
   clock: () => number;
   max?: number;
+  maxBytes?: number;
   retryMinMs?: number;
   retryMaxMs?: number;
 }
@@ -70,12 +91,15 @@ export class UsageSettler {
   private delay: number;
   private closed = false;
   private readonly max: number;
+  private readonly maxBytes: number;
+  private queuedBytes = 0;
   private readonly minMs: number;
   private readonly maxMs: number;
   private readonly counts = { queuedTotal: 0, confirmedLater: 0, full: 0, failed: 0, releasedLater: 0 };
 
   constructor(private readonly store: Store, private readonly opts: SettlerOptions) {
     this.max = opts.max ?? CONFIRM_QUEUE_MAX;
+    this.maxBytes = opts.maxBytes ?? CONFIRM_QUEUE_MAX_BYTES;
     this.minMs = opts.retryMinMs ?? RETRY_MIN_MS;
     this.maxMs = opts.retryMaxMs ?? RETRY_MAX_MS;
     this.delay = this.minMs;
@@ -104,22 +128,22 @@ export class UsageSettler {
   }
 
   /**
-   * Make a use final. Resolves once the store has it, or once it is queued because the store is away (the
-   * reply need not wait for an outage). Rejects only for a failure that is not an outage (then the use stays
-   * pending, counted while this process lives, as before).
+   * Make a use final, alone or (`with`) in one transaction with what must commit beside it. Resolves once
+   * the store has it, or once it is queued because the store is away (the reply need not wait for an
+   * outage). Rejects only for a failure that is not an outage (then nothing was stored).
    */
-  async keep(use: ReservedUse): Promise<void> {
+  async keep(use: ReservedUse, with_: Settlement | null = null): Promise<void> {
     if (this.queue.length > 0) {
-      this.enqueue(use); // keep the order: earlier confirmations are still waiting
+      this.enqueue(use, with_); // keep the order: earlier confirmations are still waiting
       return;
     }
     try {
-      await this.store.confirm(use);
+      await (with_ ? with_.commit() : this.store.confirm(use));
       this.held.delete(use.eventId);
     } catch (err) {
       if (!isStoreUnavailable(err)) throw err;
-      this.opts.log.warn('store away: usage confirmation queued', { event: use.eventId, err: String(err) });
-      this.enqueue(use);
+      this.opts.log.warn('store away: usage confirmation queued', { event: use.eventId, ...(with_ ? { with_answer: true } : {}), err: String(err) });
+      this.enqueue(use, with_);
     }
   }
 
@@ -150,16 +174,19 @@ export class UsageSettler {
     }
   }
 
-  private enqueue(use: ReservedUse): void {
-    if (this.queue.length >= this.max) {
+  private enqueue(use: ReservedUse, with_: Settlement | null): void {
+    const bytes = with_?.bytes ?? 0;
+    if (this.queue.length >= this.max || (bytes > 0 && this.queuedBytes + bytes > this.maxBytes)) {
       this.counts.full++;
       this.held.delete(use.eventId); // released by releaseOwnPending: uncounted rather than counted twice
       this.markUnsettled();
-      this.opts.log.error('usage confirmation queue full: use dropped (not counted)', { event: use.eventId, max: this.max });
+      this.opts.log.error('usage confirmation queue full: use dropped (not counted)', { event: use.eventId, max: this.max, queued_bytes: this.queuedBytes, max_bytes: this.maxBytes });
+      with_?.dropped();
       return;
     }
     this.counts.queuedTotal++;
-    this.queue.push({ use, failures: 0 });
+    this.queuedBytes += bytes;
+    this.queue.push({ use, failures: 0, with: with_ });
     this.schedule();
   }
 
@@ -189,7 +216,7 @@ export class UsageSettler {
   private async roundOnce(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, RETRY_BATCH);
-      const results = await Promise.allSettled(batch.map((q) => this.store.confirm(q.use)));
+      const results = await Promise.allSettled(batch.map((q) => (q.with ? q.with.commit() : this.store.confirm(q.use))));
       let done = 0;
       let away = false;
       for (let i = 0; i < batch.length; i++) {
@@ -205,14 +232,16 @@ export class UsageSettler {
         } else if (++q.failures >= MAX_FAILED_TRIES) {
           this.held.delete(q.use.eventId);
           this.counts.failed++;
+          this.markUnsettled(); // its pending use is released by releaseOwnPending
           this.opts.log.error('usage confirmation failed repeatedly: dropped (not counted)', { event: q.use.eventId, err: String(r.reason) });
+          q.with?.dropped();
           done++;
         } else {
           break;
         }
       }
       // Every confirmation of the batch ran; those after the first failure are retried (idempotent).
-      this.queue.splice(0, done);
+      for (const q of this.queue.splice(0, done)) this.queuedBytes -= q.with?.bytes ?? 0;
       if (done < batch.length) {
         this.delay = Math.min(this.maxMs, this.delay * 2);
         if (!away) this.opts.log.warn('usage confirmation failed; retrying', { event: batch[done]?.use.eventId });

@@ -11,13 +11,22 @@
 // the answer (their use is released, as without a key). Bodies up to INLINE_MAX_BYTES live in the store
 // row; larger ones (remove-bg, fix, mockup images) go to the result storage like hosted upscale results
 // and are deleted with their key by the hourly sweep.
+//
+// A 2xx answer is stored in the same store transaction that confirms the request's use: either the use is
+// counted and a retry gets this answer, or neither (the use is released and a retry runs again, counted
+// once). When the store is away at that moment the transaction is queued with the usage settler
+// (limits/settle.ts) and the answer goes out; the key stays claimed by this process until the store takes
+// it (a retry meanwhile gets 503, then 409 in progress, then the answer), or, if the settler gives it up
+// (queue full), the use goes uncounted and the key frees itself when its lease lapses.
 import { createHash } from 'node:crypto';
 import type { Caller } from '../auth/authenticate.js';
 import { ServiceError, isCodedError } from '../errors/registry.js';
 import type { Exchange } from '../http/exchange.js';
 import type { Form } from '../http/multipart.js';
 import type { Reply } from '../http/reply.js';
+import type { Alongside, Reservation } from '../limits/meter.js';
 import type { AppServices } from '../services.js';
+import { keepReservation } from './metered-reply.js';
 import { hostingFor, type ResultStorage } from '../storage/index.js';
 import { type IdempotencyClaim, type StoredAnswer, type Store } from '../store/index.js';
 
@@ -66,14 +75,36 @@ export class IdempotentRun {
   private settled = false;
   constructor(private readonly app: AppServices, private readonly ex: Exchange, private readonly claim: IdempotencyClaim) {}
 
-  /** Store `reply` as the key's answer when it is a 2xx; otherwise abandon the claim. Call before sending it. */
-  recordSuccess(reply: Reply): Promise<void> {
-    return reply.status >= 200 && reply.status < 300 ? this.store(reply) : this.abandon();
+  /**
+   * Store `reply` (a 2xx) as the key's answer and keep `reservation` in the same store transaction; call
+   * before sending it. A non-2xx abandons the claim.
+   */
+  async recordSuccess(reply: Reply, reservation: Reservation | null): Promise<void> {
+    if (reply.status < 200 || reply.status >= 300) return this.abandon();
+    const alongside = await this.prepare(reply);
+    if (!alongside) return keepReservation(reservation, this.ex);
+    try {
+      if (reservation) await reservation.keep(alongside);
+      else await alongside.commit(null);
+    } catch (err) {
+      // Neither happened (a store failure other than an outage): the use is released after the request and
+      // the key freed, so a retry runs again and is counted once. The answer still goes out.
+      this.ex.log.error('storing an idempotent answer with its usage confirmation failed: the use is not counted, a retry runs again', { err: String(err) });
+      this.settled = false;
+      await this.abandon();
+    }
   }
 
   /** Store the error reply of `err` when it is deterministic; otherwise abandon the claim. Call before sending it. */
-  recordError(err: unknown, reply: Reply): Promise<void> {
-    return deterministicError(err, reply.status) ? this.store(reply) : this.abandon();
+  async recordError(err: unknown, reply: Reply): Promise<void> {
+    if (!deterministicError(err, reply.status)) return this.abandon();
+    const alongside = await this.prepare(reply);
+    try {
+      await alongside?.commit(null); // no use to confirm: an error's is released
+    } catch (e) {
+      // The answer still goes out; the claim's lease is no longer renewed, so a later retry runs again.
+      this.ex.log.error('storing an idempotent answer failed', { err: String(e) });
+    }
   }
 
   /** Free the key (no answer worth replaying); a no-op once stored or abandoned. Store errors are logged. */
@@ -88,8 +119,13 @@ export class IdempotentRun {
     }
   }
 
-  private async store(reply: Reply): Promise<void> {
-    if (this.settled) return;
+  /**
+   * The stored form of `reply` and the store write of it (with a use to confirm, or none), or null when
+   * there is nothing to store (already settled, or a large body the result storage refused: the claim is
+   * then abandoned).
+   */
+  private async prepare(reply: Reply): Promise<Alongside | null> {
+    if (this.settled) return null;
     const body = typeof reply.body === 'string' ? Buffer.from(reply.body, 'utf8') : reply.body;
     let bodyRef: string | null = null;
     if (body.byteLength > INLINE_MAX_BYTES) {
@@ -97,20 +133,31 @@ export class IdempotentRun {
         bodyRef = await storageOf(this.app).put({ bytes: body, contentType: reply.contentType });
       } catch (err) {
         this.ex.log.warn('storing a large idempotent answer failed; a retry will run again', { err: String(err) });
-        return this.abandon();
+        await this.abandon();
+        return null;
       }
     }
     this.settled = true;
     const expiresAt = reply.keepFor === undefined ? null : this.app.clock() + reply.keepFor;
     const answer: StoredAnswer = { status: reply.status, contentType: reply.contentType, headers: { ...reply.headers }, body: bodyRef ? null : body, bodyRef, expiresAt };
-    try {
-      const kept = await this.app.store.idempotency.complete(this.claim, answer);
-      if (!kept) this.ex.log.warn('an idempotency claim was taken over before its answer was stored (this process stalled past the lease)');
-      if (!kept && bodyRef) await storageOf(this.app).delete(bodyRef).catch(() => false);
-    } catch (err) {
-      // The answer still goes out; the claim's lease is no longer renewed, so a later retry runs again.
-      this.ex.log.error('storing an idempotent answer failed', { err: String(err) });
-    }
+    const dropBody = async (): Promise<void> => {
+      if (bodyRef) await storageOf(this.app).delete(bodyRef).catch(() => false);
+    };
+    return {
+      bytes: bodyRef ? 0 : body.byteLength,
+      commit: async (use) => {
+        const kept = await this.app.store.idempotency.complete(this.claim, answer, use);
+        if (!kept) {
+          this.ex.log.warn('an idempotency claim was taken over before its answer was stored (this process stalled past the lease)');
+          await dropBody();
+        }
+      },
+      dropped: () => {
+        // The settler gave the answer up with its use (uncounted): free the key for a retry, when the store lets us.
+        this.app.store.idempotency.abandon(this.claim).catch(() => undefined);
+        void dropBody();
+      },
+    };
   }
 }
 

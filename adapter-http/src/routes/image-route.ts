@@ -185,7 +185,7 @@ export function postImageRoute(spec: OpImageRoute<OpName> | CustomImageRoute<unk
         }
         turn?.release();
         const run = idem as IdempotentRun | null;
-        await sendMetered(ex, reply, reservation, run ? (r) => run.recordSuccess(r) : undefined);
+        await sendMetered(ex, reply, reservation, run ? (r, kept) => run.recordSuccess(r, kept) : undefined);
       };
       run()
         .catch(async (err) => {

@@ -18,7 +18,7 @@ function withRateLimit(reply: Reply, reservation: Reservation | null): Reply {
  * logged, not turned into an error reply: the work is done, and the use stays pending (still counted)
  * while this process lives.
  */
-async function keepReservation(reservation: Reservation | null, ex: Exchange): Promise<void> {
+export async function keepReservation(reservation: Reservation | null, ex: Exchange): Promise<void> {
   try {
     await reservation?.keep();
   } catch (err) {
@@ -28,17 +28,18 @@ async function keepReservation(reservation: Reservation | null, ex: Exchange): P
 
 /**
  * Send `reply` unless the client has left; a 2xx keeps the reservation first and carries its headers.
- * `record` sees the reply exactly as it is sent, before it is (an idempotency key stores it there).
+ * `record` sees the reply exactly as it is sent, before it is (an idempotency key stores it there); on a
+ * 2xx it is given the reservation and keeps it itself, in one store transaction with the stored answer.
  */
-export async function sendMetered(ex: Exchange, reply: Reply, reservation: Reservation | null, record?: (reply: Reply) => Promise<void>): Promise<void> {
+export async function sendMetered(ex: Exchange, reply: Reply, reservation: Reservation | null, record?: (reply: Reply, reservation: Reservation | null) => Promise<void>): Promise<void> {
   if (ex.aborted) return;
   if (reply.status >= 200 && reply.status < 300) {
-    await keepReservation(reservation, ex);
     const out = withRateLimit(reply, reservation);
-    await record?.(out);
+    if (record) await record(out, reservation);
+    else await keepReservation(reservation, ex);
     ex.send(out);
   } else {
-    await record?.(reply);
+    await record?.(reply, null);
     ex.send(reply);
   }
 }

@@ -1,9 +1,12 @@
 // The PostgreSQL side of idempotency keys (store/idempotency.ts): one table; a claim is one transaction
 // (insert if absent, else lock the row and judge it), so two processes racing for one key admit exactly
 // one. Leases are on the database's clock, like the reservation heartbeats: the hosts' clocks never matter.
+// An answer is stored in one transaction with its use's confirmation (inkprep_confirm, postgres.ts).
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { endedHere, thisInstance } from './instance.js';
+import type { ReservedUse } from './types.js';
+import { isStoreUnavailable } from './unavailable.js';
 import { IDEMPOTENCY_WINDOW_MS, LeaseRenewal, answerOf, isLive, type ClaimResult, type IdempotencyClaim, type IdempotencyStore } from './idempotency.js';
 
 /** The schema migration (postgres.ts PG_MIGRATIONS). A row is running while `status` is NULL. */
@@ -69,13 +72,27 @@ export function pgIdempotency(pool: pg.Pool, leaseMs: number): IdempotencyStore 
         c.release();
       }
     },
-    async complete(c, a) {
-      renewal.drop();
-      const r = await pool.query(
-        `UPDATE idempotency_keys SET status = $4, content_type = $5, headers = $6, body = $7, body_ref = $8, expires_at = $9, lease_until = NULL
-          WHERE account_id = $1 AND idem_key = $2 AND claim = $3 AND status IS NULL`,
-        [c.accountId, c.key, c.token, a.status, a.contentType, JSON.stringify(a.headers), a.body === null ? null : Buffer.from(a.body.buffer, a.body.byteOffset, a.body.byteLength), a.bodyRef, a.expiresAt]);
-      return r.rowCount === 1;
+    async complete(c, a, use: ReservedUse | null) {
+      let client: pg.PoolClient | null = null;
+      try {
+        client = await pool.connect();
+        await client.query('BEGIN');
+        if (use) await client.query('SELECT inkprep_confirm($1, $2, $3, $4, $5, $6)', [use.eventId, use.accountId, use.keyId, use.endpoint, use.fairUse, use.at]);
+        const r = await client.query(
+          `UPDATE idempotency_keys SET status = $4, content_type = $5, headers = $6, body = $7, body_ref = $8, expires_at = $9, lease_until = NULL
+            WHERE account_id = $1 AND idem_key = $2 AND claim = $3 AND status IS NULL`,
+          [c.accountId, c.key, c.token, a.status, a.contentType, JSON.stringify(a.headers), a.body === null ? null : Buffer.from(a.body.buffer, a.body.byteOffset, a.body.byteLength), a.bodyRef, a.expiresAt]);
+        await client.query('COMMIT');
+        renewal.drop();
+        return r.rowCount === 1;
+      } catch (err) {
+        await client?.query('ROLLBACK').catch(() => undefined);
+        // While the store is away the claim stays this process's (renewed) until the settler's retry lands.
+        if (!isStoreUnavailable(err)) renewal.drop();
+        throw err;
+      } finally {
+        client?.release();
+      }
     },
     async abandon(c) {
       renewal.drop();

@@ -1,9 +1,12 @@
 // The SQLite side of idempotency keys (store/idempotency.ts): one table, a claim in a BEGIN IMMEDIATE
-// transaction (atomic across processes sharing the file), leases on this host's wall clock.
+// transaction (atomic across processes sharing the file), leases on this host's wall clock. An answer is
+// stored in one transaction with its use's confirmation (the store's own confirm, nested as a savepoint).
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { endedHere, thisInstance } from './instance.js';
-import { IDEMPOTENCY_WINDOW_MS, LeaseRenewal, answerOf, isLive, type ClaimResult, type IdempotencyClaim, type IdempotencyRequest, type IdempotencyStore } from './idempotency.js';
+import type { ReservedUse } from './types.js';
+import { isStoreUnavailable } from './unavailable.js';
+import { IDEMPOTENCY_WINDOW_MS, LeaseRenewal, answerOf, isLive, type ClaimResult, type IdempotencyClaim, type IdempotencyRequest, type IdempotencyStore, type StoredAnswer } from './idempotency.js';
 
 /** The schema migration (sqlite.ts MIGRATIONS). A row is running while `status` is NULL. */
 export const SQLITE_IDEMPOTENCY_SCHEMA = `CREATE TABLE idempotency_keys (
@@ -20,9 +23,11 @@ interface Row {
 
 /**
  * The idempotency store over an open SQLite database (migrated). `keep` holds each prepared statement for the
- * process's life (sqlite.ts keepNative: a collected better-sqlite3 statement can abort Node 24).
+ * process's life (sqlite.ts keepNative: a collected better-sqlite3 statement can abort Node 24). `confirm`
+ * is the store's confirmation of a use (a better-sqlite3 transaction function: inside `complete`'s
+ * transaction it runs as a savepoint of it).
  */
-export function sqliteIdempotency(db: Database.Database, keep: <T extends object>(o: T) => T, leaseMs: number): IdempotencyStore {
+export function sqliteIdempotency(db: Database.Database, keep: <T extends object>(o: T) => T, leaseMs: number, confirm: (use: ReservedUse) => void): IdempotencyStore {
   const owner = randomBytes(8).toString('hex');
   const me = thisInstance();
   const q = keep({
@@ -52,18 +57,29 @@ export function sqliteIdempotency(db: Database.Database, keep: <T extends object
     return { kind: 'claimed', claim, staleBodyRef: row?.body_ref ?? null };
   });
 
+  const completeTx = db.transaction((c: IdempotencyClaim, a: StoredAnswer, use: ReservedUse | null): boolean => {
+    if (use) confirm(use);
+    return q.complete.run({
+      account: c.accountId, key: c.key, claim: c.token, status: a.status, content_type: a.contentType, headers: JSON.stringify(a.headers),
+      body: a.body === null ? null : Buffer.from(a.body.buffer, a.body.byteOffset, a.body.byteLength), body_ref: a.bodyRef, expires_at: a.expiresAt,
+    }).changes > 0;
+  });
+
   return {
     async claim(r) {
       const out = claimTx.immediate(r);
       if (out.kind === 'claimed') renewal.hold();
       return out;
     },
-    async complete(c, a) {
-      renewal.drop();
-      return q.complete.run({
-        account: c.accountId, key: c.key, claim: c.token, status: a.status, content_type: a.contentType, headers: JSON.stringify(a.headers),
-        body: a.body === null ? null : Buffer.from(a.body.buffer, a.body.byteOffset, a.body.byteLength), body_ref: a.bodyRef, expires_at: a.expiresAt,
-      }).changes > 0;
+    async complete(c, a, use) {
+      try {
+        const kept = completeTx.immediate(c, a, use);
+        renewal.drop();
+        return kept;
+      } catch (err) {
+        if (!isStoreUnavailable(err)) renewal.drop();
+        throw err;
+      }
     },
     async abandon(c) {
       renewal.drop();

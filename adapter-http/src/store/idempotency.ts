@@ -3,7 +3,10 @@
 // counting again. One row per (account, key): a claim while the first request runs (owned by a process,
 // with a lease the owner renews, so a crashed process never blocks the key for long), then the answer.
 // Both SQL stores implement IdempotencyStore (idempotency-sqlite.ts, idempotency-pg.ts); the HTTP side
-// (what is stored, how it is replayed) is routes/idempotency.ts.
+// (what is stored, how it is replayed) is routes/idempotency.ts. The answer of a metered request is stored
+// in the same transaction that confirms its use: a process that dies in between cannot leave a use counted
+// whose answer a retry would not find (and would run, and count, again).
+import type { ReservedUse } from './types.js';
 
 /** How long a key is remembered, from its first request: 24 hours (Stripe's convention). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -55,8 +58,14 @@ export interface IdempotencyStore {
    * until `complete` or `abandon`.
    */
   claim(req: IdempotencyRequest): Promise<ClaimResult>;
-  /** Store the answer of a claim; false when the claim was lost meanwhile (taken over after a stall). */
-  complete(claim: IdempotencyClaim, answer: StoredAnswer): Promise<boolean>;
+  /**
+   * Store the answer of a claim and, in the same transaction, confirm `use` (the request's reservation,
+   * as Store.confirm does; null when there is none): both happen or neither. Resolves false when the claim
+   * was lost meanwhile (taken over after a stall): the use is still confirmed, the work succeeded. Safe to
+   * call again after an ambiguous failure (a lost commit): the use is confirmed once, the answer kept.
+   * Keeps renewing the claim's lease while it fails because the store is away (the settler retries it).
+   */
+  complete(claim: IdempotencyClaim, answer: StoredAnswer, use: ReservedUse | null): Promise<boolean>;
   /** Drop a claim without an answer (the request failed in a way worth retrying): the key is free again. */
   abandon(claim: IdempotencyClaim): Promise<void>;
   /** Delete keys past their 24 hours or their answer's expiry at `now`; returns how many and the result storage objects they referenced. */

@@ -367,7 +367,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     return found;
   };
 
-  const idempotency = sqliteIdempotency(db, keepNative, timing.leaseMs);
+  const idempotency = sqliteIdempotency(db, keepNative, timing.leaseMs, confirmTx);
   let closed = false;
   const store: Store = {
     idempotency,
