@@ -83,7 +83,13 @@ describe(`transport selection (this run: INKPREP_HTTP=${want})`, () => {
 
   it('INKPREP_HTTP=auto picks uWS only where the @btc-vision build loads, never the trufflesuite build', async () => {
     const s = await startServe({ INKPREP_HTTP: 'auto', INKPREP_BOOTSTRAP_KEY: 'ink_live_' + 'AutoPick'.repeat(5) });
-    await s.stop();
+    try {
+      // The child's exit can be seen before the last of its stdout: wait for the line while it runs.
+      const end = Date.now() + 30_000;
+      while (!s.stdout().includes('"msg":"listening"') && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      await s.stop();
+    }
     const lines = jsonLines(s.stdout());
     const line = lines.find((l) => l.msg === 'http transport')!;
     expect(line.transport).toBe(autoPicksUws ? 'uws' : 'node');

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { endedHere, thisInstance } from './instance.js';
-import type { ReservedUse } from './types.js';
+import type { ReservedUse } from './use.js';
 import { isStoreUnavailable } from './unavailable.js';
 import { IDEMPOTENCY_WINDOW_MS, LeaseRenewal, answerOf, isLive, type ClaimResult, type IdempotencyClaim, type IdempotencyStore } from './idempotency.js';
 

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { endedHere, thisInstance } from './instance.js';
-import type { ReservedUse } from './types.js';
+import type { ReservedUse } from './use.js';
 import { isStoreUnavailable } from './unavailable.js';
 import { IDEMPOTENCY_WINDOW_MS, LeaseRenewal, answerOf, isLive, type ClaimResult, type IdempotencyClaim, type IdempotencyRequest, type IdempotencyStore, type StoredAnswer } from './idempotency.js';
 

@@ -6,7 +6,7 @@
 // (what is stored, how it is replayed) is routes/idempotency.ts. The answer of a metered request is stored
 // in the same transaction that confirms its use: a process that dies in between cannot leave a use counted
 // whose answer a retry would not find (and would run, and count, again).
-import type { ReservedUse } from './types.js';
+import type { ReservedUse } from './use.js';
 
 /** How long a key is remembered, from its first request: 24 hours (Stripe's convention). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;

@@ -2,6 +2,7 @@
 // Narrow and async on purpose, so a PostgreSQL implementation can sit behind the same interface.
 // The embedded SQLite implementation is sqlite.ts; openStore() in index.ts picks one.
 import type { IdempotencyStore } from './idempotency.js';
+import type { FairUseName, ReservedUse } from './use.js';
 
 /** Plans; only `business` has API access. */
 export type Plan = 'free' | 'pro' | 'business';
@@ -11,8 +12,7 @@ export const PLANS: readonly Plan[] = ['free', 'pro', 'business'];
 export type AccountStatus = 'active' | 'lapsed' | 'suspended';
 export const ACCOUNT_STATUSES: readonly AccountStatus[] = ['active', 'lapsed', 'suspended'];
 
-/** Endpoints with a per-account fair-use cap (rolling 24 h, across all keys of the account). */
-export type FairUseName = 'remove_bg' | 'upscale';
+export type { FairUseName, ReservedUse } from './use.js';
 export const FAIR_USE_NAMES: readonly FairUseName[] = ['remove_bg', 'upscale'];
 
 /** Default per-key daily request limit (spec 8). */
@@ -103,17 +103,6 @@ export interface MeterState {
   used: number;
   /** Milliseconds until `used` next goes down: the oldest counted use leaves the rolling 24 h window, or the UTC month ends. */
   resetMs: number;
-}
-
-/** An admitted use, as `confirm` needs it: the event, and what to record again if a sweep released it meanwhile. */
-export interface ReservedUse {
-  eventId: number;
-  accountId: string;
-  keyId: string;
-  endpoint: string;
-  fairUse: FairUseName | null;
-  /** The reservation's `now`. */
-  at: number;
 }
 
 /** First instant (ms) of the UTC calendar month containing `now`, and of the next one. */
