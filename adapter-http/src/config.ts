@@ -34,6 +34,8 @@ export interface ServerConfig {
   vectorizeSlots: number;
   /** PostgreSQL line: a process that stops renewing frees its places after this long (ms). Env `INKPREP_VECTORIZE_LEASE_MS`, default 10,000. */
   vectorizeLeaseMs: number;
+  /** Queued and running jobs (`Prefer: respond-async`) one account may have at once; the next is 429 `too_many_jobs`. Env `INKPREP_JOBS_MAX_ACTIVE`, default 50. */
+  jobsMaxActive: number;
   /** Upload byte limit of endpoints without their own (scan, fix, remove-bg, upscale, mockup). Env `INKPREP_MAX_UPLOAD_MB`, default 50. */
   maxUploadBytes: number;
   /** Vectorize upload byte limit (spec: 25 MB). Env `INKPREP_VECTORIZE_MAX_MB`, default 25. */
@@ -189,6 +191,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze([
   { name: 'INKPREP_VECTORIZE_SLOTS', section: 'limits', type: 'integer 1-1000', default: '1', description: 'Vectorize conversions at once (the whole deployment with `DATABASE_URL`; the contract says one at a time). Set alike on every process.', example: '2' },
   { name: 'INKPREP_VECTORIZE_MAX_WAITING', section: 'limits', type: 'integer 0-10,000', default: '8', description: '`max_waiting`: vectorize requests allowed to wait beside the conversions running (the whole deployment with `DATABASE_URL`); the next is 429 `queue_full`. Set alike on every process.', example: '16' },
   { name: 'INKPREP_VECTORIZE_LEASE_MS', section: 'limits', type: 'integer 1000-600,000 (ms)', default: '10000', description: 'PostgreSQL line only: a process that stops renewing its lease loses its places after this long.', example: '10000' },
+  { name: 'INKPREP_JOBS_MAX_ACTIVE', section: 'limits', type: 'integer 1-100,000', default: '50', description: 'Queued and running asynchronous jobs (`Prefer: respond-async`) one account may have at once (the whole deployment with `DATABASE_URL`); the next submission is 429 `too_many_jobs`.', example: '200' },
   { name: 'INKPREP_METRICS_PORT', section: 'metrics', type: 'integer 0-65535', default: 'unset (no metrics listener)', description: 'Serve Prometheus `GET /metrics` on this separate port (no auth: keep it off the public network; 0 = any free port). In `inkprep cluster` process N uses this port + N.', example: '9464' },
   { name: 'INKPREP_METRICS_HOST', section: 'metrics', type: 'interface address', default: 'unset (the `HOST` value)', description: 'Interface the metrics listener binds, e.g. a private address while the API listens on 0.0.0.0.', example: '127.0.0.1' },
   { name: 'INKPREP_METRICS_TOKEN', section: 'metrics', type: 'string, 16-256 characters, no spaces', default: 'unset (`/metrics` on the API port is 404)', description: 'Also serve `GET /metrics` on the API port, only to `Authorization: Bearer <token>` (others get 401).', example: 'scrape-token-0123456789' },
@@ -229,6 +232,7 @@ export const CONFIG_DEFAULTS: Readonly<Omit<ServerConfig, 'threads' | 'dataDir' 
   vectorizeMaxWaiting: 8,
   vectorizeSlots: 1,
   vectorizeLeaseMs: 10_000,
+  jobsMaxActive: 50,
   maxUploadBytes: 50 * MB,
   vectorizeMaxBytes: 25 * MB,
   maxPixels: 100_000_000,
@@ -288,6 +292,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     vectorizeMaxWaiting: int(env, 'INKPREP_VECTORIZE_MAX_WAITING', CONFIG_DEFAULTS.vectorizeMaxWaiting, 0, 10_000),
     vectorizeSlots: int(env, 'INKPREP_VECTORIZE_SLOTS', CONFIG_DEFAULTS.vectorizeSlots, 1, 1000),
     vectorizeLeaseMs: int(env, 'INKPREP_VECTORIZE_LEASE_MS', CONFIG_DEFAULTS.vectorizeLeaseMs, 1000, 600_000),
+    jobsMaxActive: int(env, 'INKPREP_JOBS_MAX_ACTIVE', CONFIG_DEFAULTS.jobsMaxActive, 1, 100_000),
     maxUploadBytes: Math.round(num(env, 'INKPREP_MAX_UPLOAD_MB', CONFIG_DEFAULTS.maxUploadBytes / MB, 0.001, 2048) * MB),
     vectorizeMaxBytes: Math.round(num(env, 'INKPREP_VECTORIZE_MAX_MB', CONFIG_DEFAULTS.vectorizeMaxBytes / MB, 0.001, 2048) * MB),
     maxPixels: int(env, 'INKPREP_MAX_PIXELS', CONFIG_DEFAULTS.maxPixels, 1, 1_000_000_000),

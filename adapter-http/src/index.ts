@@ -8,6 +8,7 @@ export { createLogger, type Logger } from './log.js';
 export type { AppServices } from './services.js';
 export { getRoute, postImageRoute, authenticateExchange, type RouteDef, type RouteMeta, type GetCall, type ImageCall, type ImageRouteBase, type OpImageRoute, type CustomImageRoute } from './routes/define.js';
 export { ROUTES } from './routes/index.js';
+export { jobsOf, readPreferences, parsePreferences, jobBody, JOBS_PREFIX, JobRunner, type JobBody, type JobHooks, type JobRun, type JobExecutor, type Preferences, type StoredResult, type StoredError } from './jobs/index.js';
 export { buildOpenApi, openApiText, openApiPath, operationKey, fieldSchema, errorCodesFor, ERROR_HEADERS, type OpenApiScope } from './openapi/document.js';
 export { httpReference } from './openapi/reference.js';
 export { OPERATION_DOCS, type OperationDoc, type ReplyDoc, type HeaderDoc, type RequestHeaderDoc } from './openapi/operations.js';

@@ -251,9 +251,9 @@ export function instrumentLine(line: VectorizeLine, metrics: Metrics): Vectorize
   return {
     get slots() { return line.slots; },
     get maxWaiting() { return line.maxWaiting; },
-    async acquire(signal) {
+    async acquire(signal, placed) {
       try {
-        const turn = await line.acquire(signal);
+        const turn = await line.acquire(signal, placed);
         metrics.queueWaited(turn.waitedMs / 1000);
         return turn;
       } catch (err) {

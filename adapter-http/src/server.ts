@@ -18,6 +18,7 @@ import type { RouteDef } from './routes/define.js';
 import { ROUTES } from './routes/index.js';
 import { startBlankWarmup } from './routes/mockup.js';
 import { sweepIdempotencyKeys } from './routes/idempotency.js';
+import { startJobRunner, type JobExecutor } from './jobs/index.js';
 import { hostingFor } from './storage/index.js';
 import type { AppServices } from './services.js';
 import type { Store } from './store/types.js';
@@ -55,6 +56,8 @@ export interface ServerOptions {
    * `X-Request-Id` (= requestId), Content-Type (= reply.contentType) and `X-Content-Type-Options: nosniff`.
    */
   onReply?: (seen: { method: string; path: string; requestId: string; reply: Reply }) => void;
+  /** How often the job runner looks for orphaned jobs and cancellations (ms); default 1000. */
+  jobPollMs?: number;
 }
 
 export interface InkprepServer {
@@ -122,6 +125,11 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
 
   const routes = opts.routes ?? ROUTES;
   const router = new Router(routes);
+  // Jobs (Prefer: respond-async): every route that can run one, by path; this process's runner starts now
+  // (on SQLite it resumes the jobs a previous run left unfinished).
+  const executors = new Map<string, JobExecutor>();
+  for (const r of routes) if (r.runJob) executors.set(r.path, r.runJob);
+  const jobs = startJobRunner(services, executors, opts.jobPollMs);
   // GET /metrics on the API port only with INKPREP_METRICS_TOKEN, for that bearer token (compared in constant time).
   const metricsToken = config.metricsToken ? Buffer.from('Bearer ' + config.metricsToken) : null;
   const metricsRoute = (ex: Exchange): void => {
@@ -176,6 +184,18 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
       (n) => n > 0 && log.info('pruned usage events', { deleted: n }),
       (err) => log.warn('pruning usage events failed', { err: String(err) }),
     );
+    // Final jobs past the result retention, with their stored requests and outputs (jobs/runner.ts).
+    const retention = config.store.resultRetentionMs;
+    if (retention !== null) {
+      const storage = hostingFor(config.dataDir, retention).storage;
+      store.jobs.sweep(services.clock() - retention).then(
+        async ({ removed, refs }) => {
+          for (const ref of refs) await storage.delete(ref).catch(() => false);
+          if (removed > 0) log.info('swept jobs', { deleted: removed });
+        },
+        (err) => log.warn('sweeping jobs failed', { err: String(err) }),
+      );
+    }
     // Idempotency keys past their 24 hours, with the stored bodies of large answers (routes/idempotency.ts).
     sweepIdempotencyKeys(store, hostingFor(config.dataDir, config.store.resultRetentionMs).storage, services.clock()).then(
       (n) => n > 0 && log.info('swept idempotency keys', { deleted: n }),
@@ -195,6 +215,7 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
     listener = await transport.listen({ host: config.host, port: config.port, sharePort: opts.sharePort ?? false }, handle);
   } catch (err) {
     clearInterval(pruneTimer);
+    await jobs.close(0);
     if (ownEngine) await engine.close();
     throw err;
   }
@@ -206,6 +227,7 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
       listener.stopListening();
       listener.closeIdle();
       clearInterval(pruneTimer);
+      await jobs.close(0);
       if (ownEngine) await engine.close();
       throw new Error(`cannot serve metrics on ${config.metricsHost ?? config.host}:${config.metricsPort} (INKPREP_METRICS_PORT): ${(err as Error).message}`, { cause: err });
     }
@@ -226,6 +248,7 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
     close(graceMs = config.shutdownGraceMs) {
       if (closing) return closing;
       closing = (async () => {
+        const deadline = Date.now() + graceMs;
         draining = true;
         clearInterval(pruneTimer);
         listener.stopListening();
@@ -240,6 +263,8 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
           });
         }
         if (active.size > 0) log.warn('closing with requests still running', { in_flight: active.size });
+        // Jobs running here get the same grace; the rest stay in the store for another process (or the next start).
+        await jobs.close(Math.max(0, deadline - Date.now()));
         for (const ex of active) ex.closeConnection();
         listener.closeIdle();
         for (const fn of closers) await fn();

@@ -52,6 +52,8 @@ const ADAPTER_LAYERS: readonly (readonly string[])[] = [
   ['http/', 'metrics.ts', 'bootstrap.ts'],
   ['services.ts'],
   ['readiness.ts'],
+  // asynchronous jobs: the runner the image routes hand a request to, and the job body
+  ['jobs/'],
   // the endpoints, each declared with routes/define.ts
   ['routes/'],
   // the OpenAPI document, derived from the endpoints' declarations

@@ -60,6 +60,8 @@ export class Exchange {
   readonly authorizationHeader: string;
   /** The `Idempotency-Key` header as sent ('' when absent): read here because uWS headers exist only in the request callback. */
   readonly idempotencyKey: string;
+  /** The `Prefer` header as sent ('' when absent; jobs/prefer.ts reads it): `respond-async` makes a metered POST a job. */
+  readonly prefer: string;
   /** The client's address (socket peer, or the forwarded client behind a trusted proxy), for the log. */
   readonly client: string;
   private childLog: Logger | null = null;
@@ -103,6 +105,7 @@ export class Exchange {
     this.apiKeyHeader = wire.header('x-api-key');
     this.authorizationHeader = wire.header('authorization');
     this.idempotencyKey = wire.header('idempotency-key');
+    this.prefer = wire.header('prefer');
     this.id = requestId(wire.header('x-request-id'));
     this.client = clientAddress(wire.remoteAddress, hooks.proxies ? wire.header('x-forwarded-for') : '', hooks.proxies ?? null);
     wire.onAborted(() => this.clientLeft());

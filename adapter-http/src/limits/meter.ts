@@ -40,6 +40,8 @@ export interface Reservation {
   keep(alongside?: Alongside): Promise<void>;
   /** X-RateLimit-* headers of the binding meter, for the 2xx reply (null when unmetered). */
   readonly headers: Readonly<Record<string, string>> | null;
+  /** The pending use (null when unmetered): an asynchronous job stores it and confirms it when it succeeds. */
+  readonly use: ReservedUse | null;
 }
 
 const NOOP: Reservation = {
@@ -48,6 +50,7 @@ const NOOP: Reservation = {
     await alongside?.commit(null);
   },
   headers: null,
+  use: null,
 };
 
 /**
@@ -126,6 +129,7 @@ export async function reserveUse(store: Store, caller: Caller, endpoint: string,
   const use = { eventId: r.eventId, accountId: account.id, keyId: caller.key.id, endpoint, fairUse, at: now };
   return {
     headers: r.meter ? rateLimitHeaders(r.meter) : null,
+    use,
     async release() {
       if (done) return;
       done = true;

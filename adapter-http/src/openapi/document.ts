@@ -9,7 +9,8 @@ import { ERROR_CODES, type HttpErrorCode } from '../errors/registry.js';
 import type { RouteDef, RouteField, RouteMeta } from '../routes/define.js';
 import { IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from '../routes/idempotency.js';
 import { OPERATION_DOCS, SERVER_OPERATIONS, type HeaderDoc, type OperationDoc } from './operations.js';
-import { errorSchema, filePartSchema, mediaSchema, type Schema } from './schemas.js';
+import { JOB, errorSchema, filePartSchema, mediaSchema, type Schema } from './schemas.js';
+import { MAX_PREFER_WAIT_S } from '../routes/image-route.js';
 
 /** `/a/:key` -> `/a/{key}`. */
 export function openApiPath(path: string): string {
@@ -59,6 +60,7 @@ export function errorCodesFor(meta: RouteMeta, doc: OperationDoc, hasFields: boo
   if (meta.meter !== 'none') codes.add('daily_limit_exceeded');
   if (typeof meta.meter === 'object') codes.add('fair_use_exceeded');
   if (meta.idempotent) for (const c of ['invalid_idempotency_key', 'idempotency_key_in_progress', 'idempotency_key_reused'] as const) codes.add(c);
+  if (meta.async) codes.add('too_many_jobs');
   if (meta.queue) {
     codes.add('queue_full');
     codes.add('queue_unavailable');
@@ -111,7 +113,35 @@ export const ERROR_HEADERS: Readonly<Partial<Record<HttpErrorCode, Readonly<Reco
   idempotency_key_in_progress: {
     'Retry-After': { schema: SECONDS, description: 'seconds after which to send the same request again (idempotency_key_in_progress; equal to the body\'s retry_after_seconds)' },
   },
+  too_many_jobs: {
+    'Retry-After': { schema: SECONDS, description: 'seconds after which to submit again (too_many_jobs; equal to the body\'s retry_after_seconds)' },
+  },
 };
+
+/** The request header of metered POSTs that makes them jobs (jobs/prefer.ts). */
+const PREFER_PARAM = {
+  name: 'Prefer', in: 'header', required: false,
+  description: 'RFC 7240. respond-async: the request is admitted exactly as without it (the same 4xx answers), then answered 202 Accepted with the job '
+    + '(Location: /api/v1/jobs/{id}, Preference-Applied: respond-async) instead of the result; GET the job until it is final. wait=N (seconds, with respond-async, '
+    + `at most ${MAX_PREFER_WAIT_S}): the 202 waits up to N s for the job to finish, so a short job's body is already final. Other preferences are ignored.`,
+  schema: { type: 'string', examples: ['respond-async', 'respond-async, wait=10'] },
+};
+
+/** The form field of a job's callback (the webhooks module posts the final job there). */
+const CALLBACK_FIELD: Schema = { type: 'string', minLength: 1, maxLength: 2048, description: 'with Prefer: respond-async only (400 invalid_option otherwise): the URL the finished job is posted to' };
+
+/** The 202 of a metered POST sent with Prefer: respond-async. */
+function acceptedReply(idempotent: boolean): Record<string, unknown> {
+  return {
+    description: 'Prefer: respond-async: the job (queued, or final when Prefer wait= let it finish)',
+    headers: headersObject({
+      Location: { schema: { type: 'string', pattern: '^/api/v1/jobs/job_[0-9a-f]{24}$' }, description: 'the job: GET it for its status and result, DELETE it to cancel' },
+      'Preference-Applied': { schema: { type: 'string', pattern: '^respond-async(, wait=[0-9]+)?$' }, description: 'the preferences honoured' },
+      ...(idempotent ? { [REPLAYED_HEADER]: REPLAYED_DOC } : {}),
+    }),
+    content: { 'application/json': { schema: JOB } },
+  };
+}
 
 /** The request header of metered POSTs (routes/idempotency.ts). */
 const IDEMPOTENCY_KEY_PARAM = {
@@ -187,6 +217,7 @@ function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: str
         : filePartSchema(`the image file: ${formats}`),
     };
     for (const f of fields) properties[f.field] = describe(f);
+    if (meta.async) properties.callback_url = CALLBACK_FIELD;
     op.requestBody = {
       required: true,
       content: {
@@ -198,6 +229,7 @@ function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: str
     };
   }
   if (meta.idempotent) params.push(IDEMPOTENCY_KEY_PARAM);
+  if (meta.async) params.push(PREFER_PARAM);
   if (params.length) op.parameters = params;
   const responses: Record<string, unknown> = {};
   for (const r of doc.replies) {
@@ -208,6 +240,7 @@ function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: str
     const replayed: Record<string, HeaderDoc> = meta.idempotent && r.status >= 200 && r.status < 300 ? { [REPLAYED_HEADER]: REPLAYED_DOC } : {};
     responses[String(r.status)] = { description: r.description, headers: headersObject({ ...r.headers, ...(metered ? rateLimitHeaders(true) : {}), ...replayed }), content };
   }
+  if (meta.async) responses['202'] = acceptedReply(meta.idempotent === true);
   for (const [status, codes] of errorCodesFor(meta, doc, fields.length > 0)) {
     const k = String(status);
     const own = responses[k] as { content: Record<string, { schema?: Schema }> } | undefined;

@@ -212,6 +212,32 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     replies: [{ status: 200, description: 'the PNG', media: ['image/png'], headers: { 'Cache-Control': text('public, immutable') } }],
     errors: ['not_found', 'store_unavailable'],
   },
+  'GET /api/v1/jobs/{id}': {
+    summary: 'An asynchronous job', tag: 'artwork',
+    description: 'A job made by a metered POST sent with Prefer: respond-async: its status, progress and, once final, its result (what the synchronous '
+      + 'answer would have carried: X- headers, the JSON body, or output_url for a binary output) or error (its status and body). This account\'s jobs only; '
+      + 'another account\'s is 404 job_not_found. Unmetered. Final jobs are kept as long as hosted results (INKPREP_RESULT_RETENTION_DAYS).',
+    replies: [{ status: 200, description: 'the job', json: S.JOB }],
+    errors: ['job_not_found'],
+  },
+  'DELETE /api/v1/jobs/{id}': {
+    summary: 'Cancel an asynchronous job', tag: 'artwork',
+    description: 'A queued or running job stops (its engine work is aborted) and becomes canceled; it is not counted. Canceling a canceled job answers it '
+      + 'again; a succeeded or failed job is 409 job_finished (it stays readable until swept). Unmetered.',
+    replies: [{ status: 200, description: 'the canceled job', json: S.JOB }],
+    errors: ['job_not_found', 'job_finished'],
+  },
+  'GET /api/v1/jobs/{id}/output': {
+    summary: 'The output of a succeeded job', tag: 'artwork',
+    description: 'The binary body the synchronous call would have answered (image, SVG, PDF, EPS, DXF), with its Content-Type; its numbers are in the job\'s '
+      + 'result.headers. The same API key\'s account only. 404 job_not_found when the job has no binary output (a JSON answer is in result.body) or was swept.',
+    replies: [{
+      status: 200, description: 'the output',
+      media: ['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml', 'application/pdf', 'application/postscript', 'image/vnd.dxf'],
+      headers: { 'Cache-Control': text('private') },
+    }],
+    errors: ['job_not_found'],
+  },
   'GET /api/v1/upscale/held/{key}': {
     summary: 'A short-lived upscale result', tag: 'artwork',
     description: 'Served while the result storage is failing (output_hosted_by provider); expires.',

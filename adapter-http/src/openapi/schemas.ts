@@ -206,6 +206,26 @@ export const READY = obj({ status: { const: 'ready' }, ...readyChecks });
 /** GET /healthz. */
 export const HEALTH = obj({ status: { type: 'string', enum: ['ok', 'draining'] } });
 
+/** An asynchronous job (`Prefer: respond-async`; jobs/body.ts): the 202 of a submission, GET/DELETE /api/v1/jobs/{id}. */
+export const JOB = obj({
+  id: { type: 'string', pattern: '^job_[0-9a-f]{24}$' },
+  status: { type: 'string', enum: ['queued', 'running', 'succeeded', 'failed', 'canceled'], description: 'queued (accepted; waiting, e.g. in the vectorize line), running, then one of the final states: succeeded, failed, canceled (DELETE)' },
+  operation: str('the path the job runs, e.g. /api/v1/vectorize'),
+  progress: nullable(obj({ fraction: num('share done, 0..1'), stage: nullable(str('the engine stage running (decode, quantize, trace...)')) }, [], 'from the engine\'s progress events; null before the first')),
+  created_at: { type: 'string', format: 'date-time' },
+  started_at: nullable({ type: 'string', format: 'date-time' }),
+  finished_at: nullable({ type: 'string', format: 'date-time' }),
+  result: obj({
+    status: int('the synchronous answer\'s status'),
+    content_type: str('the synchronous answer\'s Content-Type'),
+    headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'the synchronous answer\'s X- headers (its numbers: X-Paths, X-Warnings...)' },
+    body: { description: 'the synchronous JSON answer itself (JSON answers only)' },
+    output_bytes: int('size of the binary output (binary answers only)'),
+    output_url: str('where the binary output is served (GET, the same API key), kept as long as hosted results (INKPREP_RESULT_RETENTION_DAYS)'),
+  }, ['body', 'output_bytes', 'output_url'], 'succeeded jobs: what the synchronous call would have answered'),
+  error: obj({ status: int('the synchronous answer\'s status'), body: { type: 'object', description: 'the synchronous error body ({ error, code, ...})' } }, [], 'failed jobs: the error the synchronous call would have answered'),
+}, ['result', 'error']);
+
 /** Extra fields of the error body, by code (spec 7: "some errors add fields"). Every registry code has an entry. */
 export const ERROR_EXTRAS: Readonly<Record<HttpErrorCode, { properties: Record<string, Schema>; optional?: readonly string[] }>> = {
   invalid_option: { properties: { field: str('the field, parameter or form part at fault') } },
@@ -232,6 +252,9 @@ export const ERROR_EXTRAS: Readonly<Record<HttpErrorCode, { properties: Record<s
   invalid_idempotency_key: { properties: {} },
   idempotency_key_in_progress: { properties: { retry_after_seconds: int('seconds after which to send the same request again (= Retry-After)') } },
   idempotency_key_reused: { properties: {} },
+  job_not_found: { properties: {} },
+  job_finished: { properties: { status: { type: 'string', enum: ['succeeded', 'failed'] } } },
+  too_many_jobs: { properties: { limit: int('INKPREP_JOBS_MAX_ACTIVE'), retry_after_seconds: int('seconds after which to try again (= Retry-After)') } },
   aborted: { properties: {} },
   engine_overloaded: { properties: { ...readyChecks }, optional: ['store', 'engine'] },
   // GET /readyz carries the checks; an API route carries retry_after_seconds (= Retry-After).

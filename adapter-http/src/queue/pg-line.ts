@@ -274,7 +274,7 @@ export class PgLine implements VectorizeLine {
     this.heartbeat.unref();
   }
 
-  async acquire(signal?: AbortSignal): Promise<QueueTurn> {
+  async acquire(signal?: AbortSignal, placed?: () => void): Promise<QueueTurn> {
     if (signal?.aborted) throw new InkprepError('aborted', 'The caller left before its turn');
     if (this.closed) throw new InkprepError('shutting_down', 'The vectorize line is closing');
     const start = this.now();
@@ -296,6 +296,7 @@ export class PgLine implements VectorizeLine {
       const queue = { converting: row.o_converting > 0, waiting: row.o_waiting, max_waiting: this.maxWaiting };
       throw new ServiceError('queue_full', `The vectorize line is full (${queue.waiting} waiting); try again shortly`, { queue });
     }
+    placed?.();
     if (row.o_granted || this.early.delete(place)) {
       const turn = this.turn(place, s.generation, row.o_granted ? null : start);
       if (signal?.aborted) {

@@ -28,9 +28,11 @@ export interface VectorizeLine {
   readonly maxWaiting: number;
   /**
    * Take a conversion slot, waiting in line if all are busy.
+   * `placed` is called once the caller has its place (a slot, or a waiting place), before any wait: an
+   * asynchronous job answers its 202 then, so a full line is still its 429 `queue_full` at submission.
    * @throws ServiceError `queue_full` (with `queue`) when the line is full; InkprepError `aborted` when `signal` aborts first.
    */
-  acquire(signal?: AbortSignal): Promise<QueueTurn>;
+  acquire(signal?: AbortSignal, placed?: () => void): Promise<QueueTurn>;
   /** Live state; synchronous for the in-process line (hot path without a promise hop). */
   snapshot(): QueueSnapshot | Promise<QueueSnapshot>;
   /** Conversions running and callers waiting now (for /metrics: `converting` counts slots in use). */
@@ -95,11 +97,12 @@ export class ConversionQueue implements VectorizeLine {
     return { converting: this.running, waiting: this.waiters.length };
   }
 
-  acquire(signal?: AbortSignal): Promise<QueueTurn> {
+  acquire(signal?: AbortSignal, placed?: () => void): Promise<QueueTurn> {
     if (signal?.aborted) return Promise.reject(new InkprepError('aborted', 'The caller left before its turn'));
     const start = this.now();
     if (this.running < this.slots) {
       this.running++;
+      placed?.();
       return Promise.resolve(this.turn(null));
     }
     if (this.waiters.length >= this.maxWaiting) {
@@ -117,6 +120,7 @@ export class ConversionQueue implements VectorizeLine {
         signal.addEventListener('abort', w.onAbort, { once: true });
       }
       this.waiters.push(w);
+      placed?.();
     });
   }
 

@@ -1,4 +1,4 @@
-// getRoute(): a GET endpoint. Authenticated by default, unmetered by default; the status reads answer
+// getRoute(): a GET endpoint (or, with `method: 'delete'`, a DELETE without a body). Authenticated by default, unmetered by default; the status reads answer
 // inside the transport's callback when the store can authenticate synchronously.
 // Internal: the engine's parse helpers, so the API document describes a route's own validation by running it.
 import { validate } from '@inkprep/engine/internals';
@@ -48,6 +48,8 @@ class GetCallImpl<P> implements GetCall<P> {
  */
 export function getRoute<P = undefined>(spec: {
   path: string;
+  /** `delete` for the one DELETE endpoint (a job's cancel): the same machinery, no body read. Default `get`. */
+  method?: 'get' | 'delete';
   /** Require a key (default true; only /healthz-style routes turn it off). */
   auth?: boolean;
   /**
@@ -72,10 +74,10 @@ export function getRoute<P = undefined>(spec: {
   const endpoint = spec.endpoint ?? spec.path.slice(spec.path.lastIndexOf('/') + 1);
   const params = spec.params;
   return {
-    method: 'get',
+    method: spec.method ?? 'get',
     path: spec.path,
     meta: {
-      kind: 'get', auth, meter,
+      kind: 'get', auth, meter, ...(spec.method === 'delete' ? { method: 'delete' as const } : {}),
       fields: () => (params ? validate.describeFields((p: Record<string, string>) => params(new URLSearchParams(p)), spec.probes ?? [{}]) : []),
     },
     handle(ex, app) {

@@ -53,10 +53,15 @@ export function checkIdempotencyKey(key: string): void {
   }
 }
 
-/** SHA-256 hex of what makes two requests the same: method, path, account, every field (sorted) and the file's digest. */
-export function requestHash(ex: Exchange, accountId: string, form: Form): string {
+/**
+ * SHA-256 hex of what makes two requests the same: method, path, account, every field (sorted) and the
+ * file's digest; and whether it asked for a job (`Prefer: respond-async`: its answer is the 202, not the result).
+ */
+export function requestHash(ex: Exchange, accountId: string, form: Form, asJob = false): string {
   const fields = Object.keys(form.fields).sort().map((k) => [k, form.fields[k]]);
-  return createHash('sha256').update(JSON.stringify([ex.method, ex.path, accountId, fields, form.imageDigest])).digest('hex');
+  const parts: unknown[] = [ex.method, ex.path, accountId, fields, form.imageDigest];
+  if (asJob) parts.push('respond-async'); // absent otherwise, so keys stored before jobs existed hash the same
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
 
 /** Whether the answer to `err` (a 4xx) is what the same request would get again, so it is stored. */
@@ -166,8 +171,8 @@ export class IdempotentRun {
  * @returns the stored answer to replay, or the claim of a request that runs now.
  * @throws ServiceError 422 `idempotency_key_reused` | 409 `idempotency_key_in_progress` (retry_after_seconds)
  */
-export async function claimIdempotency(app: AppServices, ex: Exchange, caller: Caller, key: string, form: Form): Promise<{ replay: Reply } | { run: IdempotentRun }> {
-  const r = await app.store.idempotency.claim({ accountId: caller.account.id, key, requestHash: requestHash(ex, caller.account.id, form), now: app.clock() });
+export async function claimIdempotency(app: AppServices, ex: Exchange, caller: Caller, key: string, form: Form, asJob = false): Promise<{ replay: Reply } | { run: IdempotentRun }> {
+  const r = await app.store.idempotency.claim({ accountId: caller.account.id, key, requestHash: requestHash(ex, caller.account.id, form, asJob), now: app.clock() });
   switch (r.kind) {
     case 'mismatch':
       throw new ServiceError('idempotency_key_reused', 'This Idempotency-Key was used with a different request (method, path, fields or file) in the last 24 hours; send a new key with a new request');

@@ -6,23 +6,28 @@ import { textOptions, type ImageFormat, type OpName } from '@inkprep/engine';
 // engine's parse helpers, so HTTP validation and its OpenAPI description follow the engine's rules exactly.
 import { OPS, validate } from '@inkprep/engine/internals';
 import type { Exchange } from '../http/exchange.js';
+import type { JobExecutor } from '../jobs/index.js';
 import type { Meter } from '../limits/meter.js';
 import type { AppServices } from '../services.js';
 
 /** One entry of the route table. */
 export interface RouteDef {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'delete';
   /** Full path, e.g. `/api/v1/scan`. */
   path: string;
   /** Runs for each request after the server created its Exchange (synchronously, inside the transport's request callback). */
   handle(ex: Exchange, app: AppServices): void;
   /** What the API document (openapi/) reads: set by getRoute and postImageRoute. */
   meta?: RouteMeta;
+  /** Runs one job of this route (`Prefer: respond-async`; jobs/runner.ts), in whichever process holds it. */
+  runJob?: JobExecutor;
 }
 
 /** A route's facts for the API document, taken from the same spec that runs the route. */
 export interface RouteMeta {
   kind: 'get' | 'image';
+  /** The HTTP method when not the kind's own (GET routes declared with `method: 'delete'`). */
+  method?: 'delete';
   /** Requires an API key. */
   auth: boolean;
   meter: Meter;
@@ -30,6 +35,8 @@ export interface RouteMeta {
   formats?: readonly ImageFormat[];
   /** Metered image POSTs: an `Idempotency-Key` header makes a retry replay the first answer (routes/idempotency.ts). */
   idempotent?: boolean;
+  /** Metered image POSTs: `Prefer: respond-async` makes the request a job (202 + the job body). */
+  async?: boolean;
   /** Image POSTs through the vectorize line. */
   queue?: 'vectorize';
   /** The one route whose file field repeats (POST /gangsheet: `design`, up to `max` parts) instead of one `image`. */

@@ -16,6 +16,7 @@ import {
 } from './types.js';
 import * as Rows from './rows.js';
 import { PG_IDEMPOTENCY_SCHEMA, pgIdempotency } from './idempotency-pg.js';
+import { PG_JOBS_SCHEMA, pgJobs } from './jobs-pg.js';
 import { ServiceError } from '../errors/registry.js';
 
 /** Ordered schema migrations; index + 1 is the version recorded in inkprep_schema. Append only. */
@@ -111,6 +112,8 @@ export const PG_MIGRATIONS: readonly string[] = [
   `ALTER TABLE usage_instances ADD COLUMN IF NOT EXISTS lease_ms BIGINT;`,
   // v6: idempotency keys (issue #30; store/idempotency-pg.ts).
   PG_IDEMPOTENCY_SCHEMA,
+  // v7: asynchronous jobs (issue #33; store/jobs-pg.ts).
+  PG_JOBS_SCHEMA,
 ];
 
 /**
@@ -511,9 +514,11 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
   sweepTimer.unref();
 
   const idempotency = pgIdempotency(pool, timing.leaseMs);
+  const jobs = pgJobs(pool, timing.leaseMs);
   const store: Store & { pool: pg.Pool } = {
     pool,
     idempotency,
+    jobs,
     async createAccount({ name, plan, admin = false, now }) {
       const id = 'acc_' + randomBytes(8).toString('hex');
       const { rows } = await pool.query<AccountRow>(
@@ -695,6 +700,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
       clearInterval(sweepTimer);
       if (heartbeatTimer) clearInterval(heartbeatTimer);
       idempotency.close();
+      jobs.close();
       await sweeping?.catch(() => undefined);
       // Leftover pending uses (requests cut by the shutdown) become orphans, released by the next sweep anywhere.
       const mine = myId ? await myId.catch(() => 0) : 0;

@@ -15,6 +15,7 @@ import {
 } from './types.js';
 import * as Rows from './rows.js';
 import { SQLITE_IDEMPOTENCY_SCHEMA, sqliteIdempotency } from './idempotency-sqlite.js';
+import { SQLITE_JOBS_SCHEMA, sqliteJobs } from './jobs-sqlite.js';
 import { ServiceError } from '../errors/registry.js';
 
 /** Ordered schema migrations; index + 1 is the schema version. Append only. */
@@ -59,6 +60,8 @@ export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE usage_instances ADD COLUMN lease_ms INTEGER;`,
   // v6: idempotency keys (issue #30; store/idempotency-sqlite.ts).
   SQLITE_IDEMPOTENCY_SCHEMA,
+  // v7: asynchronous jobs (issue #33; store/jobs-sqlite.ts).
+  SQLITE_JOBS_SCHEMA,
 ];
 
 // SQLite returns flags as 0/1 and times as integers.
@@ -368,9 +371,11 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
   };
 
   const idempotency = sqliteIdempotency(db, keepNative, timing.leaseMs, confirmTx);
+  const jobs = sqliteJobs(db, keepNative, timing.leaseMs, (u) => confirmTx(u));
   let closed = false;
   const store: Store = {
     idempotency,
+    jobs,
     async createAccount({ name, plan, admin = false, now }) {
       const id = 'acc_' + randomBytes(8).toString('hex');
       q.insertAccount.run({ id, name, plan, admin: admin ? 1 : 0, daily_limit: DEFAULT_DAILY_LIMIT, created_at: now });
@@ -496,6 +501,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
       clearInterval(sweepTimer);
       if (heartbeatTimer) clearInterval(heartbeatTimer);
       idempotency.close();
+      jobs.close();
       // Leftover pending uses (requests cut by the shutdown) become orphans, released by the next sweep anywhere.
       if (myId !== 0) q.deleteInstance.run(myId);
       db.close();

@@ -3,6 +3,7 @@
 // The embedded SQLite implementation is sqlite.ts; openStore() in index.ts picks one.
 import type { IdempotencyStore } from './idempotency.js';
 import type { FairUseName, ReservedUse } from './use.js';
+import type { JobStore } from './jobs.js';
 
 /** Plans; only `business` has API access. */
 export type Plan = 'free' | 'pro' | 'business';
@@ -132,6 +133,8 @@ export interface UsageSummary {
 export interface Store {
   /** Idempotency keys of metered POSTs (store/idempotency.ts): claims and stored answers, shared by every process of the store. */
   readonly idempotency: IdempotencyStore;
+  /** Asynchronous jobs (store/jobs.ts): shared by every process of the store. */
+  readonly jobs: JobStore;
   /** Create an account (defaults: status active, daily limit 999,999, caps null). */
   createAccount(input: { name: string; plan: Plan; admin?: boolean; now: number }): Promise<Account>;
   getAccount(id: string): Promise<Account | null>;
