@@ -75,7 +75,7 @@ describe('a client generated from the served document', () => {
 
   it('the client calls every operation of the document', () => {
     const source = readFileSync(path.join(SOURCE, 'client.ts'), 'utf8');
-    const called = [...new Set([...source.matchAll(/\.(GET|POST)\('([^']+)'/g)].map((m) => `${m[1]} ${m[2]}`))].sort();
+    const called = [...new Set([...source.matchAll(/\.(GET|POST|DELETE)\('([^']+)'/g)].map((m) => `${m[1]} ${m[2]}`))].sort();
     expect(called).toEqual(operationsOf(served));
   });
 
@@ -151,5 +151,11 @@ describe('a client generated from the served document', () => {
     expect(r.mockupJson).toMatchObject({ status: 200, type: 'application/json', garment: 'own:classic-tee', contentType: 'image/png' });
     expect(r.mockupJson.base64).toBeGreaterThan(100);
     expect(r.refused).toEqual({ status: 401, type: 'application/json', code: 'unauthorized' });
+    expect(r.scanJob).toEqual({ status: 202, type: 'application/json', jobStatus: 'succeeded', preferenceApplied: 'respond-async, wait=30' });
+    expect(r.jobRead).toMatchObject({ status: 200, type: 'application/json', jobStatus: 'succeeded' });
+    expect(r.jobRead.width).toBeGreaterThan(0);
+    expect(r.jobOutput).toMatchObject({ status: 200, type: 'image/svg+xml', vecStatus: 'succeeded' });
+    expect(r.jobOutput.text).toContain('<svg');
+    expect(r.cancelDone).toEqual({ status: 409, type: 'application/json', code: 'job_finished' });
   });
 });

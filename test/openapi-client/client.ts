@@ -66,6 +66,8 @@ export async function callEveryOperation({ baseUrl, key, png }: Inputs) {
 
   // Image operations (multipart/form-data)
   const scan = await api.POST('/api/v1/scan', { body: { image: png, print_width_inches: 10 }, bodySerializer: formData });
+  const report = ok(scan);
+  if (!('width' in report)) throw new Error('scan answered a job without Prefer: respond-async');
   const fix = await api.POST('/api/v1/fix', { body: { image: png, fix_trim: true, halftone_lpi: 35 }, bodySerializer: formData, parseAs: 'blob' });
   const svgForm: Form<'/api/v1/vectorize'> = { image: png, colors: 2, output_format: 'svg' };
   const svg = await api.POST('/api/v1/vectorize', { body: svgForm, bodySerializer: formData, parseAs: 'text' });
@@ -86,6 +88,8 @@ export async function callEveryOperation({ baseUrl, key, png }: Inputs) {
   if (!('placements' in sheetData)) throw new Error('format=json answered a file');
   const upscale = await api.POST('/api/v1/upscale', { body: { image: png, scale: 2 }, bodySerializer: formData });
   const upscaled = ok(upscale);
+  // Every metered POST may also answer 202 with a job (Prefer: respond-async): the data is either, narrowed here.
+  if (!('output_url' in upscaled)) throw new Error('upscale answered a job without Prefer: respond-async');
   const resultKey = upscaled.output_url.slice(upscaled.output_url.lastIndexOf('/') + 1);
   const result = await anonymous.GET('/api/v1/upscale/results/{key}', { params: { path: { key: resultKey } }, parseAs: 'blob' });
   // A held result exists only while the result storage fails: an unknown key is a typed 404.
@@ -101,6 +105,18 @@ export async function callEveryOperation({ baseUrl, key, png }: Inputs) {
   const asJson: Form<'/api/v1/mockup'> = { image: png, style: 'own:classic-tee', output_size: 400, response: 'json' };
   const mockupJson = await api.POST('/api/v1/mockup', { body: asJson, bodySerializer: formData });
 
+  // Jobs (Prefer: respond-async): a scan whose 202 waits for it to finish, read back; a vectorize job's output;
+  // DELETE of a finished job is a typed 409.
+  const scanJob = await api.POST('/api/v1/scan', { body: { image: png, print_width_inches: 10 }, bodySerializer: formData, params: { header: { Prefer: 'respond-async, wait=30' } } });
+  const accepted = ok(scanJob);
+  if (!('operation' in accepted)) throw new Error('Prefer: respond-async answered the result itself');
+  const jobRead = await api.GET('/api/v1/jobs/{id}', { params: { path: { id: accepted.id } } });
+  const vecJob = await api.POST('/api/v1/vectorize', { body: svgForm, bodySerializer: formData, params: { header: { Prefer: 'respond-async, wait=30' } }, parseAs: 'json' });
+  const vecAccepted = ok(vecJob);
+  if (typeof vecAccepted === 'string' || !('operation' in vecAccepted)) throw new Error('Prefer: respond-async answered the result itself');
+  const jobOutput = await api.GET('/api/v1/jobs/{id}/output', { params: { path: { id: vecAccepted.id } }, parseAs: 'text' });
+  const cancelDone = await api.DELETE('/api/v1/jobs/{id}', { params: { path: { id: accepted.id } } });
+
   // A typed error: no key.
   const refused = await anonymous.GET('/api/v1/upscale');
 
@@ -114,7 +130,7 @@ export async function callEveryOperation({ baseUrl, key, png }: Inputs) {
     line: { ...seen(line), maxWaiting: ok(line).queue.max_waiting },
     removeBgLimits: { ...seen(removeBgLimits), maxPixels: ok(removeBgLimits).maxPixels },
     upscaleLimits: { ...seen(upscaleLimits), scales: ok(upscaleLimits).scales },
-    scan: { ...seen(scan), width: ok(scan).width, background: ok(scan).background, remaining: scan.response.headers.get('X-RateLimit-Remaining') },
+    scan: { ...seen(scan), width: report.width, background: report.background, remaining: scan.response.headers.get('X-RateLimit-Remaining') },
     fix: { ...seen(fix), bytes: new Uint8Array(await ok(fix).arrayBuffer()) },
     svg: { ...seen(svg), text: ok(svg) },
     pdf: { ...seen(pdf), bytes: new Uint8Array(await ok(pdf).arrayBuffer()) },
@@ -133,5 +149,9 @@ export async function callEveryOperation({ baseUrl, key, png }: Inputs) {
     mockupImage: { ...seen(mockupImage), bytes: new Uint8Array(await ok(mockupImage).arrayBuffer()) },
     mockupJson: { ...seen(mockupJson), garment: mockup.garment.key, contentType: mockup.image.content_type, base64: mockup.image.base64.length },
     refused: { ...seen(refused), code: refused.error?.code },
+    scanJob: { ...seen(scanJob), jobStatus: accepted.status, preferenceApplied: scanJob.response.headers.get('Preference-Applied') },
+    jobRead: { ...seen(jobRead), jobStatus: ok(jobRead).status, width: (ok(jobRead).result?.body as { width?: number } | undefined)?.width },
+    jobOutput: { ...seen(jobOutput), text: ok(jobOutput), vecStatus: vecAccepted.status },
+    cancelDone: { ...seen(cancelDone), code: cancelDone.error?.code },
   };
 }

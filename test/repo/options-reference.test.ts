@@ -30,7 +30,8 @@ function documentFields(op: OpName): string[] {
   const route = ROUTES.find((r) => r.meta?.op === op);
   if (!route) return [];
   const props = openapi.paths[route.path.replace(/:(\w+)/g, '{$1}')][route.method].requestBody.content['multipart/form-data'].schema.properties as Json;
-  return Object.keys(props).filter((k) => k !== (route.meta?.repeatedFile?.name ?? 'image')).sort();
+  // callback_url is a job's field (Prefer: respond-async), not an option of the op
+  return Object.keys(props).filter((k) => k !== (route.meta?.repeatedFile?.name ?? 'image') && k !== 'callback_url').sort();
 }
 
 /** The flags listed (at the start of an indented line) by `inkprep <verb> --help`, verb-only flags left out. */

@@ -5,8 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { endedHere, thisInstance } from './instance.js';
 import { LeaseRenewal } from './idempotency.js';
-import { jobOf, jobsSchema, type JobRow, type JobStatus, type JobStore } from './jobs.js';
-import type { ReservedUse } from './types.js';
+import { jobOf, jobsSchema, type JobRow, type JobStatus, type JobStore, type JobUse } from './jobs.js';
 
 /** The schema migration (sqlite.ts MIGRATIONS). */
 export const SQLITE_JOBS_SCHEMA = jobsSchema('INTEGER', false);
@@ -14,7 +13,7 @@ export const SQLITE_JOBS_SCHEMA = jobsSchema('INTEGER', false);
 type OpenRow = JobRow & { owner: string | null; host_key: string | null; pid: number | null; lease_until: number | null };
 
 /** The job store over an open SQLite database (migrated); `confirm` is the store's confirmation (run inside finish's transaction). */
-export function sqliteJobs(db: Database.Database, keep: <T extends object>(o: T) => T, leaseMs: number, confirm: (u: ReservedUse) => void): JobStore {
+export function sqliteJobs(db: Database.Database, keep: <T extends object>(o: T) => T, leaseMs: number, confirm: (u: JobUse) => void): JobStore {
   const owner = randomBytes(8).toString('hex');
   const me = thisInstance();
   const q = keep({

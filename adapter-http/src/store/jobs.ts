@@ -6,7 +6,16 @@
 // whose holder stopped renewing (or ended on this host) is taken by another process and run again.
 // Finishing is one transaction that also confirms the job's use, so a job run twice counts once.
 // Both SQL stores implement JobStore (jobs-sqlite.ts, jobs-pg.ts); the HTTP side is jobs/.
-import type { ReservedUse } from './types.js';
+
+/** The usage reservation a job carries (store/types.ts JobUse, restated so the two modules do not import each other). */
+export interface JobUse {
+  eventId: number;
+  accountId: string;
+  keyId: string;
+  endpoint: string;
+  fairUse: 'remove_bg' | 'upscale' | null;
+  at: number;
+}
 
 /** Every state of a job; the last three are final. */
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
@@ -36,7 +45,7 @@ export interface JobRecord {
   /** Where the webhooks module posts the final job body (stored as given), or null. */
   callbackUrl: string | null;
   /** The usage reservation the job carries (confirmed when it succeeds), or null for unmetered routes. */
-  use: ReservedUse | null;
+  use: JobUse | null;
   /** Times a process started running it (more than 1: a holder died and another took it). */
   attempts: number;
   /** The result (JSON text, jobs/body.ts) of a succeeded job, the error of a failed one. */
@@ -110,7 +119,7 @@ export function jobOf(r: JobRow): JobRecord {
     requestRef: r.request_ref, callbackUrl: r.callback_url,
     use: r.use_event === null ? null : {
       eventId: Number(r.use_event), accountId: r.account_id, keyId: r.key_id, endpoint: r.use_endpoint ?? '',
-      fairUse: (r.use_fair ?? null) as ReservedUse['fairUse'], at: Number(r.use_at),
+      fairUse: (r.use_fair ?? null) as JobUse['fairUse'], at: Number(r.use_at),
     },
     attempts: r.attempts, result: r.result, error: r.error, outputRef: r.output_ref, outputType: r.output_type,
   };
