@@ -251,7 +251,7 @@ export function postImageRoute(spec: AnySpec): RouteDef {
         if (asJob) {
           const reply = await submitJob(caller, form.fields, uploads, callbackUrl);
           const run = idem as IdempotentRun | null;
-          await run?.recordSuccess(reply);
+          await run?.recordSuccess(reply, null); // the 202 is stored; the use stays with the job
           ex.send(reply);
           return;
         }

@@ -7,15 +7,10 @@
 // Finishing is one transaction that also confirms the job's use, so a job run twice counts once.
 // Both SQL stores implement JobStore (jobs-sqlite.ts, jobs-pg.ts); the HTTP side is jobs/.
 
-/** The usage reservation a job carries (store/types.ts JobUse, restated so the two modules do not import each other). */
-export interface JobUse {
-  eventId: number;
-  accountId: string;
-  keyId: string;
-  endpoint: string;
-  fairUse: 'remove_bg' | 'upscale' | null;
-  at: number;
-}
+import type { ReservedUse } from './use.js';
+
+/** The usage reservation a job carries. */
+export type JobUse = ReservedUse;
 
 /** Every state of a job; the last three are final. */
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
