@@ -14,7 +14,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '@inkprep/engine';
 import {
-  ROUTES, createApiKey, createLogger, defaultConfig, openPostgresStore, openSqliteStore, startServer,
+  LeaseRenewal, ROUTES, createApiKey, createLogger, defaultConfig, openPostgresStore, openSqliteStore, startServer,
   type IdempotencyClaim, type InkprepServer, type ReservedUse, type StoredAnswer, type Store,
 } from '@inkprep/http';
 import { createTestDatabase, pgUnavailableReason } from './pg.js';
@@ -158,6 +158,28 @@ contract('PostgreSQL', async () => {
       await db.drop();
     },
   };
+});
+
+describe('lease renewal, held per claim', () => {
+  it('a claim dropped twice (stored, then abandoned after a failure) never stops the renewal of another; none held: no renewal', async () => {
+    const seen: string[][] = [];
+    const r = new LeaseRenewal(10, (tokens) => seen.push([...tokens]));
+    try {
+      r.hold('a');
+      r.hold('b');
+      r.drop('a');
+      r.drop('a');
+      const end = Date.now() + 30_000;
+      while (seen.length < 2 && Date.now() < end) await new Promise((res) => setTimeout(res, 10));
+      expect(seen.at(-1)).toEqual(['b']);
+      r.drop('b');
+      const n = seen.length;
+      await new Promise((res) => setTimeout(res, 100));
+      expect(seen.length).toBe(n);
+    } finally {
+      r.stop();
+    }
+  });
 });
 
 describe('through the API (SQLite file store): the answer refused by the store', () => {

@@ -107,8 +107,10 @@ export class IdempotentRun {
     try {
       await alongside?.commit(null); // no use to confirm: an error's is released
     } catch (e) {
-      // The answer still goes out; the claim's lease is no longer renewed, so a later retry runs again.
+      // The answer still goes out; the key is freed (or, the store away, no longer renewed), so a retry runs again.
       this.ex.log.error('storing an idempotent answer failed', { err: String(e) });
+      this.settled = false;
+      await this.abandon();
     }
   }
 

@@ -29,8 +29,8 @@ interface Row {
 export function pgIdempotency(pool: pg.Pool, leaseMs: number): IdempotencyStore {
   const owner = randomBytes(8).toString('hex');
   const me = thisInstance();
-  const renewal = new LeaseRenewal(Math.max(100, Math.floor(leaseMs / 3)), () =>
-    pool.query(`UPDATE idempotency_keys SET lease_until = ${DB_NOW} + $1 WHERE owner = $2 AND status IS NULL`, [leaseMs, owner]));
+  const renewal = new LeaseRenewal(Math.max(100, Math.floor(leaseMs / 3)), (tokens) =>
+    pool.query(`UPDATE idempotency_keys SET lease_until = ${DB_NOW} + $1 WHERE owner = $2 AND status IS NULL AND claim = ANY($3::text[])`, [leaseMs, owner, tokens]));
   const COLUMNS = 'account_id, idem_key, request_hash, created_at, claim, owner, host_key, pid, lease_until';
   const VALUES = `$1, $2, $3, $4, $5, $6, $7, $8, ${DB_NOW} + $9`;
 
@@ -63,7 +63,7 @@ export function pgIdempotency(pool: pg.Pool, leaseMs: number): IdempotencyStore 
           }
         }
         await c.query('COMMIT');
-        if (out.kind === 'claimed') renewal.hold();
+        if (out.kind === 'claimed') renewal.hold(claim.token);
         return out;
       } catch (err) {
         await c.query('ROLLBACK').catch(() => undefined);
@@ -83,19 +83,19 @@ export function pgIdempotency(pool: pg.Pool, leaseMs: number): IdempotencyStore 
             WHERE account_id = $1 AND idem_key = $2 AND claim = $3 AND status IS NULL`,
           [c.accountId, c.key, c.token, a.status, a.contentType, JSON.stringify(a.headers), a.body === null ? null : Buffer.from(a.body.buffer, a.body.byteOffset, a.body.byteLength), a.bodyRef, a.expiresAt]);
         await client.query('COMMIT');
-        renewal.drop();
+        renewal.drop(c.token);
         return r.rowCount === 1;
       } catch (err) {
         await client?.query('ROLLBACK').catch(() => undefined);
         // While the store is away the claim stays this process's (renewed) until the settler's retry lands.
-        if (!isStoreUnavailable(err)) renewal.drop();
+        if (!isStoreUnavailable(err)) renewal.drop(c.token);
         throw err;
       } finally {
         client?.release();
       }
     },
     async abandon(c) {
-      renewal.drop();
+      renewal.drop(c.token);
       await pool.query('DELETE FROM idempotency_keys WHERE account_id = $1 AND idem_key = $2 AND claim = $3 AND status IS NULL', [c.accountId, c.key, c.token]);
     },
     async sweep(now) {

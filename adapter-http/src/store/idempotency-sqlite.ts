@@ -37,10 +37,10 @@ export function sqliteIdempotency(db: Database.Database, keep: <T extends object
     complete: db.prepare(`UPDATE idempotency_keys SET status = @status, content_type = @content_type, headers = @headers, body = @body, body_ref = @body_ref, expires_at = @expires_at, lease_until = NULL
                           WHERE account_id = @account AND idem_key = @key AND claim = @claim AND status IS NULL`),
     abandon: db.prepare('DELETE FROM idempotency_keys WHERE account_id = ? AND idem_key = ? AND claim = ? AND status IS NULL'),
-    renew: db.prepare('UPDATE idempotency_keys SET lease_until = ? WHERE owner = ? AND status IS NULL'),
+    renew: db.prepare("UPDATE idempotency_keys SET lease_until = ? WHERE owner = ? AND status IS NULL AND claim IN (SELECT value FROM json_each(?))"),
     sweep: db.prepare<[number, number], { body_ref: string | null }>('DELETE FROM idempotency_keys WHERE created_at <= ? OR expires_at <= ? RETURNING body_ref'),
   });
-  const renewal = new LeaseRenewal(Math.max(100, Math.floor(leaseMs / 3)), () => q.renew.run(Date.now() + leaseMs, owner));
+  const renewal = new LeaseRenewal(Math.max(100, Math.floor(leaseMs / 3)), (tokens) => q.renew.run(Date.now() + leaseMs, owner, JSON.stringify(tokens)));
 
   const claimTx = db.transaction((r: IdempotencyRequest): ClaimResult => {
     const row = q.get.get(r.accountId, r.key);
@@ -68,21 +68,21 @@ export function sqliteIdempotency(db: Database.Database, keep: <T extends object
   return {
     async claim(r) {
       const out = claimTx.immediate(r);
-      if (out.kind === 'claimed') renewal.hold();
+      if (out.kind === 'claimed') renewal.hold(out.claim.token);
       return out;
     },
     async complete(c, a, use) {
       try {
         const kept = completeTx.immediate(c, a, use);
-        renewal.drop();
+        renewal.drop(c.token);
         return kept;
       } catch (err) {
-        if (!isStoreUnavailable(err)) renewal.drop();
+        if (!isStoreUnavailable(err)) renewal.drop(c.token);
         throw err;
       }
     },
     async abandon(c) {
-      renewal.drop();
+      renewal.drop(c.token);
       q.abandon.run(c.accountId, c.key, c.token);
     },
     async sweep(now) {
