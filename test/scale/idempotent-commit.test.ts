@@ -14,7 +14,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '@inkprep/engine';
 import {
-  LeaseRenewal, ROUTES, createApiKey, createLogger, defaultConfig, openPostgresStore, openSqliteStore, startServer,
+  ClaimRenewal, ROUTES, createApiKey, createLogger, defaultConfig, openPostgresStore, openSqliteStore, startServer,
   type IdempotencyClaim, type InkprepServer, type ReservedUse, type StoredAnswer, type Store,
 } from '@inkprep/http';
 import { createTestDatabase, pgUnavailableReason } from './pg.js';
@@ -163,7 +163,7 @@ contract('PostgreSQL', async () => {
 describe('lease renewal, held per claim', () => {
   it('a claim dropped twice (stored, then abandoned after a failure) never stops the renewal of another; none held: no renewal', async () => {
     const seen: string[][] = [];
-    const r = new LeaseRenewal(10, (tokens) => seen.push([...tokens]));
+    const r = new ClaimRenewal(10, (tokens) => seen.push([...tokens]));
     try {
       r.hold('a');
       r.hold('b');

@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { endedHere, thisInstance } from './instance.js';
 import type { ReservedUse } from './use.js';
 import { isStoreUnavailable } from './unavailable.js';
-import { IDEMPOTENCY_WINDOW_MS, LeaseRenewal, answerOf, isLive, type ClaimResult, type IdempotencyClaim, type IdempotencyStore } from './idempotency.js';
+import { IDEMPOTENCY_WINDOW_MS, ClaimRenewal, answerOf, isLive, type ClaimResult, type IdempotencyClaim, type IdempotencyStore } from './idempotency.js';
 
 /** The schema migration (postgres.ts PG_MIGRATIONS). A row is running while `status` is NULL. */
 export const PG_IDEMPOTENCY_SCHEMA = `CREATE TABLE IF NOT EXISTS idempotency_keys (
@@ -29,7 +29,7 @@ interface Row {
 export function pgIdempotency(pool: pg.Pool, leaseMs: number): IdempotencyStore {
   const owner = randomBytes(8).toString('hex');
   const me = thisInstance();
-  const renewal = new LeaseRenewal(Math.max(100, Math.floor(leaseMs / 3)), (tokens) =>
+  const renewal = new ClaimRenewal(Math.max(100, Math.floor(leaseMs / 3)), (tokens) =>
     pool.query(`UPDATE idempotency_keys SET lease_until = ${DB_NOW} + $1 WHERE owner = $2 AND status IS NULL AND claim = ANY($3::text[])`, [leaseMs, owner, tokens]));
   const COLUMNS = 'account_id, idem_key, request_hash, created_at, claim, owner, host_key, pid, lease_until';
   const VALUES = `$1, $2, $3, $4, $5, $6, $7, $8, ${DB_NOW} + $9`;

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import { endedHere, thisInstance } from './instance.js';
 import type { ReservedUse } from './use.js';
 import { isStoreUnavailable } from './unavailable.js';
-import { IDEMPOTENCY_WINDOW_MS, LeaseRenewal, answerOf, isLive, type ClaimResult, type IdempotencyClaim, type IdempotencyRequest, type IdempotencyStore, type StoredAnswer } from './idempotency.js';
+import { IDEMPOTENCY_WINDOW_MS, ClaimRenewal, answerOf, isLive, type ClaimResult, type IdempotencyClaim, type IdempotencyRequest, type IdempotencyStore, type StoredAnswer } from './idempotency.js';
 
 /** The schema migration (sqlite.ts MIGRATIONS). A row is running while `status` is NULL. */
 export const SQLITE_IDEMPOTENCY_SCHEMA = `CREATE TABLE idempotency_keys (
@@ -40,7 +40,7 @@ export function sqliteIdempotency(db: Database.Database, keep: <T extends object
     renew: db.prepare("UPDATE idempotency_keys SET lease_until = ? WHERE owner = ? AND status IS NULL AND claim IN (SELECT value FROM json_each(?))"),
     sweep: db.prepare<[number, number], { body_ref: string | null }>('DELETE FROM idempotency_keys WHERE created_at <= ? OR expires_at <= ? RETURNING body_ref'),
   });
-  const renewal = new LeaseRenewal(Math.max(100, Math.floor(leaseMs / 3)), (tokens) => q.renew.run(Date.now() + leaseMs, owner, JSON.stringify(tokens)));
+  const renewal = new ClaimRenewal(Math.max(100, Math.floor(leaseMs / 3)), (tokens) => q.renew.run(Date.now() + leaseMs, owner, JSON.stringify(tokens)));
 
   const claimTx = db.transaction((r: IdempotencyRequest): ClaimResult => {
     const row = q.get.get(r.accountId, r.key);

@@ -89,12 +89,45 @@ export function isLive(r: { created_at: number | string; expires_at: number | st
 }
 
 /**
+ * Renews the leases of this process's running rows, every third of the lease, only while it holds some.
+ * `renew` updates every running row of this process's owner id. (The jobs store's; idempotency claims use
+ * ClaimRenewal, held per claim.)
+ */
+export class LeaseRenewal {
+  private live = 0;
+  private timer: NodeJS.Timeout | null = null;
+  constructor(private readonly everyMs: number, private readonly renew: () => unknown) {}
+
+  hold(): void {
+    if (this.live++ === 0 && !this.timer) {
+      this.timer = setInterval(() => {
+        try {
+          Promise.resolve(this.renew()).catch(() => undefined);
+        } catch {
+          // busy: the next tick renews; the lease is three ticks long
+        }
+      }, this.everyMs);
+      this.timer.unref();
+    }
+  }
+
+  drop(): void {
+    if (this.live > 0 && --this.live === 0) this.stop();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}
+
+/**
  * Renews the leases of this process's running claims, every third of the lease, only while it holds some.
  * `renew(tokens)` updates the running rows of this process's owner id with those claim tokens. Held by
  * token, so dropping a claim twice (stored, then abandoned after a failure) never stops another's renewal,
  * and a claim whose abandon failed (the store away) is no longer renewed: its key frees itself after the lease.
  */
-export class LeaseRenewal {
+export class ClaimRenewal {
   private readonly held = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   constructor(private readonly everyMs: number, private readonly renew: (tokens: readonly string[]) => unknown) {}
