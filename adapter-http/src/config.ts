@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { invalidOption, type EngineOptions, type MaskOutput, type ModelOptions, type SegmentationModelOptions } from '@inkprep/engine';
 // Internal: the engine's model-option parser (to name the variables in its errors) and its blank cache default.
-import { defaultGarmentCacheDir, resolveModelConfig } from '@inkprep/engine/internals';
+import { DEFAULT_MEMORY_CACHE_MB, MAX_MEMORY_CACHE_MB, defaultGarmentCacheDir, resolveModelConfig } from '@inkprep/engine/internals';
 import { parseTrustedProxies } from './http/client-address.js';
 import { parseTransportChoice } from './transport/select.js';
 import type { TransportChoice } from './transport/types.js';
@@ -144,6 +144,8 @@ export interface EngineHostConfig {
    * `_OUTPUT`) and inference threads (`INKPREP_SEGMENTATION_THREADS`, 1-16).
    */
   models: Readonly<ModelOptions>;
+  /** Megabytes of engine memory caches per process (blanks, photos, designs). Env `INKPREP_MEMORY_CACHE_MB`, default 256. */
+  memoryCacheMb: number;
   /**
    * Fetch the default model in the background at start: only when the operator opts in with env
    * `INKPREP_FETCH_MODEL=1` (or true/yes; the weights' terms are unclear, THIRD_PARTY_NOTICES.md), and only when
@@ -200,6 +202,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze([
   { name: 'INKPREP_RESERVATION_LEASE_MS', section: 'store', type: 'integer 1000-3,600,000 (ms)', default: '30000', description: 'Pending usage reservations of a process silent this long are released (both stores).', example: '60000' },
   { name: 'INKPREP_RESULT_RETENTION_DAYS', section: 'store', type: 'positive number (days)', default: 'unset (kept forever)', description: 'Hosted results older than this are no longer served and may be swept.', example: '30' },
   { name: 'INKPREP_GARMENT_CACHE_DIR', section: 'engine', type: 'directory', default: '<data dir>/cache/garments', description: 'Rendered garment blanks of the mockup (computed once, kept here).', example: '/var/cache/inkprep/garments' },
+  { name: 'INKPREP_MEMORY_CACHE_MB', section: 'engine', type: 'integer 0-1,048,576 (MB)', default: '256', description: 'Memory the engine keeps between requests, per process (rendered garment blanks, prepared garment photos, resampled mockup designs), split evenly between the engine threads; least recently used out first. 0: mockups reload their blank from the disk cache every time. See docs/guides/operating.md#memory.', example: '128' },
   { name: 'INKPREP_WARM_BLANKS', section: 'engine', type: 'boolean (`0`, `false`, `no`, `off` are off)', default: 'on; off under tests (`NODE_ENV=test` or `VITEST` set)', description: 'Pre-render the own garment blanks in the background at start.', example: '0' },
   { name: 'INKPREP_MODEL_DIR', section: 'engine', type: 'directory', default: '<data dir>/models', description: 'Catalogue segmentation models of remove-bg (`inkprep models fetch` writes here).', example: '/var/lib/inkprep/models' },
   { name: 'INKPREP_FETCH_MODEL', section: 'engine', type: 'boolean (`1`, `true`, `yes` are on)', default: 'off', description: 'Fetch the default segmentation model in the background at start, when `INKPREP_SEGMENTATION_MODEL` names none. Opt-in: the weights\' terms are unclear (docs/licensing.md).', example: '1' },
@@ -421,11 +424,16 @@ export function engineConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Engin
   };
   // Checked now with the variables' names (the engine would name its own option fields).
   resolveModelConfig({ ...segmentation, path: 'model.onnx' }, segmentationVariable);
+  const rawCache = env.INKPREP_MEMORY_CACHE_MB?.trim();
+  if (rawCache !== undefined && rawCache !== '' && (!/^\d{1,7}$/.test(rawCache) || Number(rawCache) > MAX_MEMORY_CACHE_MB)) {
+    throw invalidOption('INKPREP_MEMORY_CACHE_MB', `an integer from 0 to ${MAX_MEMORY_CACHE_MB}`, rawCache);
+  }
   const fetchFlag = env.INKPREP_FETCH_MODEL?.trim().toLowerCase();
   return Object.freeze({
     dataDir,
     garmentCacheDir: env.INKPREP_GARMENT_CACHE_DIR?.trim() ? path.resolve(env.INKPREP_GARMENT_CACHE_DIR.trim()) : path.join(dataDir, 'cache', 'garments'),
     modelDir,
+    memoryCacheMb: rawCache ? Number(rawCache) : DEFAULT_MEMORY_CACHE_MB,
     models: Object.freeze({
       ...(none ? {} : { dir: modelDir }),
       segmentation: Object.freeze(segmentation),
@@ -436,9 +444,9 @@ export function engineConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Engin
   });
 }
 
-/** The createEngine options of a host configuration (its paths and models; pool sizes are the caller's). */
+/** The createEngine options of a host configuration (its paths, models and cache budget; pool sizes are the caller's). */
 export function engineOptions(c: EngineHostConfig): EngineOptions {
-  return { dataDir: c.dataDir, garmentCacheDir: c.garmentCacheDir, models: c.models };
+  return { dataDir: c.dataDir, garmentCacheDir: c.garmentCacheDir, models: c.models, memoryCacheMb: c.memoryCacheMb };
 }
 
 /** A configuration for tests and embedding: defaults, ephemeral port, given data dir. */

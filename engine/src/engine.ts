@@ -16,6 +16,7 @@ import type { TextOptions } from './options/validate.js';
 import { runOpSafely } from './pool/run-op.js';
 import { safeSink, type ProgressEvent } from './progress.js';
 import { resolveSettings, type ModelOptions } from './settings.js';
+import { setMemoryCacheBytes } from './cache/memory.js';
 
 /** Options of `createEngine`. All optional. */
 export interface EngineOptions {
@@ -36,6 +37,15 @@ export interface EngineOptions {
   garmentCacheDir?: string;
   /** The segmentation models remove-bg may use (a model directory, a model path, threads); default none. */
   models?: ModelOptions;
+  /**
+   * Megabytes the engine may keep in memory between calls, in all (an integer, 0-1,048,576; default 256):
+   * rendered garment blanks (neutral, coloured, resampled to an output size), prepared garment photos and
+   * resampled mockup designs. Split evenly between the worker threads (each caches on its own: 256 MB over 2
+   * threads is 128 MB each; with `threads: 0` the calling thread has it all), least recently used out first.
+   * 0 caches nothing in memory: every mockup reloads its blank from the disk cache. Working memory of a
+   * running op is not counted (see docs/guides/operating.md#memory).
+   */
+  memoryCacheMb?: number;
 }
 
 /** Per-call options. */
@@ -153,7 +163,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const maxQueue = options.maxQueue ?? RESOLVED_DEFAULTS.maxQueue;
   const maxPixels = options.maxPixels ?? RESOLVED_DEFAULTS.maxPixels;
   if (!Number.isInteger(threads) || threads < 0) throw new InkprepError('invalid_option', 'Expected an integer >= 0 for threads', { field: 'threads' });
-  const settings = resolveSettings(options);
+  const settings = resolveSettings(options, threads);
   const pool = threads > 0
     ? new Piscina({ filename: workerFilename(), workerData: settings, minThreads: Math.min(1, threads), maxThreads: threads, maxQueue, idleTimeout: options.idleTimeout ?? RESOLVED_DEFAULTS.idleTimeout })
     : null;
@@ -174,6 +184,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
     if (call.signal?.aborted) throw new InkprepError('aborted');
     const onProgress = safeSink(call.onProgress);
     if (!pool) {
+      // In-thread: the cache is this thread's, shared by every in-thread engine of it; the caller's budget rules.
+      setMemoryCacheBytes(settings.memoryCacheBytes);
       const out = await runOpSafely(op, input, resolved, { maxPixels: limit, settings, ...(onProgress ? { progress: onProgress } : {}) });
       if (!out.ok) throw fromWire(out.error);
       return out.value as ResultOf<K>;

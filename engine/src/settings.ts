@@ -1,7 +1,8 @@
-// The engine's own settings (paths and model choices a host gives createEngine), resolved once into plain
+// The engine's own settings (paths, model choices and the memory cache budget a host gives createEngine), resolved once into plain
 // data and handed to every task where it runs: to the pool's workers as their workerData, to in-thread runs
 // directly. The engine reads nothing from the environment: a host (the HTTP service, the CLI) decides these.
 import path from 'node:path';
+import { DEFAULT_MEMORY_CACHE_MB } from './cache/memory.js';
 import { invalidOption } from './errors.js';
 import { defaultGarmentCacheDir } from './garments/cache.js';
 import { MAX_SEGMENTATION_THREADS, defaultSegmentationThreads, resolveModelConfig, type SegmentationModelOptions } from './matte/model.js';
@@ -27,6 +28,8 @@ export interface ModelOptions {
 export interface EngineSettings {
   /** Disk cache of rendered blanks (mockup). */
   garmentCacheDir: string;
+  /** This thread's share of EngineOptions.memoryCacheMb, bytes (cache/memory.ts). */
+  memoryCacheBytes: number;
   models: {
     /** Catalogue model directory; null: no default model. */
     dir: string | null;
@@ -38,14 +41,23 @@ export interface EngineSettings {
 
 /** Settings of an engine created without options (also what pure op functions use when called directly). */
 export function defaultSettings(): EngineSettings {
-  return { garmentCacheDir: defaultGarmentCacheDir(), models: { dir: null, segmentation: {}, threads: defaultSegmentationThreads() } };
+  return { garmentCacheDir: defaultGarmentCacheDir(), memoryCacheBytes: DEFAULT_MEMORY_CACHE_MB * MB, models: { dir: null, segmentation: {}, threads: defaultSegmentationThreads() } };
 }
 
+const MB = 1024 * 1024;
+/** Largest memoryCacheMb accepted (1 TiB: anything larger is a unit mistake). */
+export const MAX_MEMORY_CACHE_MB = 1_048_576;
+
 /**
- * Resolve the host's paths and model options.
- * @throws InkprepError `invalid_option` naming the option (`models.threads`, `models.segmentation.input_size`, ...)
+ * Resolve the host's paths, model options and cache budget. The budget is per process: each of the pool's
+ * `poolThreads` workers (or the calling thread when there is no pool) gets an equal share, so the engine's caches
+ * never hold more than memoryCacheMb in all however many workers are running.
+ * @throws InkprepError `invalid_option` naming the option (`memoryCacheMb`, `models.threads`, `models.segmentation.input_size`, ...)
  */
-export function resolveSettings(o: { dataDir?: string; garmentCacheDir?: string; models?: ModelOptions }): EngineSettings {
+export function resolveSettings(o: { dataDir?: string; garmentCacheDir?: string; models?: ModelOptions; memoryCacheMb?: number }, poolThreads = 0): EngineSettings {
+  const cacheMb = o.memoryCacheMb ?? DEFAULT_MEMORY_CACHE_MB;
+  if (!Number.isInteger(cacheMb) || cacheMb < 0 || cacheMb > MAX_MEMORY_CACHE_MB) throw invalidOption('memoryCacheMb', `an integer from 0 to ${MAX_MEMORY_CACHE_MB}`, o.memoryCacheMb);
+  const memoryCacheBytes = Math.floor((cacheMb * MB) / Math.max(1, poolThreads));
   const m = o.models ?? {};
   const threads = m.threads ?? defaultSegmentationThreads();
   if (!Number.isInteger(threads) || threads < 1 || threads > MAX_SEGMENTATION_THREADS) throw invalidOption('models.threads', `an integer from 1 to ${MAX_SEGMENTATION_THREADS}`, m.threads);
@@ -55,5 +67,5 @@ export function resolveSettings(o: { dataDir?: string; garmentCacheDir?: string;
   const garmentCacheDir = o.garmentCacheDir ? path.resolve(o.garmentCacheDir)
     : o.dataDir ? path.resolve(o.dataDir, 'cache', 'garments')
     : defaultGarmentCacheDir();
-  return { garmentCacheDir, models: { dir: m.dir ? path.resolve(m.dir) : null, segmentation, threads } };
+  return { garmentCacheDir, memoryCacheBytes, models: { dir: m.dir ? path.resolve(m.dir) : null, segmentation, threads } };
 }

@@ -16,8 +16,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const ENGINE_LAYERS: readonly (readonly string[])[] = [
   // the vocabulary every part speaks: errors, progress events, DTF print rules
   ['errors.ts', 'progress.ts', 'print/'],
-  // pixels, colour maths, option parsing, the ONNX runtime
-  ['raster/', 'colour/', 'options/', 'onnx/', 'pdf/'],
+  // pixels, colour maths, option parsing, the ONNX runtime, the thread's memory cache
+  ['raster/', 'colour/', 'options/', 'onnx/', 'pdf/', 'cache/'],
   // algorithm families, each on pixels alone
   ['alpha/', 'halftone/', 'vectorize/', 'garments/', 'matte/'],
   // families built on others: the scan judges alpha; the upscaler traces with the vectorizer

@@ -1,11 +1,13 @@
 // Render-once cache of blanks. The neutral render of a style/view/resolution is computed once, kept in
 // memory and written to disk (the engine's garment cache directory, EngineOptions.dataDir/garmentCacheDir);
-// coloured renders and their resamples to an output size are kept in a byte-bounded in-memory LRU.
-// Each worker thread has its own memory cache; the disk cache is shared (written atomically by rename).
+// coloured renders and their resamples to an output size are kept in memory too, all within the thread's one
+// cache budget (cache/memory.ts). Each worker thread has its own memory cache; the disk cache is shared
+// (written atomically by rename).
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { memoryCacheClear, memoryCacheGet, memoryCachePut } from '../cache/memory.js';
 import { colorize, type ColorSpec } from './colorize.js';
 import { renderNeutral, type NeutralRender } from './shade.js';
 import type { OwnStyle, View } from './specs.js';
@@ -49,33 +51,15 @@ export function renderSizeFor(longSide: number): number {
   return RENDER_SIZES[RENDER_SIZES.length - 1];
 }
 
-class Lru<V> {
-  private map = new Map<string, { v: V; bytes: number }>();
-  private total = 0;
-  constructor(private readonly maxBytes: number) {}
-  get(k: string): V | undefined {
-    const e = this.map.get(k);
-    if (!e) return undefined;
-    this.map.delete(k);
-    this.map.set(k, e);
-    return e.v;
-  }
-  set(k: string, v: V, bytes: number): void {
-    const old = this.map.get(k);
-    if (old) { this.total -= old.bytes; this.map.delete(k); }
-    this.map.set(k, { v, bytes });
-    this.total += bytes;
-    for (const [key, e] of this.map) {
-      if (this.total <= this.maxBytes || this.map.size <= 1) break;
-      this.map.delete(key);
-      this.total -= e.bytes;
-    }
-  }
-  clear(): void { this.map.clear(); this.total = 0; }
-}
-
-const neutralMem = new Lru<NeutralRender>(256 * 1024 * 1024);
-const assetMem = new Lru<GarmentAsset>(320 * 1024 * 1024);
+// Every entry lives in the thread's one memory cache (cache/memory.ts: one byte budget, least recently used
+// first out) under these prefixes. Bytes per pixel as counted there: a neutral render holds 10 (mask, print
+// mask, 16-bit shade, sheen, yarn, shadow, 32-bit folds); a coloured blank 12 (its RGBA plus the neutral's
+// mask, print mask, folds and shade, which it keeps alive even once the neutral is dropped).
+const NEUTRAL = 'garment:n:';
+const COLOURED = 'garment:c:';
+const RESAMPLED = 'garment:r:';
+const NEUTRAL_BYTES_PER_PX = 10;
+const ASSET_BYTES_PER_PX = 12;
 const pending = new Map<string, Promise<unknown>>();
 
 function once<T>(key: string, make: () => Promise<T>): Promise<T> {
@@ -88,8 +72,7 @@ function once<T>(key: string, make: () => Promise<T>): Promise<T> {
 
 /** Drop the in-memory caches (tests, benches). The disk cache stays. */
 export function clearGarmentMemory(): void {
-  neutralMem.clear();
-  assetMem.clear();
+  memoryCacheClear('garment:');
 }
 
 // Disk layout of a neutral render: a JSON header line, then the arrays back to back.
@@ -157,7 +140,7 @@ async function waitForPeer(file: string): Promise<NeutralRender | null> {
 /** The neutral render of a style/view at a render size: memory, then disk (`cacheDir`), then rendered (and stored). */
 export function getNeutral(style: OwnStyle, view: View, size: number, cacheDir = defaultGarmentCacheDir()): Promise<NeutralRender> {
   const key = `${style.id}-${view}-${size}`;
-  const hit = neutralMem.get(key);
+  const hit = memoryCacheGet<NeutralRender>(NEUTRAL + key);
   if (hit) return Promise.resolve(hit);
   return once(`n:${key}`, async () => {
     const file = path.join(cacheDir, `${key}.v${FORMAT_VERSION}.bin`);
@@ -193,7 +176,7 @@ export function getNeutral(style: OwnStyle, view: View, size: number, cacheDir =
         if (locked) await rm(lock, { force: true }).catch(() => undefined);
       }
     }
-    neutralMem.set(key, n, n.width * n.height * 10);
+    memoryCachePut(NEUTRAL + key, n, n.width * n.height * NEUTRAL_BYTES_PER_PX);
     return n;
   });
 }
@@ -204,18 +187,23 @@ function colorKey(c: ColorSpec): string {
 
 /** The coloured blank at a render size (memory-cached). */
 export async function getColored(style: OwnStyle, view: View, color: ColorSpec, size: number, cacheDir = defaultGarmentCacheDir()): Promise<GarmentAsset> {
-  const key = `c:${style.id}-${view}-${size}-${colorKey(color)}`;
-  const hit = assetMem.get(key);
+  const key = `${COLOURED}${style.id}-${view}-${size}-${colorKey(color)}`;
+  const hit = memoryCacheGet<GarmentAsset>(key);
   if (hit) return hit;
   return once(key, async () => {
-    const n = await getNeutral(style, view, size, cacheDir);
-    const a: GarmentAsset = {
-      width: n.width, height: n.height, ppi: n.ppi, center_x: n.center_x, collar_y: n.collar_y,
-      rgba: colorize(n, color), mask: n.mask, print_mask: n.print_mask, fold_in: n.fold_in, light: n.shade,
-    };
-    assetMem.set(key, a, n.width * n.height * 4);
+    const a = await colourBlank(style, view, color, size, cacheDir);
+    memoryCachePut(key, a, a.width * a.height * ASSET_BYTES_PER_PX);
     return a;
   });
+}
+
+/** The coloured blank at a render size, not cached (an intermediate of a resample). */
+async function colourBlank(style: OwnStyle, view: View, color: ColorSpec, size: number, cacheDir: string): Promise<GarmentAsset> {
+  const n = await getNeutral(style, view, size, cacheDir);
+  return {
+    width: n.width, height: n.height, ppi: n.ppi, center_x: n.center_x, collar_y: n.collar_y,
+    rgba: colorize(n, color), mask: n.mask, print_mask: n.print_mask, fold_in: n.fold_in, light: n.shade,
+  };
 }
 
 /** Bilinear resample of a single-channel field to w x h (pixel centres aligned). */
@@ -241,15 +229,19 @@ function resampleField<T extends Float32Array | Uint8Array | Uint16Array>(src: T
  */
 export async function getGarmentAt(style: OwnStyle, view: View, color: ColorSpec, longSide: number, cacheDir = defaultGarmentCacheDir()): Promise<GarmentAsset> {
   const size = renderSizeFor(longSide);
-  const base = await getColored(style, view, color, size, cacheDir);
-  const s = longSide / Math.max(base.width, base.height);
-  const w = Math.max(1, Math.round(base.width * s));
-  const h = Math.max(1, Math.round(base.height * s));
-  if (w === base.width && h === base.height) return base;
-  const key = `r:${style.id}-${view}-${size}-${colorKey(color)}-${w}x${h}`;
-  const hit = assetMem.get(key);
+  // At the render size itself the coloured blank is the answer; otherwise it is only the resample's source,
+  // coloured afresh and dropped (a new output size of a colour costs a colouring; the budget holds the blanks
+  // mockups actually use instead).
+  const key = `${RESAMPLED}${style.id}-${view}-${size}-${colorKey(color)}-${longSide}`;
+  const hit = memoryCacheGet<GarmentAsset>(key);
   if (hit) return hit;
+  const neutral = await getNeutral(style, view, size, cacheDir);
+  const s = longSide / Math.max(neutral.width, neutral.height);
+  const w = Math.max(1, Math.round(neutral.width * s));
+  const h = Math.max(1, Math.round(neutral.height * s));
+  if (w === neutral.width && h === neutral.height) return getColored(style, view, color, size, cacheDir);
   return once(key, async () => {
+    const base = await colourBlank(style, view, color, size, cacheDir);
     const buf = await sharp(Buffer.from(base.rgba.buffer, base.rgba.byteOffset, base.rgba.byteLength), { raw: { width: base.width, height: base.height, channels: 4 } })
       .resize(w, h, { kernel: s < 1 ? 'lanczos3' : 'mitchell', fit: 'fill' })
       .raw()
@@ -267,7 +259,7 @@ export async function getGarmentAt(style: OwnStyle, view: View, color: ColorSpec
       fold_in: resampleField(base.fold_in, base.width, base.height, w, h, (n) => new Float32Array(n)),
       light: resampleField(base.light, base.width, base.height, w, h, (n) => new Uint16Array(n)),
     };
-    assetMem.set(key, a, w * h * 12);
+    memoryCachePut(key, a, w * h * ASSET_BYTES_PER_PX);
     return a;
   });
 }

@@ -6,9 +6,11 @@
 // the surroundings = raised); the scale comes from the chest line measured on the photo (the body's width
 // one inch below the underarm, where the sleeves leave it) against the chest of the size shown; the
 // centre line and the collar come from the garment's outline and the base style's measurements.
-// Results are cached per photo bytes and output size (a customer tries several designs on one photo).
+// Results are cached per photo bytes and output size (a customer tries several designs on one photo), within
+// the thread's memory cache budget.
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
+import { memoryCacheGet, memoryCachePut } from '../cache/memory.js';
 import { blur } from '../garments/field.js';
 import type { GarmentAsset } from '../garments/cache.js';
 import { drawGarment } from '../garments/outline.js';
@@ -35,7 +37,11 @@ const RELIEF_IN = 0.3;
 /** Luminance contrast (share of the median) below which the photo is taken as flat cloth. */
 const RELIEF_DEAD_ZONE = 0.04;
 
-const cache = new Map<string, Promise<PhotoGarment>>();
+/** Prepared photos in the thread's memory cache (cache/memory.ts) under this prefix; preparations running, by key. */
+const PREFIX = 'photo:';
+const running = new Map<string, Promise<PhotoGarment>>();
+/** Bytes counted per pixel of a prepared photo: RGBA, mask, print mask, 16-bit light, 32-bit folds. */
+const BYTES_PER_PX = 12;
 
 /**
  * Prepare `photo` (encoded bytes) for printing at `longSide` px, for a garment drawn like `base`.
@@ -43,12 +49,17 @@ const cache = new Map<string, Promise<PhotoGarment>>();
  */
 export function photoGarment(photo: Uint8Array, base: OwnStyle, view: View, longSide: number): Promise<PhotoGarment> {
   const key = `${createHash('sha1').update(photo).digest('hex')}:${base.id}:${view}:${longSide}`;
-  const hit = cache.get(key);
-  if (hit) return hit;
-  const p = preparePhoto(photo, base, view, longSide);
-  p.catch(() => cache.delete(key));
-  if (cache.size >= 12) cache.delete(cache.keys().next().value as string);
-  cache.set(key, p);
+  const hit = memoryCacheGet<PhotoGarment>(PREFIX + key);
+  if (hit) return Promise.resolve(hit);
+  const pending = running.get(key);
+  if (pending) return pending;
+  const p = preparePhoto(photo, base, view, longSide).then((g) => {
+    memoryCachePut(PREFIX + key, g, g.asset.width * g.asset.height * BYTES_PER_PX);
+    return g;
+  });
+  const forget = () => running.delete(key);
+  p.then(forget, forget);
+  running.set(key, p);
   return p;
 }
 

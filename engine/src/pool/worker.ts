@@ -2,12 +2,15 @@
 // they travel as { code, message, details } and are rebuilt as InkprepError on the main thread. The engine's
 // settings (paths, models) arrive once as the worker's workerData.
 import { Piscina } from 'piscina';
+import { setMemoryCacheBytes } from '../cache/memory.js';
 import { defaultSettings, type EngineSettings } from '../settings.js';
 import type { ReplyMessage, TaskMessage } from './messages.js';
 import { runOpSafely } from './run-op.js';
 
 // Absent when the worker function is called outside a pool (tests).
 const settings: EngineSettings = (Piscina.workerData as EngineSettings | null | undefined) ?? defaultSettings();
+// This worker's share of the engine's memory cache budget.
+setMemoryCacheBytes(settings.memoryCacheBytes);
 
 export default async function runTask(task: TaskMessage): Promise<ReplyMessage | ReturnType<typeof Piscina.move>> {
   const port = task.progress;
