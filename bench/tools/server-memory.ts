@@ -1,6 +1,6 @@
 // Measures what a real `inkprep serve` process holds in memory (RSS of the whole process, engine workers
 // included) over its life: idle at 5/30/60 s, after the blank warm-up has finished (when on), after a
-// mockup workload (several styles, colours and placements), then after the other ops. The operator's
+// mockup workload (several styles, colours and placements, two at a time), then after the other ops. The operator's
 // question this answers: how much does one server process take, and what makes it grow.
 // Run: node --import tsx bench/tools/server-memory.ts [--node PATH] [--root CHECKOUT] [--warm 0|1]
 //      [--threads N] [--env K=V ...] [--mockups N]
@@ -104,19 +104,20 @@ async function main(): Promise<void> {
     const styles = ['own:classic-tee', 'own:hoodie', 'own:womens-tee', 'own:long-sleeve-tee'];
     const colours = ['navy', 'red', 'white', 'heather-grey', 'forest', 'sand'];
     const statuses: number[] = [];
-    for (let i = 0; i < mockups; i++) {
-      statuses.push(await post(port, '/api/v1/mockup', art, {
-        style: styles[i % styles.length]!, color: colours[i % colours.length]!,
-        placement: i % 3 === 2 ? 'full-back' : 'full-front', output_size: '2000', format: 'jpeg',
-      }));
-    }
-    sample(`after ${mockups} mockups (2000 px; 4 styles, 6 colours, front/back) [${[...new Set(statuses)].join(',')}]`);
+    // Two at a time: both engine threads serve (one at a time, the pool would start only one worker).
+    const one = (i: number) => post(port, '/api/v1/mockup', art, {
+      style: styles[i % styles.length]!, color: colours[i % colours.length]!,
+      placement: i % 3 === 2 ? 'full-back' : 'full-front', output_size: '2000', format: 'jpeg',
+    });
+    for (let i = 0; i < mockups; i += 2) statuses.push(...(await Promise.all([one(i), one(i + 1)])));
+    sample(`after ${mockups} mockups (2000 px; 4 styles, 6 colours, front/back; 2 at a time) [${[...new Set(statuses)].join(',')}]`);
     const small = await sharp(Buffer.from(readCorpus('tw-1f98a-fox.svg')), { density: 72 }).resize(800).png().toBuffer();
-    const other: number[] = [];
-    other.push(await post(port, '/api/v1/scan', art, {}));
-    other.push(await post(port, '/api/v1/underbase', art, {}));
-    other.push(await post(port, '/api/v1/upscale', small, { scale: '2' }));
-    other.push(await post(port, '/api/v1/vectorize', small, {}));
+    const other = await Promise.all([
+      post(port, '/api/v1/scan', art, {}),
+      post(port, '/api/v1/underbase', art, {}),
+      post(port, '/api/v1/upscale', small, { scale: '2' }),
+      post(port, '/api/v1/vectorize', small, {}),
+    ]);
     sample(`after scan, underbase, upscale x2, vectorize [${other.join(',')}]`);
     await sleep(10_000);
     sample('10 s later');

@@ -29,6 +29,8 @@ export const serveCommand: Command = {
     'INKPREP_METRICS_HOST (HOST: interface of the metrics listener),',
     'INKPREP_METRICS_TOKEN (unset; when set GET /metrics on PORT answers Authorization: Bearer TOKEN),',
     'INKPREP_HTTP (auto: uWebSockets.js where its @btc-vision build loads, else node:http; or uws, node).',
+    'INKPREP_MEMORY_CACHE_MB (256: megabytes the engine keeps between requests per process, garment blanks, photos and',
+    'designs, split between the threads; see docs/guides/operating.md#memory), INKPREP_WARM_BLANKS (1: pre-render the blanks).',
     'A PORT already in use is an error (exit 1); only `inkprep cluster` shares a port.',
     'INKPREP_FETCH_MODEL (unset or 0: never; 1: fetch the default remove-bg segmentation model, ISNet, in the background',
     'on first start. Opt-in because those weights are not clearly licensed for commercial use: see THIRD_PARTY_NOTICES.md;',
