@@ -1,6 +1,7 @@
 // Measures what a real `inkprep serve` process holds in memory (RSS of the whole process, engine workers
 // included) over its life: idle at 5/30/60 s, after the blank warm-up has finished (when on), after a
-// mockup workload (several styles, colours and placements, two at a time), then after the other ops. The operator's
+// mockup workload (several styles, colours and placements, two at a time), after the other ops, and after
+// 10 s of light-request load. The operator's
 // question this answers: how much does one server process take, and what makes it grow.
 // Run: node --import tsx bench/tools/server-memory.ts [--node PATH] [--root CHECKOUT] [--warm 0|1]
 //      [--threads N] [--env K=V ...] [--mockups N]
@@ -15,7 +16,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { readCorpus } from '../../golden/lib/corpus.js';
 import { REPO_ROOT } from '../lib/harness.js';
-import { benchDatabase, freePort } from '../lib/serve-child.js';
+import { autocannon, benchDatabase, freePort } from '../lib/serve-child.js';
 
 const args = process.argv.slice(2);
 function arg(name: string, dflt: string): string {
@@ -121,6 +122,10 @@ async function main(): Promise<void> {
     sample(`after scan, underbase, upscale x2, vectorize [${other.join(',')}]`);
     await sleep(10_000);
     sample('10 s later');
+    // Last, so the rows above compare with runs made without it: the light-request load of the HTTP bench
+    // (docs/benchmarks/http.md reports RSS after it).
+    const r = await autocannon({ url: `http://127.0.0.1:${port}/healthz`, method: 'GET', headers: {}, connections: 32, pipelining: 1, duration: 10 });
+    sample(`after 10 s of GET /healthz, 32 connections (${Math.round(r.requests.average)} req/s)`);
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
