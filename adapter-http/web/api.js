@@ -1,6 +1,7 @@
 // The page's one door to the API. The key lives in a module variable of this tab only (never
 // localStorage, sessionStorage or a cookie), every request goes to a relative /api/v1 path of this origin,
 // and an error reply becomes an ApiError carrying the API's own message, code and extra fields (spec 2.10).
+// An image POST can also run as a job (`Prefer: respond-async`: 202 with the job, then GET /api/v1/jobs/{id}).
 // Every image POST carries an Idempotency-Key per user action (see postImage), so a second click or a retry
 // after a timeout is answered with the first answer instead of being run and charged again.
 
@@ -66,6 +67,23 @@ export async function getJson(path) {
   return (await send('GET', path)).json();
 }
 
+/** GET a binary answer (a job's output) as a Blob with its Content-Type. */
+export async function getBlob(path) {
+  return (await send('GET', path)).blob();
+}
+
+/** DELETE (a job's cancel); resolves to the JSON answer. */
+export async function deleteJson(path) {
+  return (await send('DELETE', path)).json();
+}
+
+/** The error a failed job keeps (`job.error`: the synchronous answer's status and body) as an ApiError. */
+export function jobError(job) {
+  const body = job.error?.body ?? {};
+  const { error, code, ...extras } = body;
+  return new ApiError(job.error?.status ?? 500, typeof error === 'string' ? error : 'The job failed', typeof code === 'string' ? code : null, extras);
+}
+
 // One key per user action: the same file sent to the same endpoint with the same fields is the same action
 // (a second click, a retry after an error), so it reuses its key and the server replays the first answer
 // (Idempotent-Replayed: true) for 24 hours without counting it again. Another file or other fields is a new
@@ -94,17 +112,18 @@ const IN_PROGRESS_WAIT_S = 180;
  * running (409), wait its Retry-After and ask again: the answer is then the first one's. Resolves to the
  * Response (the caller reads the body it expects).
  */
-export async function postImage(path, file, fields = {}) {
+export async function postImage(path, file, fields = {}, headers = {}) {
   const entries = Object.entries(fields)
     .filter(([, value]) => !(value === undefined || value === null || value === ''))
     .map(([name, value]) => [name, String(value)]);
-  const key = idempotencyKey(path, file, entries);
+  // A job (Prefer: respond-async) is another action than the same call answered at once: its own key.
+  const key = idempotencyKey(headers.Prefer ? `${path} ${headers.Prefer}` : path, file, entries);
   const form = new FormData();
   form.append('image', file, file.name || 'image');
   for (const [name, value] of entries) form.append(name, value);
   for (let waited = 0; ; ) {
     try {
-      return await send('POST', path, form, { 'Idempotency-Key': key });
+      return await send('POST', path, form, { ...headers, 'Idempotency-Key': key });
     } catch (err) {
       if (!(err instanceof ApiError) || err.code !== 'idempotency_key_in_progress' || waited >= IN_PROGRESS_WAIT_S) throw err;
       const seconds = Math.max(1, Number(err.extras.retry_after_seconds) || 2);

@@ -1,13 +1,17 @@
 // Vectorize tab: every field of POST /api/v1/vectorize (spec 4.8, output_format and dxf_units included),
 // the live line from GET /api/v1/vectorize while the conversion waits or runs, then the SVG beside the
 // original (toggle, zoom), the stats in plain words (the X-* headers under "Technical details") and a
-// download link (PDF, EPS and DXF: download only).
+// download link (PDF, EPS and DXF: download only). "Run as a job" sends `Prefer: respond-async` and follows
+// the job (GET /api/v1/jobs/{id}): a progress bar from the engine's progress events, a cancel button
+// (DELETE), then the output fetched from the job's output URL and shown the same way.
 // The SVG is shown through <img> (a blob URL), where no script in it can run.
-import { getJson, hasKey, postImage } from './api.js';
+import { deleteJson, getBlob, getJson, hasKey, jobError, postImage } from './api.js';
 import { compareView } from './compare.js';
 import { baseName, busy, byId, downloadLink, duration, el, facts, need, show, state, blobUrl, technical } from './dom.js';
 
 const POLL_MS = 700;
+/** How often a job is read while it runs. */
+const JOB_POLL_MS = 400;
 
 export function initVectorize(onLimitsChanged, onQueue) {
   const form = byId('vectorize-form');
@@ -39,8 +43,16 @@ export function initVectorize(onLimitsChanged, onQueue) {
     show(out);
     const started = performance.now();
     const watch = watchQueue(queue, started, onQueue);
+    const asJob = f.as_job.checked;
     await busy(button, out, async () => {
       try {
+        if (asJob) {
+          const { doc, stats } = await runAsJob(file, fields);
+          const format = fields.output_format;
+          const typed = new Blob([doc], { type: format === 'svg' ? 'image/svg+xml' : doc.type || 'application/octet-stream' });
+          showResult(out, file, typed, format, stats, fields, performance.now() - started);
+          return;
+        }
         const res = await postImage('/api/v1/vectorize', file, fields);
         const doc = await res.blob();
         const stats = {
@@ -58,6 +70,43 @@ export function initVectorize(onLimitsChanged, onQueue) {
     });
     onLimitsChanged();
   });
+}
+
+/**
+ * Submit the conversion as a job (202), follow it with a progress bar until it is final, and fetch its output.
+ * Resolves to the document and the stats of its result (the synchronous answer's X- headers).
+ */
+async function runAsJob(file, fields) {
+  const box = byId('vectorize-job');
+  const bar = byId('vectorize-job-progress');
+  const status = byId('vectorize-job-status');
+  const cancel = byId('vectorize-job-cancel');
+  bar.value = 0;
+  cancel.disabled = false;
+  status.textContent = 'Submitting…';
+  box.hidden = false;
+  let job = await (await postImage('/api/v1/vectorize', file, fields, { Prefer: 'respond-async' })).json();
+  box.dataset.jobId = job.id;
+  const onCancel = () => deleteJson(`/api/v1/jobs/${job.id}`).catch(() => undefined);
+  cancel.addEventListener('click', onCancel, { once: true });
+  try {
+    for (;;) {
+      const p = job.progress;
+      bar.value = p ? p.fraction : 0;
+      status.textContent = `Job ${job.status}${p && job.status === 'running' ? ` · ${p.stage ?? ''} ${Math.round(p.fraction * 100)} %` : ''}`;
+      if (job.status === 'succeeded' || job.status === 'failed' || job.status === 'canceled') break;
+      await new Promise((resolve) => setTimeout(resolve, JOB_POLL_MS));
+      job = await getJson(`/api/v1/jobs/${job.id}`);
+    }
+    if (job.status === 'failed') throw jobError(job);
+    if (job.status === 'canceled') throw new Error('The job was canceled');
+    const h = job.result.headers;
+    const doc = await getBlob(`/api/v1/jobs/${job.id}/output`);
+    return { doc, stats: { paths: h['X-Paths'] ?? null, colors: h['X-Colors-Used'] ?? null, traceMs: h['X-Trace-Ms'] ?? null, queueMs: h['X-Queue-Ms'] ?? null } };
+  } finally {
+    cancel.removeEventListener('click', onCancel);
+    cancel.disabled = true; // final, or the page stopped following it
+  }
 }
 
 /** Poll the line while a conversion is in flight, describe it in `node` and pass each snapshot to `onQueue`. */
