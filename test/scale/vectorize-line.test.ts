@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHosts, netnsUnavailableReason, type Hosts } from './netns.js';
 import { createTestDatabase, pgUnavailableReason } from './pg.js';
 import { discsPng, freePort, postImage, startProc, stopProc, type Proc } from './procs.js';
+import { nodeCanSharePort } from '../../adapter-http/src/transport/node.js';
+import { loadUws } from '../../adapter-http/src/transport/uws-load.js';
 
 const pgReason = await pgUnavailableReason();
 if (pgReason) console.warn(`[vectorize-line] skipped: ${pgReason}`);
@@ -205,14 +207,19 @@ for (const topo of topologies) {
   });
 }
 
-describe.skipIf(pgReason !== null)('inkprep cluster: its processes share the one line', () => {
+// A cluster shares its port: node:http can from Node 22.12; before that (Node 20 on glibc < 2.38, where auto is
+// node:http) only uWS can, with INKPREP_HTTP=uws on the trufflesuite build.
+const clusterHttp: string | null = nodeCanSharePort() ? (process.env.INKPREP_HTTP ?? 'auto') : loadUws('uws').ok ? 'uws' : null;
+if (clusterHttp === null) console.warn(`[vectorize-line] cluster case skipped: Node ${process.version} cannot share a port on node:http and no uWS build loads`);
+
+describe.skipIf(pgReason !== null || clusterHttp === null)('inkprep cluster: its processes share the one line', () => {
   let db: { url: string; drop: () => Promise<void> } | null = null;
   let cluster: Proc | null = null;
 
   beforeAll(async () => {
     db = await createTestDatabase();
     const port = await freePort();
-    cluster = await startProc({ dbUrl: db.url, bootstrapKey: KEY, command: 'cluster', env: { ...LINE_ENV, PORT: String(port), INKPREP_PROCESSES: '2' } });
+    cluster = await startProc({ dbUrl: db.url, bootstrapKey: KEY, command: 'cluster', env: { ...LINE_ENV, PORT: String(port), INKPREP_PROCESSES: '2', INKPREP_HTTP: clusterHttp! } });
     await until(async () => (cluster!.stderr().match(/listening on/g) ?? []).length === 2, 60_000, 'both cluster processes to listen');
     await art();
   });
