@@ -160,9 +160,9 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
   },
   'POST /api/v1/gangsheet': {
     summary: 'Nest many designs on a DTF gang sheet', tag: 'artwork',
-    description: 'The design files as the repeated file part `design` (up to 50; this endpoint alone takes a repeated file field; all of them together within the upload limit), the order as the JSON field `items`. Designs are nested on their true outlines (alpha grown by half of spacing_in), turned as `rotation` allows, on sheets sheet_width_in wide and at most max_length_in long. format=pdf: one page per sheet at its exact size, each design embedded once; png: the first sheet; json: the manifest. 400 invalid_option names the item (`items[3].width_in`). Metered once per request, like fix.',
+    description: 'The design files as the repeated file part `design` (up to 50; this endpoint alone takes a repeated file field; all of them together within the upload limit), the order as the JSON field `items`. Designs are nested on their true outlines (alpha grown by half of spacing_in), turned as `rotation` allows, on sheets sheet_width_in wide and at most max_length_in long. format=pdf: one page per sheet at its exact size, each design embedded once; png: the first sheet; json: the manifest. underbase=true adds the white layer, each design\'s plates made as POST /underbase makes them (its options, print size from the item): the PDF gets the White Separation (spot_name) under the colour, as POST /underbase writes it; png answers application/zip holding sheet.png (colour, knock-out applied) and sheet-white.png (the white plate, 8-bit grey, same pixel grid); the manifest\'s `white` names the options, its warnings the underbase checks per item. 400 invalid_option names the item (`items[3].width_in`). Metered once per request, like fix.',
     replies: [{
-      status: 200, description: 'the gang sheet PDF (format=pdf), the first sheet as PNG (format=png), or the manifest (format=json)', media: ['application/pdf', 'image/png'], json: S.GANGSHEET_JSON,
+      status: 200, description: 'the gang sheet PDF (format=pdf), the first sheet as PNG (format=png; with underbase=true a zip of the colour and white plate PNGs), or the manifest (format=json)', media: ['application/pdf', 'image/png', 'application/zip'], json: S.GANGSHEET_JSON,
       headers: {
         'X-Sheets': { ...intText('sheets made'), required: false },
         'X-Sheet-Lengths-In': { ...text('comma list of each sheet\'s length, inches'), required: false },
@@ -170,7 +170,9 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
         'X-Copies': { ...intText('copies placed'), required: false },
         'X-Fast-Placed': { ...intText('copies placed in rows after the time budget ran out'), required: false },
         'X-DPI': { ...numText('resolution of the PNG (format=png)'), required: false },
-        'X-Warnings': { ...codeList('comma list of warning codes (low_resolution), empty when none'), required: false },
+        'X-Warnings': { ...codeList('comma list of warning codes (low_resolution, white_too_thin, knockout_gap_too_narrow, semi_transparent_pixels), empty when none'), required: false },
+        'X-White-Spot': { ...text('the White separation\'s name (underbase=true)'), required: false },
+        'X-White-Ink-Sq-In': { ...numText('white ink over every copy, square inches (underbase=true)'), required: false },
       },
     }],
   },

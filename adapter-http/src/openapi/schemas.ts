@@ -192,7 +192,20 @@ export const GANGSHEET_JSON = obj({
     x_in: num('left of the placed (turned) art box from the sheet\'s left edge'), y_in: num('top of the box from the sheet\'s top edge'),
     width_in: num(), height_in: num(), rotation: { type: 'integer', enum: [0, 90, 180, 270], description: 'clockwise turn, degrees' },
   })),
-  warnings: arr(obj({ code: { type: 'string', enum: ['low_resolution'] }, item: int(), dpi: num(), message: str() })),
+  warnings: arr(obj({
+    code: { type: 'string', enum: ['low_resolution', 'white_too_thin', 'knockout_gap_too_narrow', 'semi_transparent_pixels'] },
+    item: int(), dpi: num('the art\'s resolution at its print size'), message: str(),
+    regions: int('the white layer\'s warnings: separate regions the underbase check found in the design'),
+  }, ['regions'])),
+  white: { oneOf: [obj({
+    spot_name: str('the White separation\'s name in the PDF'),
+    garment_color: { type: ['string', 'null'], pattern: '^#[0-9a-f]{6}$', description: 'the garment colour given, or null' },
+    knockout: { type: 'string', enum: ['none', 'black', 'garment'] },
+    choke_mm: num(), knockout_tolerance: num(), white_density: int(), highlight_white: int(),
+    fixed: { type: ['string', 'null'], enum: ['alpha_threshold', 'halftone', null], description: 'the transparency fix run first, if any' },
+    plate_sets: int('plate sets made: one per design and print size'),
+    white_ink_sq_in: num('white ink over every copy, density-weighted square inches'),
+  }, [], 'the white layer (underbase=true) and the options that made it'), { type: 'null' }] },
 });
 
 const readyChecks = {

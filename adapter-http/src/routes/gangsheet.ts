@@ -1,6 +1,7 @@
 // POST /api/v1/gangsheet: engine op `gangsheet` (designs nested on a DTF film roll). The design files come as
 // the repeated file field `design` (this route alone accepts a repeated file field), the order as the JSON
-// field `items`. pdf and png answers carry the manifest's numbers in X- headers; json is the manifest.
+// field `items`. pdf and png answers carry the manifest's numbers in X- headers; json is the manifest. With
+// `underbase=true` the PDF holds the White separation and png answers a zip of the colour and white plate PNGs.
 // Metered once per request, like fix, whatever the number of designs or copies.
 import { packDesigns, type GangsheetResult } from '@inkprep/engine';
 import { GANGSHEET_LIMITS, manifestJson } from '@inkprep/engine/internals';
@@ -18,6 +19,8 @@ function headers(out: GangsheetResult): Record<string, string> {
     'X-Fast-Placed': String(l.fastPlaced),
     ...(out.pngDpi !== undefined ? { 'X-DPI': String(out.pngDpi) } : {}),
     'X-Warnings': [...new Set(l.warnings.map((w) => w.code))].join(','),
+    // the white layer: its spot name and white ink over every copy (absent without underbase=true)
+    ...(l.white ? { 'X-White-Spot': l.white.spotName, 'X-White-Ink-Sq-In': String(l.white.whiteInkSqIn) } : {}),
   };
 }
 

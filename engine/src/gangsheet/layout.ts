@@ -4,19 +4,38 @@
 import { invalidOption } from '../errors.js';
 import { DPI_ERROR } from '../print/resolution.js';
 import type { Raster } from '../raster/types.js';
+import type { UnderbaseWarning } from '../underbase/report.js';
 import { nest, nestArea, type NestCopy } from './nest.js';
 import type { ResolvedGangsheet } from './options.js';
 import type { GangPlacement } from './place.js';
 import { itemShape, turnShape, turnsOf, NEST_CELLS_PER_IN } from './shapes.js';
 
-/** A per-item warning (the sheet is still made). */
+/** A per-item warning (the sheet is still made): low resolution, or one of the white layer's underbase checks. */
 export interface GangWarning {
-  code: 'low_resolution';
+  code: 'low_resolution' | UnderbaseWarning['code'];
   /** Index in `items`. */
   item: number;
   message: string;
   /** The art's resolution at its print size. */
   dpi: number;
+  /** The white layer's warnings: how many separate regions the check found in the design. */
+  regions?: number;
+}
+
+/** What made the white layer (the manifest's `white`): underbase's options and the white ink used. */
+export interface GangWhiteReport {
+  spotName: string;
+  garmentColor: string | null;
+  knockout: 'none' | 'black' | 'garment';
+  chokeMm: number;
+  knockoutTolerance: number;
+  whiteDensity: number;
+  highlightWhite: number;
+  fixed: 'alpha_threshold' | 'halftone' | null;
+  /** Plate sets made: one per design and print size. */
+  plateSets: number;
+  /** White ink over every copy on every sheet, density-weighted square inches. */
+  whiteInkSqIn: number;
 }
 
 /** One sheet of the job. */
@@ -46,6 +65,8 @@ export interface GangLayout {
   /** The highest art resolution at print size among the items (the PNG's, capped at 300). */
   maxDpi: number;
   warnings: GangWarning[];
+  /** The white layer, when asked for (set by the op once the plates are made); null without it. */
+  white: GangWhiteReport | null;
 }
 
 const round = (v: number, d = 4) => Math.round(v * 10 ** d) / 10 ** d;
@@ -117,6 +138,7 @@ export function layoutGangsheet(designs: readonly Raster[], opts: ResolvedGangsh
     fastPlaced: spots.filter((s) => s.fast).length,
     maxDpi: round(maxDpi, 2),
     warnings,
+    white: null,
   };
 }
 
@@ -128,6 +150,18 @@ export function manifestJson(l: GangLayout): Record<string, unknown> {
     ink_sq_in: l.inkSqIn,
     fast_placed: l.fastPlaced,
     placements: l.placements.map((p) => ({ item: p.item, copy: p.copy, design: p.design, sheet: p.sheet, x_in: p.xIn, y_in: p.yIn, width_in: p.widthIn, height_in: p.heightIn, rotation: p.rotation })),
-    warnings: l.warnings.map((w) => ({ code: w.code, item: w.item, dpi: w.dpi, message: w.message })),
+    warnings: l.warnings.map((w) => ({ code: w.code, item: w.item, dpi: w.dpi, message: w.message, ...(w.regions !== undefined ? { regions: w.regions } : {}) })),
+    white: l.white && {
+      spot_name: l.white.spotName,
+      garment_color: l.white.garmentColor,
+      knockout: l.white.knockout,
+      choke_mm: l.white.chokeMm,
+      knockout_tolerance: l.white.knockoutTolerance,
+      white_density: l.white.whiteDensity,
+      highlight_white: l.white.highlightWhite,
+      fixed: l.white.fixed,
+      plate_sets: l.white.plateSets,
+      white_ink_sq_in: l.white.whiteInkSqIn,
+    },
   };
 }

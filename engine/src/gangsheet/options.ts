@@ -2,9 +2,10 @@
 // POST /api/v1/gangsheet form fields, the `inkprep gangsheet` flags and the docs' option table.
 // Defaults and where they come from: docs/algorithms/gangsheet.md.
 import { invalidOption } from '../errors.js';
-import { custom, integer, number, oneOf } from '../options/fields.js';
+import { bool, custom, integer, number, oneOf } from '../options/fields.js';
 import { defineOptions, type LibOptions, type WireOptions } from '../options/table.js';
-import type { OptionReader } from '../options/validate.js';
+import { textOptions, type OptionReader } from '../options/validate.js';
+import { GARMENT_COLOR_FIELD, UNDERBASE_OPTIONS, UNDERBASE_PLATE_FIELDS, type ResolvedUnderbase } from '../underbase/options.js';
 
 /** How a design may be turned on the film: `any` here means the four right-angle turns 0/90/180/270. */
 export type GangRotation = 'none' | '90' | 'any';
@@ -127,10 +128,32 @@ const FIELDS = [
   oneOf('rotation', 'rotation', ROTATIONS, GANGSHEET_DEFAULTS.rotation,
     'turns allowed when nesting: `none`, `90` (0 or 90 degrees), `any` (0, 90, 180 or 270 degrees; no free angles)'),
   oneOf('format', 'format', ['pdf', 'png', 'json'] as const, 'pdf',
-    '`pdf`: one page per sheet at its exact size, each design embedded once; `png`: the first sheet at the art\'s resolution; `json`: the manifest alone'),
+    '`pdf`: one page per sheet at its exact size, each design embedded once; `png`: the first sheet at the art\'s resolution (with `underbase`: a zip of the colour PNG and the white plate PNG); `json`: the manifest alone'),
   integer('time_budget_ms', 'timeBudgetMs', { min: 100, max: 60000, default: GANGSHEET_DEFAULTS.timeBudgetMs },
     'milliseconds of nesting search; copies left when it runs out are placed in rows below the rest (never dropped)'),
+  bool('underbase', 'underbase', false,
+    '`true` adds the white layer: each design\'s white plate made as POST /underbase makes it (the options below), as a White spot-colour separation in the PDF or a white plate PNG'),
+  // the white layer's options are underbase's own declarations (same names, ranges, defaults and rules)
+  GARMENT_COLOR_FIELD,
+  ...UNDERBASE_PLATE_FIELDS,
 ] as const;
+
+/** The wire names of the white layer's options: read by underbase's own resolver. */
+const WHITE_WIRES = [GARMENT_COLOR_FIELD, ...UNDERBASE_PLATE_FIELDS].map((f) => f.wire);
+
+/**
+ * The white layer's options resolved by the underbase table itself (its cross-field rules: knockout=garment
+ * needs a garment colour, the spot name's characters), so a gang sheet's white is the underbase op's.
+ * They are checked even when `underbase` is off, so a mistake is a 400 whatever the switch.
+ */
+function resolveWhite(raw: OptionReader): Readonly<ResolvedUnderbase> {
+  const bag: Record<string, unknown> = {};
+  for (const w of WHITE_WIRES) {
+    const v = raw.get(w);
+    if (v !== undefined) bag[w] = v;
+  }
+  return UNDERBASE_OPTIONS.resolve(raw.text ? textOptions(bag) : bag);
+}
 
 /** Resolved `gangsheet` options (library names). */
 export interface ResolvedGangsheet {
@@ -142,10 +165,12 @@ export interface ResolvedGangsheet {
   rotation: GangRotation;
   format: 'pdf' | 'png' | 'json';
   timeBudgetMs: number;
+  /** The white layer's options (underbase's, print size and format aside); null without `underbase`. */
+  white: Readonly<ResolvedUnderbase> | null;
 }
 
 /** The `gangsheet` option table; its resolver throws `invalid_option` naming the field (`items[3].width_in`). */
-export const GANGSHEET_OPTIONS = defineOptions(FIELDS, ({ field }): ResolvedGangsheet => {
+export const GANGSHEET_OPTIONS = defineOptions(FIELDS, ({ field, raw }): ResolvedGangsheet => {
   const sheetWidthIn = field('sheetWidthIn');
   const marginIn = field('marginIn');
   const maxLengthIn = field('maxLengthIn');
@@ -160,6 +185,10 @@ export const GANGSHEET_OPTIONS = defineOptions(FIELDS, ({ field }): ResolvedGang
     rotation: field('rotation'),
     format: field('format'),
     timeBudgetMs: field('timeBudgetMs'),
+    white: (() => {
+      const white = resolveWhite(raw);
+      return field('underbase') ? white : null;
+    })(),
   });
 });
 

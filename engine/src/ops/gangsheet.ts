@@ -1,6 +1,7 @@
 // Op `gangsheet`: many designs nested on their true outlines on a DTF film roll, as a print-ready PDF (one
-// page per sheet), a PNG of the first sheet, or the manifest alone (POST /api/v1/gangsheet). Options: the
-// table in gangsheet/options.ts; how it nests: docs/algorithms/gangsheet.md.
+// page per sheet), a PNG of the first sheet, or the manifest alone (POST /api/v1/gangsheet); with `underbase`,
+// the white layer too (gangsheet/white.ts): the White separation in the PDF, and for png a zip of the colour
+// PNG and the white plate PNG. Options: the table in gangsheet/options.ts; docs/algorithms/gangsheet.md.
 import { InkprepError, invalidOption } from '../errors.js';
 import { decodeImage, probeImage } from '../raster/decode.js';
 import type { Raster } from '../raster/types.js';
@@ -10,6 +11,8 @@ import { layoutGangsheet, manifestJson, type GangLayout } from '../gangsheet/lay
 import { GANGSHEET_LIMITS, GANGSHEET_OPTIONS, type GangsheetOptions, type ResolvedGangsheet } from '../gangsheet/options.js';
 import { writeGangPdf } from '../gangsheet/pdf.js';
 import { renderSheetPng } from '../gangsheet/png.js';
+import { makeWhiteLayer, type GangWhiteLayer } from '../gangsheet/white.js';
+import { storedZip } from '../gangsheet/zip.js';
 import { stageProgress } from '../progress.js';
 import { isRaster, type OpDef } from './types.js';
 
@@ -22,11 +25,15 @@ export const GANGSHEET_TOTAL_PIXELS_FACTOR = 2;
 /** Highest PNG resolution (the DTF print resolution; art above it is sampled down). */
 export const GANGSHEET_PNG_MAX_DPI = 300;
 
+/** Names of the two PNGs in the zip a png request with the white layer answers. */
+export const GANGSHEET_ZIP_NAMES = Object.freeze({ colour: 'sheet.png', white: 'sheet-white.png' });
+
 /**
- * Result of `gangsheet`: `data` is the PDF (every sheet), the PNG of the first sheet, or the manifest as
- * JSON (`format` json); `layout` is the manifest in every case.
+ * Result of `gangsheet`: `data` is the PDF (every sheet), the PNG of the first sheet (with the white layer: a
+ * zip of the colour PNG and the white plate PNG, GANGSHEET_ZIP_NAMES), or the manifest as JSON (`format`
+ * json); `layout` is the manifest in every case.
  */
-export interface GangsheetResult extends OpFile<'pdf' | 'png' | 'json', 'application/pdf' | 'image/png' | 'application/json'> {
+export interface GangsheetResult extends OpFile<'pdf' | 'png' | 'json' | 'zip', 'application/pdf' | 'image/png' | 'application/json' | 'application/zip'> {
   requested: 'pdf' | 'png' | 'json';
   layout: GangLayout;
   /** Resolution of the PNG (format png only). */
@@ -34,7 +41,7 @@ export interface GangsheetResult extends OpFile<'pdf' | 'png' | 'json', 'applica
 }
 
 /** Stages of `gangsheet` and their shares of a typical run. */
-export const GANGSHEET_STAGES = { decode: 20, nest: 50, encode: 30 } as const;
+export const GANGSHEET_STAGES = { decode: 20, nest: 45, white: 10, encode: 25 } as const;
 
 export const gangsheetOp: OpDef<GangsheetOptions, ResolvedGangsheet, GangsheetResult> = {
   fields: GANGSHEET_OPTIONS.fields,
@@ -65,17 +72,36 @@ export const gangsheetOp: OpDef<GangsheetOptions, ResolvedGangsheet, GangsheetRe
     progress('nest');
     // a missing index is reported by the layout, naming the item; unused files stand in as empty
     const layout = layoutGangsheet(rasters.map((r) => r ?? { width: 1, height: 1, data: new Uint8ClampedArray(4) }).slice(0, files.length), opts);
+    let white: GangWhiteLayer | null = null;
+    if (opts.white) {
+      progress('white');
+      // the rasters were decoded here (or are the caller's: then copied): the plates may take them over
+      white = makeWhiteLayer(rasters, { ...opts, white: opts.white }, layout, !isRaster(input));
+      layout.white = white.report;
+      layout.warnings.push(...white.warnings);
+      layout.warnings.sort((a, b) => a.item - b.item);
+    }
     progress('encode');
     const common = { requested: opts.format, layout };
     if (opts.format === 'pdf') {
-      const data = writeGangPdf(opts.sheetWidthIn, layout.sheets.map((s) => s.lengthIn), layout.placements, rasters);
+      const pdfWhite = white && opts.white ? { spotName: opts.white.spotName, plates: white.plates, plateOf: white.plateOf } : undefined;
+      const data = writeGangPdf(opts.sheetWidthIn, layout.sheets.map((s) => s.lengthIn), layout.placements, rasters, pdfWhite);
       return { ...common, data, format: 'pdf', contentType: 'application/pdf' };
     }
     if (opts.format === 'png') {
       const dpi = Math.min(GANGSHEET_PNG_MAX_DPI, Math.round(layout.maxDpi));
       const first = layout.sheets[0]!;
-      const data = await renderSheetPng(first.widthIn, first.lengthIn, dpi, layout.placements.filter((p) => p.sheet === 0), rasters);
-      return { ...common, data, format: 'png', contentType: 'image/png', pngDpi: dpi };
+      const on = layout.placements.filter((p) => p.sheet === 0);
+      if (!white) {
+        const data = await renderSheetPng(first.widthIn, first.lengthIn, dpi, on, rasters);
+        return { ...common, data, format: 'png', contentType: 'image/png', pngDpi: dpi };
+      }
+      // one answer holds both plates: the nesting has a time budget, so two requests may lay out differently
+      const { plates, plateOf } = white;
+      const colour = await renderSheetPng(first.widthIn, first.lengthIn, dpi, on, plates.map((p) => p.colour), { sourceOf: plateOf });
+      const whitePng = await renderSheetPng(first.widthIn, first.lengthIn, dpi, on, plates.map((p) => ({ width: p.width, height: p.height, grey: p.white })), { sourceOf: plateOf });
+      const data = storedZip([{ name: GANGSHEET_ZIP_NAMES.colour, data: colour }, { name: GANGSHEET_ZIP_NAMES.white, data: whitePng }]);
+      return { ...common, data, format: 'zip', contentType: 'application/zip', pngDpi: dpi };
     }
     const json = Buffer.from(JSON.stringify(manifestJson(layout)), 'utf8');
     const data = new Uint8Array(json.length);

@@ -19,12 +19,14 @@ export const UNDERBASE_DEFAULTS = Object.freeze({
   dpi: 300,
 });
 
-const FIELDS = [
-  number('print_width_inches', 'printWidthInches', { min: PRINT_WIDTH_RANGE[0], max: PRINT_WIDTH_RANGE[1] },
-    'print width of the artwork in inches; sets the resolution the millimetre and point rules are measured at; omitted: 300 DPI artwork'),
-  text('garment_color', 'garmentColor', 'garment colour as hex (`#1b1b1d`); or give `style` and `color`'),
-  text('style', 'style', 'catalog style key (own or supplier) whose `color` is the garment, as mockup takes them'),
-  text('color', 'color', 'colour id or name of `style`; default black, else the style\'s first colour'),
+/** The garment colour as hex (shared with gangsheet's white layer). */
+export const GARMENT_COLOR_FIELD = text('garment_color', 'garmentColor', 'garment colour as hex (`#1b1b1d`): what knockout=garment knocks out');
+
+/**
+ * How the plates are made from the art, whatever the print size: the fields gangsheet's white layer shares
+ * (its items carry their own print sizes, its answer its own format).
+ */
+export const UNDERBASE_PLATE_FIELDS = [
   number('choke_mm', 'chokeMm', { min: 0, max: 2, default: UNDERBASE_DEFAULTS.chokeMm },
     'how far the white stops short of the colour\'s edge, in millimetres; never applied where the art is white ink alone'),
   oneOf('knockout', 'knockout', ['none', 'black', 'garment'] as const, undefined,
@@ -40,6 +42,15 @@ const FIELDS = [
   number('alpha_threshold', 'alphaThreshold', { min: 0, max: 255, default: UNDERBASE_DEFAULTS.alphaThreshold }, 'with fix_alpha_threshold, as POST /fix'),
   bool('fix_halftone', 'fixHalftone', false, '`true` turns soft fades into opaque halftone dots first, as POST /fix (wins over fix_alpha_threshold)'),
   number('halftone_lpi', 'halftoneLpi', { min: 15, max: 65, default: UNDERBASE_DEFAULTS.halftoneLpi }, 'with fix_halftone, as POST /fix'),
+] as const;
+
+const FIELDS = [
+  number('print_width_inches', 'printWidthInches', { min: PRINT_WIDTH_RANGE[0], max: PRINT_WIDTH_RANGE[1] },
+    'print width of the artwork in inches; sets the resolution the millimetre and point rules are measured at; omitted: 300 DPI artwork'),
+  GARMENT_COLOR_FIELD,
+  text('style', 'style', 'catalog style key (own or supplier) whose `color` is the garment, as mockup takes them (instead of garment_color)'),
+  text('color', 'color', 'colour id or name of `style`; default black, else the style\'s first colour'),
+  ...UNDERBASE_PLATE_FIELDS,
   oneOf('format', 'format', ['pdf', 'png', 'json'] as const, 'pdf',
     '`pdf`: the print-size page with the colour image and the white as a spot colour; `png`: the white plate as grey; `json`: both plates in base64 and the numbers'),
   // A supplier style resolved by the adapter's catalog (library only, never a form field or flag).

@@ -18,17 +18,22 @@ function fmt(v: number): string {
   return String(Math.round(v * 1000) / 1000);
 }
 
+/** The graphics state both plates are painted in: overprint on, so each leaves the other's separations alone. */
+export const OVERPRINT_GS = '<< /Type /ExtGState /OP true /op true /OPM 1 >>';
+
+/** The spot's tint transform (to its on-screen alternate); the white images' colour space refers to it. */
+export const WHITE_TINT_FUNCTION: PdfObject = [`<< /FunctionType 2 /Domain [0 1] /C0 [0 0 0 0] /C1 ${WHITE_ALTERNATE_CMYK} /N 1 >>`];
+
 /**
- * The PDF of `p` with the white as spot colour `spotName` (a PDF name without the slash, already validated).
- * @example writeSeparationPdf(plates, 'White') // a Uint8Array starting with %PDF-1.4
+ * The three image objects of a plate set, numbered from `firstId`: the colour plate as RGB cut by its 1-bit
+ * mask (`firstId`, the mask `firstId + 1`) and the white plate in the Separation colour space `spotName`
+ * (`firstId + 2`), whose tint transform is object `tintId`. The gang sheet embeds each design's this way too,
+ * with `keyOutNoWhite`: a colour-key mask on the white image so its zero pixels paint nothing (an image in a
+ * Separation space otherwise paints 0 % over its whole box, and nested copies' boxes overlap their neighbours'
+ * white); a key mask is no soft mask, so the page stays out of a transparency group.
  */
-export function writeSeparationPdf(p: PlateSet, spotName: string): Uint8Array {
+export function separationImages(p: PlateSet, spotName: string, firstId: number, tintId: number, keyOutNoWhite = false): PdfObject[] {
   const { width: w, height: h } = p;
-  const wPt = (w / p.dpi) * 72;
-  const hPt = (h / p.dpi) * 72;
-  const userUnit = Math.max(wPt, hPt) > MAX_PAGE_UNITS ? Math.ceil(Math.max(wPt, hPt) / MAX_PAGE_UNITS) : 1;
-  const W = wPt / userUnit;
-  const H = hPt / userUnit;
   const n = w * h;
   const rgb = new Uint8Array(n * 3);
   // the 1-bit mask (alpha >= 128), rows padded to whole bytes, written in the same pass
@@ -47,21 +52,37 @@ export function writeSeparationPdf(p: PlateSet, spotName: string): Uint8Array {
   const rgbZ = z(rgb);
   const maskZ = z(bits);
   const whiteZ = z(p.white);
-  const content = z(Buffer.from(
-    `q /GS0 gs ${fmt(W)} 0 0 ${fmt(H)} 0 0 cm /Wh0 Do Q\nq /GS0 gs ${fmt(W)} 0 0 ${fmt(H)} 0 0 cm /Im0 Do Q\n`, 'latin1'));
   const image = (extra: string, data: Uint8Array): PdfObject =>
     [`<< /Type /XObject /Subtype /Image /Width ${w} /Height ${h} /BitsPerComponent 8 ${extra} /Filter /FlateDecode /Length ${data.length} >>\nstream\n`, data, '\nendstream'];
+  return [
+    image(`/ColorSpace /DeviceRGB /Mask ${firstId + 1} 0 R`, rgbZ),
+    [`<< /Type /XObject /Subtype /Image /Width ${w} /Height ${h} /BitsPerComponent 1 /ImageMask true /Decode [1 0] /Filter /FlateDecode /Length ${maskZ.length} >>\nstream\n`, maskZ, '\nendstream'],
+    image(`/ColorSpace [/Separation /${spotName} /DeviceCMYK ${tintId} 0 R]${keyOutNoWhite ? ' /Mask [0 0]' : ''}`, whiteZ),
+  ];
+}
+
+/**
+ * The PDF of `p` with the white as spot colour `spotName` (a PDF name without the slash, already validated).
+ * @example writeSeparationPdf(plates, 'White') // a Uint8Array starting with %PDF-1.4
+ */
+export function writeSeparationPdf(p: PlateSet, spotName: string): Uint8Array {
+  const { width: w, height: h } = p;
+  const wPt = (w / p.dpi) * 72;
+  const hPt = (h / p.dpi) * 72;
+  const userUnit = Math.max(wPt, hPt) > MAX_PAGE_UNITS ? Math.ceil(Math.max(wPt, hPt) / MAX_PAGE_UNITS) : 1;
+  const W = wPt / userUnit;
+  const H = hPt / userUnit;
+  const content = deflateSync(Buffer.from(
+    `q /GS0 gs ${fmt(W)} 0 0 ${fmt(H)} 0 0 cm /Wh0 Do Q\nq /GS0 gs ${fmt(W)} 0 0 ${fmt(H)} 0 0 cm /Im0 Do Q\n`, 'latin1'), { level: 6 });
   const objects: PdfObject[] = [
     ['<< /Type /Catalog /Pages 2 0 R >>'],
     ['<< /Type /Pages /Kids [3 0 R] /Count 1 >>'],
     [`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${fmt(W)} ${fmt(H)}]${userUnit > 1 ? ` /UserUnit ${userUnit}` : ''}`
-      + ' /Resources << /XObject << /Im0 5 0 R /Wh0 7 0 R >> /ExtGState << /GS0 << /Type /ExtGState /OP true /op true /OPM 1 >> >> >>'
+      + ` /Resources << /XObject << /Im0 5 0 R /Wh0 7 0 R >> /ExtGState << /GS0 ${OVERPRINT_GS} >> >>`
       + ' /Contents 4 0 R >>'],
     [`<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`, content, '\nendstream'],
-    image('/ColorSpace /DeviceRGB /Mask 6 0 R', rgbZ),
-    [`<< /Type /XObject /Subtype /Image /Width ${w} /Height ${h} /BitsPerComponent 1 /ImageMask true /Decode [1 0] /Filter /FlateDecode /Length ${maskZ.length} >>\nstream\n`, maskZ, '\nendstream'],
-    image(`/ColorSpace [/Separation /${spotName} /DeviceCMYK 8 0 R]`, whiteZ),
-    [`<< /FunctionType 2 /Domain [0 1] /C0 [0 0 0 0] /C1 ${WHITE_ALTERNATE_CMYK} /N 1 >>`],
+    ...separationImages(p, spotName, 5, 8),
+    WHITE_TINT_FUNCTION,
   ];
   return serializePdf(objects, userUnit > 1 ? '1.6' : '1.4');
 }

@@ -1,10 +1,12 @@
 // `inkprep gangsheet -o <sheet.pdf|sheet.png|sheet.json|-> --design a.png --design b.png --items '[...]'`: many
 // designs nested on a DTF film roll, like POST /api/v1/gangsheet. Designs are `--design` flags (repeatable,
 // item `design` = their order) or plain arguments after them; `--items @file.json` reads the order from a file.
+// With `--underbase true` a png sheet has two plates: `-o sheet.png` writes sheet.png and sheet-white.png,
+// `-o sheet.zip` (or `-o -`) the zip POST /gangsheet answers.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createEngine, packDesigns, textOptions, type Engine } from '@inkprep/engine';
-import { manifestJson } from '@inkprep/engine/internals';
+import { manifestJson, readStoredZip } from '@inkprep/engine/internals';
 import { engineConfigFromEnv, engineOptions, progressIntervalMsFromEnv } from '../../config.js';
 import { FILE_VERB_FLAGS, opOptions, parseArgs } from '../args.js';
 import { EXIT, UsageError, reportError, synopsis, type Command } from '../command.js';
@@ -39,6 +41,8 @@ export const gangsheetCommand: Command = {
     '',
     'Designs are nested on their true outlines (alpha), never closer than --spacing-in. --format pdf (default):',
     'one page per sheet at its exact size; png: the first sheet at the art\'s resolution; json: the manifest.',
+    'With --underbase true the white layer is made as inkprep underbase makes it: a White separation in the PDF;',
+    'for png, -o sheet.png writes sheet.png and the white plate sheet-white.png (-o sheet.zip: both in one zip).',
     'Prints the manifest (sheets, lengths, utilisation, every placement) as JSON on stdout (stderr with -o -).',
     '',
     '  --design FILE   a design file; repeat it, item "design" is the index in that order (plain arguments also count)',
@@ -66,8 +70,14 @@ export const gangsheetCommand: Command = {
       }));
       const output = flags.output;
       // `.json` is no image or document extension to the shared chooser; here it names the manifest
-      const asJson = options.format === undefined && path.extname(output).toLowerCase() === '.json';
-      const format = chooseOutputFormat(this.name, output, asJson ? 'json' : options.format, FORMATS, usage);
+      const ext = path.extname(output).toLowerCase();
+      const asJson = options.format === undefined && ext === '.json';
+      // `.zip` names the two plates of a png sheet with the white layer (the HTTP answer's zip)
+      const asZip = ext === '.zip';
+      if (asZip && (options.underbase !== 'true' || (options.format !== undefined && options.format !== 'png'))) {
+        throw new UsageError(`-o ${output} names a zip, written for --format png with --underbase true (the colour and white plates)`, usage);
+      }
+      const format = asZip ? 'png' : chooseOutputFormat(this.name, output, asJson ? 'json' : options.format, FORMATS, usage);
       options.format = format;
       const files: Uint8Array[] = [];
       for (const d of designs) files.push(await readInput(d, usage));
@@ -78,7 +88,13 @@ export const gangsheetCommand: Command = {
       const out = await engine.gangsheet(packDesigns(files), textOptions(options), onProgress ? { onProgress } : {});
       clearProgress();
       const manifest = manifestJson(out.layout);
-      await writeOutput(output, out.requested === 'json' ? JSON.stringify(manifest) + '\n' : out.data);
+      if (out.format === 'zip' && output !== STDIO && !asZip) {
+        // sheet.png and sheet-white.png beside it, the same pixel grid
+        const [colour, white] = readStoredZip(out.data);
+        const whitePath = path.join(path.dirname(output), `${path.basename(output, path.extname(output))}-white${path.extname(output) || '.png'}`);
+        await writeOutput(output, colour!.data);
+        await writeOutput(whitePath, white!.data);
+      } else await writeOutput(output, out.requested === 'json' ? JSON.stringify(manifest) + '\n' : out.data);
       const summary = JSON.stringify({ output, format: out.requested, ...(out.pngDpi !== undefined ? { dpi: out.pngDpi } : {}), ...manifest }) + '\n';
       // stdout carries the sheet with -o -: the summary goes to stderr then
       (output === STDIO ? process.stderr : process.stdout).write(summary);
