@@ -113,13 +113,22 @@ const IN_PROGRESS_WAIT_S = 180;
  * Response (the caller reads the body it expects).
  */
 export async function postImage(path, file, fields = {}, headers = {}) {
+  return postFiles(path, 'image', [file], fields, headers);
+}
+
+/**
+ * POST `files` as repeated multipart parts named `part` (POST /gangsheet's `design`), as postImage does one
+ * image: the action's key is the first file's, for these files (names and sizes) and fields.
+ */
+export async function postFiles(path, part, files, fields = {}, headers = {}) {
   const entries = Object.entries(fields)
     .filter(([, value]) => !(value === undefined || value === null || value === ''))
     .map(([name, value]) => [name, String(value)]);
+  const others = files.slice(1).map((f) => [f.name, f.size, f.lastModified]);
   // A job (Prefer: respond-async) is another action than the same call answered at once: its own key.
-  const key = idempotencyKey(headers.Prefer ? `${path} ${headers.Prefer}` : path, file, entries);
+  const key = idempotencyKey(headers.Prefer ? `${path} ${headers.Prefer}` : path, files[0], others.length ? [...entries, ['files', JSON.stringify(others)]] : entries);
   const form = new FormData();
-  form.append('image', file, file.name || 'image');
+  for (const file of files) form.append(part, file, file.name || part);
   for (const [name, value] of entries) form.append(name, value);
   for (let waited = 0; ; ) {
     try {

@@ -5,6 +5,7 @@ import { byId, el, errorBox, facts, show, state, technical } from './dom.js';
 import { initMockup } from './mockup.js';
 import { initRemoveBg, initUpscale } from './cutout.js';
 import { initScan } from './scan.js';
+import { initGangsheet } from './gangsheet.js';
 import { initUnderbase } from './underbase.js';
 import { initVectorize } from './vectorize.js';
 
@@ -160,4 +161,5 @@ initRemoveBg(refreshLimits);
 initUpscale(refreshLimits);
 initMockup(refreshLimits);
 initUnderbase(refreshLimits);
+initGangsheet(refreshLimits);
 linkDocs();

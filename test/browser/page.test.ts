@@ -133,7 +133,7 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
     expect(await page.locator('#panel-vectorize').isVisible()).toBe(true);
     expect(await page.locator('#panel-scan').isHidden()).toBe(true);
     await page.keyboard.press('End');
-    expect(await page.getAttribute('#tab-underbase', 'aria-selected')).toBe('true');
+    expect(await page.getAttribute('#tab-gangsheet', 'aria-selected')).toBe('true');
     await page.keyboard.press('Home');
     expect(await page.getAttribute('#tab-scan', 'aria-selected')).toBe('true');
     // The hidden-looking file input is a real, labelled, focusable control.

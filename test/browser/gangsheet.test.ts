@@ -1,0 +1,158 @@
+// The try-it page's Gang sheet tab in a real browser (Debian chromium through playwright-core) against a real
+// server: paste the key, add two designs through the file chooser (several files at once), set their copies
+// and widths, pick the film width, turn the white layer on, make the sheet, and check that the preview and
+// the white plate load on the same pixel grid, that the summary numbers and the per-design table are the
+// API's own manifest, and that the PDF with the White separation downloads. Then the white layer off: one
+// PNG, no white pane. Screenshots go to test-artifacts/browser/. Skips, printing why, when chromium cannot start.
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { startTestServer, type TestServer } from '../http/harness.js';
+import { artifact, launchChromium } from './chromium.js';
+
+const launched = await launchChromium();
+if ('reason' in launched) console.warn(`[browser tests skipped] ${launched.reason}`);
+const browser: Browser | null = 'browser' in launched ? launched.browser : null;
+
+// 300 px designs: at 2.5 in wide they are 120 DPI (under the 150 a DTF print needs: a low_resolution warning
+// each), the sheet's PNG too.
+const DISC_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="300"><circle cx="150" cy="150" r="140" fill="#1f6fd1"/></svg>';
+const BADGE_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200"><rect x="10" y="10" width="280" height="180" fill="#e63946"/><rect x="40" y="90" width="220" height="20" fill="#1b1b1d"/></svg>';
+
+interface Manifest {
+  sheets: { width_in: number; length_in: number }[];
+  utilisation: number;
+  ink_sq_in: number;
+  placements: { item: number }[];
+  white: { spot_name: string; white_ink_sq_in: number; choke_mm: number } | null;
+}
+
+/** The page's globals as the predicate below uses them (this file is type-checked without the DOM lib). */
+interface PageGlobals {
+  document: { querySelector(selector: string): { complete?: boolean; naturalWidth?: number } | null };
+}
+
+/** Wait until the <img> matched by `selector` has decoded pixels. */
+async function loaded(page: Page, selector: string): Promise<void> {
+  await page.waitForFunction((sel) => {
+    const i = (globalThis as unknown as PageGlobals).document.querySelector(sel);
+    return !!i && !!i.complete && (i.naturalWidth ?? 0) > 0;
+  }, selector, { timeout: 120_000 });
+}
+
+describe.skipIf(!browser)('try-it page: gang sheet tab in chromium', () => {
+  let t: TestServer;
+  let context: BrowserContext;
+  let page: Page;
+  let disc: Buffer;
+  let badge: Buffer;
+  const consoleLines: string[] = [];
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    disc = await sharp(Buffer.from(DISC_SVG)).png().toBuffer();
+    badge = await sharp(Buffer.from(BADGE_SVG)).png().toBuffer();
+    context = await browser!.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+    await context.addInitScript('window.__csp = []; document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(e.violatedDirective + " " + e.blockedURI));');
+    page = await context.newPage();
+    page.setDefaultTimeout(60_000);
+    page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+    page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await page.screenshot({ path: artifact(`failed-gangsheet-${ctx.task.name.replace(/\W+/g, '-').slice(0, 50)}.png`), fullPage: true }).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('designs with copies and widths, the white layer, the preview and white plate, the manifest\'s numbers and the PDF', async () => {
+    await page.goto(t.url + '/');
+    await page.fill('#key-input', t.key);
+    await page.click('#key-use');
+    await page.locator('#key-status .ok').waitFor();
+    await page.click('#tab-gangsheet');
+    expect(await page.locator('#panel-gangsheet').isVisible()).toBe(true);
+
+    // Two designs at once through the chooser, then their copies and widths.
+    await page.setInputFiles('#gangsheet-files', [
+      { name: 'disc.png', mimeType: 'image/png', buffer: disc },
+      { name: 'badge.png', mimeType: 'image/png', buffer: badge },
+    ]);
+    const rows = page.locator('[data-testid=gangsheet-design]');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await page.locator('#gangsheet-empty').isHidden()).toBe(true);
+    await rows.nth(0).locator('input[name=quantity]').fill('4');
+    await rows.nth(0).locator('input[name=width_in]').fill('2.5');
+    await rows.nth(1).locator('input[name=quantity]').fill('3');
+    await rows.nth(1).locator('input[name=width_in]').fill('2.5');
+    await page.selectOption('#gangsheet-form select[name=sheet_width_in]', '11');
+    expect(await page.locator('#gangsheet-white-options input[name=choke_mm]').isDisabled()).toBe(true);
+    await page.check('#gangsheet-form input[name=underbase]');
+    expect(await page.locator('#gangsheet-white-options input[name=choke_mm]').isDisabled()).toBe(false);
+    await page.fill('#gangsheet-form input[name=garment_color]', '#1b1b1d');
+    await page.fill('#gangsheet-form input[name=choke_mm]', '0.2');
+
+    const sent: Request[] = [];
+    const onRequest = (r: Request): void => void (r.method() === 'POST' && r.url().endsWith('/api/v1/gangsheet') && sent.push(r));
+    page.on('request', onRequest);
+    await page.click('#gangsheet-form button[type=submit]');
+    await loaded(page, '[data-testid=gangsheet-preview]');
+    await loaded(page, '[data-testid=gangsheet-white]');
+    expect(sent).toHaveLength(2); // the manifest, then the picture
+    expect(sent[0]!.headers()['idempotency-key']).not.toBe(sent[1]!.headers()['idempotency-key']);
+
+    // The colour sheet and its white plate: one pixel grid, the film's width at the art's 120 DPI.
+    const sizes = await page.evaluate(`[...document.querySelectorAll('[data-testid=gangsheet-preview], [data-testid=gangsheet-white]')].map((i) => [i.naturalWidth, i.naturalHeight])`) as [number, number][];
+    expect(sizes[0]![0]).toBe(11 * 120);
+    expect(sizes[1]).toEqual(sizes[0]);
+
+    // The numbers are the API's manifest for the same order.
+    const form = new FormData();
+    form.append('design', new Blob([disc]), 'disc.png');
+    form.append('design', new Blob([badge]), 'badge.png');
+    const fields = { items: JSON.stringify([{ design: 0, quantity: 4, width_in: 2.5 }, { design: 1, quantity: 3, width_in: 2.5 }]), sheet_width_in: '11', rotation: 'any', underbase: 'true', garment_color: '#1b1b1d', knockout: 'garment', choke_mm: '0.2', format: 'json' };
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    const api = await (await fetch(t.url + '/api/v1/gangsheet', { method: 'POST', body: form, headers: { 'x-api-key': t.key } })).json() as Manifest;
+    const summary = await page.locator('[data-testid=gangsheet-summary]').innerText();
+    expect(summary).toContain(`Length to cut\n${api.sheets[0]!.length_in} in`);
+    expect(summary).toContain('Copies\n7');
+    expect(summary).toContain(`Film used by ink\n${(api.utilisation * 100).toFixed(1)} %`);
+    expect(summary).toContain(`White layer\nWhite separation, ${api.white!.white_ink_sq_in} sq in of white, pulled in 0.2 mm`);
+    const table = await page.locator('[data-testid=gangsheet-items]').innerText();
+    expect(table).toMatch(/disc\.png\s+2\.5 in\s+4\s+4/);
+    expect(table).toMatch(/badge\.png\s+2\.5 in\s+3\s+3/);
+    // 120 DPI art: warned per design in plain words
+    expect(await page.locator('[data-testid=gangsheet-warnings] li[data-code=low_resolution]').count()).toBe(2);
+    expect(await page.locator('[data-testid=gangsheet-warnings]').innerText()).toMatch(/disc\.png: The art is only 120 DPI/);
+    await page.screenshot({ path: artifact('12-gangsheet.png'), fullPage: true });
+
+    // The PDF: the same order as format=pdf, with the White separation.
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), page.click('[data-testid=gangsheet-pdf]')]);
+    page.off('request', onRequest);
+    expect(download.suggestedFilename()).toBe('disc-gangsheet.pdf');
+    const pdf = readFileSync((await download.path())!);
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(pdf.toString('latin1').match(/\/Separation \/White /g)).toHaveLength(2);
+    expect(sent).toHaveLength(3);
+    await expect.poll(() => page.locator('[data-testid=gangsheet-pdf-status]').textContent()).toMatch(/^Saved disc-gangsheet\.pdf .*1 page .*spot colour/);
+  });
+
+  it('without the white layer: one PNG, no white plate; a removed design leaves the order; no CSP violation or page error', async () => {
+    await page.uncheck('#gangsheet-form input[name=underbase]');
+    await page.locator('[data-testid=gangsheet-design]').nth(1).locator('button').click();
+    await expect.poll(() => page.locator('[data-testid=gangsheet-design]').count()).toBe(1);
+    await page.click('#gangsheet-form button[type=submit]');
+    await page.locator('[data-testid=gangsheet-summary]', { hasText: /White layer\s*none/ }).waitFor({ timeout: 120_000 });
+    await loaded(page, '[data-testid=gangsheet-preview]');
+    expect(await page.locator('[data-testid=gangsheet-white]').count()).toBe(0);
+    expect(await page.locator('[data-testid=gangsheet-summary]').innerText()).toContain('Copies\n4');
+    expect(await page.evaluate('window.__csp')).toEqual([]);
+    expect(consoleLines.filter((l) => /Content Security Policy|pageerror|^error/i.test(l))).toEqual([]);
+  });
+});
