@@ -23,7 +23,9 @@ const ENGINE_LAYERS: readonly (readonly string[])[] = [
   // families built on others: the scan judges alpha; the upscaler traces with the vectorizer
   ['scan/', 'upscale/'],
   // the fix repairs what the scan finds; the mockup shows the scan's verdict on a garment
-  ['fix/', 'mockup/', 'underbase/', 'gangsheet/'],
+  ['fix/', 'mockup/', 'underbase/'],
+  // the gang sheet's white layer is underbase's plates and separation
+  ['gangsheet/'],
   // the ops: resolve + run, one per file, and their registry
   // what a host gave createEngine (paths, models), as the ops read it
   ['settings.ts'],

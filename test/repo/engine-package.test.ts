@@ -174,7 +174,7 @@ const PUBLIC_RUNTIME = [
   'probeImage', 'sniffFormat',
   'MODEL_CATALOG', 'DEFAULT_MODEL', 'isModelName', 'REMOVE_BG_MAX_PIXELS',
   'OWN_STYLES', 'OWN_COLORS', 'PLACEMENTS', 'PLACEMENT_IDS', 'baseStyleFor', 'placementsFor', 'listTemplates',
-  'packDesigns',
+  'packDesigns', 'GANGSHEET_ZIP_NAMES',
 ] as const;
 
 /**
