@@ -1,8 +1,9 @@
 // `inkprep gangsheet` as a child process: designs as repeated --design flags, the order inline or from a file
 // (--items @file), the PDF written to -o with the manifest on stdout, the manifest as a JSON file, and an
-// item error naming the item (exit 2).
+// item error naming the item (exit 2); with --underbase true: the PDF's White separation, and a png sheet
+// written as sheet.png plus sheet-white.png (or the zip with -o x.zip).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -50,4 +51,26 @@ describe('inkprep gangsheet', () => {
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('--design');
   }, 120_000);
+
+  it('--underbase true: the White separation in the PDF; a png sheet as sheet.png + sheet-white.png, or one zip', async () => {
+    const base = ['--design', at('disc.png'), '--design', at('wedge.png'), '--items', `@${at('items.json')}`, '--sheet-width-in', '11', '--underbase', 'true', '--choke-mm', '0.3'];
+    const pdf = await runCli(['gangsheet', '-o', at('white.pdf'), ...base, '--spot-name', 'W1']);
+    expect(pdf.code, pdf.stderr).toBe(0);
+    expect(readFileSync(at('white.pdf')).toString('latin1').match(/\/Separation \/W1 /g)).toHaveLength(2);
+    const summary = JSON.parse(pdf.stdout) as { white: { spot_name: string; choke_mm: number; plate_sets: number } };
+    expect(summary.white).toMatchObject({ spot_name: 'W1', choke_mm: 0.3, plate_sets: 2 });
+    const png = await runCli(['gangsheet', '-o', at('white.png'), ...base]);
+    expect(png.code, png.stderr).toBe(0);
+    const colour = await sharp(at('white.png')).metadata();
+    const white = await sharp(at('white-white.png')).metadata();
+    expect([white.width, white.height]).toEqual([colour.width, colour.height]);
+    expect([colour.channels, white.channels]).toEqual([4, 1]);
+    const zip = await runCli(['gangsheet', '-o', at('sheet.zip'), ...base]);
+    expect(zip.code, zip.stderr).toBe(0);
+    expect(readFileSync(at('sheet.zip')).subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 3, 4]));
+    expect(existsSync(at('sheet-white.png'))).toBe(false);
+    const noWhite = await runCli(['gangsheet', '-o', at('plain.zip'), '--design', at('disc.png'), '--items', '[{"design":0,"width_in":2}]']);
+    expect(noWhite.code).toBe(2);
+    expect(noWhite.stderr).toContain('--underbase true');
+  }, 180_000);
 });

@@ -88,14 +88,15 @@ export const gangsheetCommand: Command = {
       const out = await engine.gangsheet(packDesigns(files), textOptions(options), onProgress ? { onProgress } : {});
       clearProgress();
       const manifest = manifestJson(out.layout);
+      let whitePath: string | undefined;
       if (out.format === 'zip' && output !== STDIO && !asZip) {
         // sheet.png and sheet-white.png beside it, the same pixel grid
         const [colour, white] = readStoredZip(out.data);
-        const whitePath = path.join(path.dirname(output), `${path.basename(output, path.extname(output))}-white${path.extname(output) || '.png'}`);
+        whitePath = path.join(path.dirname(output), `${path.basename(output, path.extname(output))}-white${path.extname(output) || '.png'}`);
         await writeOutput(output, colour!.data);
         await writeOutput(whitePath, white!.data);
       } else await writeOutput(output, out.requested === 'json' ? JSON.stringify(manifest) + '\n' : out.data);
-      const summary = JSON.stringify({ output, format: out.requested, ...(out.pngDpi !== undefined ? { dpi: out.pngDpi } : {}), ...manifest }) + '\n';
+      const summary = JSON.stringify({ output, ...(whitePath ? { white_output: whitePath } : {}), format: out.requested, ...(out.pngDpi !== undefined ? { dpi: out.pngDpi } : {}), ...manifest }) + '\n';
       // stdout carries the sheet with -o -: the summary goes to stderr then
       (output === STDIO ? process.stderr : process.stdout).write(summary);
       if (flags.quiet !== true) for (const w of out.layout.warnings) process.stderr.write(JSON.stringify({ warning: w.message, code: w.code }) + '\n');
