@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computePlates, readStoredZip, resolveUnderbase, sheetToImage, type GangPlacement } from '@inkprep/engine/internals';
+import type { GangPlacement } from '@inkprep/engine';
+import { computePlates, readStoredZip, resolveUnderbase, sheetToImage } from '@inkprep/engine/internals';
 import { form, post, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;
