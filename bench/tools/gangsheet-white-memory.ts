@@ -17,8 +17,8 @@ type Mode = keyof typeof MODES;
 async function child(mode: Mode, lengthIn: number): Promise<void> {
   const designs = await Promise.all(FILES.map(async (f, i) => new Uint8Array(await sharp(Buffer.from(readCorpus(f)), { density: 300 })
     .resize({ width: Math.round(WIDTHS_IN[i]! * 300) }).png().toBuffer())));
-  // about 4400 sq in of film over the six designs' boxes: quantities that fill a 200 in sheet
-  const quantity = Math.max(1, Math.round((22 * lengthIn * 0.9) / WIDTHS_IN.reduce((s, w) => s + w * w, 0)));
+  // the six designs' boxes at 1.8 x the sheet's area: the nested copies fill it (they nest into each other's boxes)
+  const quantity = Math.max(1, Math.round((22 * lengthIn * 1.8) / WIDTHS_IN.reduce((s, w) => s + w * w, 0)));
   const items = FILES.map((_, i) => ({ design: i, quantity, width_in: WIDTHS_IN[i]! }));
   const engine = createEngine({ threads: 0 });
   const opts = { items, sheetWidthIn: 22, maxLengthIn: lengthIn, garmentColor: '#1b1b1d', timeBudgetMs: 5000, ...MODES[mode] };
