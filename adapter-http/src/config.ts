@@ -78,6 +78,8 @@ export interface ServerConfig {
   store: StoreConfig;
   /** The garment catalogue: the S&S connector (when configured) and the supplier deadline. */
   catalog: CatalogConfig;
+  /** Webhooks of jobs (`callback_url`): which plain-http or private hosts are allowed, retries, timeout. */
+  webhooks: WebhookConfig;
   /**
    * Origin put before the paths of hosted results and preview pictures (e.g. https://api.example.com, trailing
    * slashes dropped); null: answers carry paths. Env `INKPREP_PUBLIC_URL`, default unset.
@@ -128,6 +130,26 @@ export interface CatalogConfig {
   supplierTimeoutMs: number;
 }
 
+/** How webhooks are sent (webhooks/). Tests shorten the delays directly; the environment sets the window and timeout. */
+export interface WebhookConfig {
+  /**
+   * Hosts (names or addresses, lower case) a `callback_url` may name over plain http, and that may be (or
+   * resolve to) loopback or private addresses; every other callback must be https to a public address.
+   * Env `INKPREP_WEBHOOK_ALLOW_HOSTS` (comma-separated), default none.
+   */
+  allowHosts: readonly string[];
+  /** No attempt starts later than this after the completion, ms. Env `INKPREP_WEBHOOK_RETRY_HOURS` (0.01-168), default 24. */
+  retryForMs: number;
+  /** Delay before the second attempt, ms; each next one doubles (with jitter), up to `maxDelayMs`. Default 30,000. */
+  firstDelayMs: number;
+  /** Longest delay between two attempts, ms. Default 3,600,000 (1 h). */
+  maxDelayMs: number;
+  /** One attempt's deadline (connect, send, answer), ms. Env `INKPREP_WEBHOOK_TIMEOUT_MS` (1,000-60,000), default 10,000. */
+  timeoutMs: number;
+  /** How often an idle process looks for due deliveries of other processes, ms. Default 5,000. */
+  pollMs: number;
+}
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 /** What the engine is given (paths and models), for the service and every CLI verb that builds an engine. */
@@ -155,7 +177,7 @@ export interface EngineHostConfig {
 }
 
 /** Where a variable belongs: the sections of docs/reference/configuration.md, in this order. */
-export type ConfigSection = 'server' | 'limits' | 'metrics' | 'store' | 'engine' | 'catalog' | 'cluster' | 'cli';
+export type ConfigSection = 'server' | 'limits' | 'metrics' | 'store' | 'webhooks' | 'engine' | 'catalog' | 'cluster' | 'cli';
 
 /** One environment variable as the reference page documents it. */
 export interface ConfigVariable {
@@ -201,6 +223,9 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze([
   { name: 'INKPREP_PG_POOL_SIZE', section: 'store', type: 'positive number', default: '10 (also for anything not a positive number)', description: 'PostgreSQL connections per process.', example: '20' },
   { name: 'INKPREP_RESERVATION_LEASE_MS', section: 'store', type: 'integer 1000-3,600,000 (ms)', default: '30000', description: 'Pending usage reservations of a process silent this long are released (both stores).', example: '60000' },
   { name: 'INKPREP_RESULT_RETENTION_DAYS', section: 'store', type: 'positive number (days)', default: 'unset (kept forever)', description: 'Hosted results older than this are no longer served and may be swept.', example: '30' },
+  { name: 'INKPREP_WEBHOOK_ALLOW_HOSTS', section: 'webhooks', type: 'comma-separated host names and addresses', default: 'unset (https to public addresses only)', description: 'Hosts a job\'s `callback_url` may name over plain http, and that may be or resolve to loopback, private, link-local or other non-public addresses (otherwise refused at submission with 400 `invalid_callback_url`, and at delivery). For receivers on your own network.', example: 'hooks.internal,127.0.0.1' },
+  { name: 'INKPREP_WEBHOOK_RETRY_HOURS', section: 'webhooks', type: 'number 0.01-168 (hours)', default: '24', description: 'A delivery not answered with a 2xx is retried with exponential backoff (30 s doubling to at most 1 h, with jitter) until this long after the job ended, then given up.', example: '72' },
+  { name: 'INKPREP_WEBHOOK_TIMEOUT_MS', section: 'webhooks', type: 'integer 1000-60,000 (ms)', default: '10000', description: 'Deadline of one delivery attempt: connect, send, and the receiver\'s answer.', example: '5000' },
   { name: 'INKPREP_GARMENT_CACHE_DIR', section: 'engine', type: 'directory', default: '<data dir>/cache/garments', description: 'Rendered garment blanks of the mockup (computed once, kept here).', example: '/var/cache/inkprep/garments' },
   { name: 'INKPREP_MEMORY_CACHE_MB', section: 'engine', type: 'integer 0-1,048,576 (MB)', default: '256', description: 'Memory the engine keeps between requests, per process (rendered garment blanks, prepared garment photos, resampled mockup designs), split evenly between the engine threads; least recently used out first. 0: mockups reload their blank from the disk cache every time. See docs/guides/operating.md#memory.', example: '128' },
   { name: 'INKPREP_WARM_BLANKS', section: 'engine', type: 'boolean (`0`, `false`, `no`, `off` are off)', default: 'on; off under tests (`NODE_ENV=test` or `VITEST` set)', description: 'Pre-render the own garment blanks in the background at start.', example: '0' },
@@ -227,7 +252,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze([
 const MB = 1024 * 1024;
 
 /** Defaults used when a variable is unset. */
-export const CONFIG_DEFAULTS: Readonly<Omit<ServerConfig, 'threads' | 'dataDir' | 'engine' | 'clusterSlot' | 'store' | 'catalog' | 'warmBlanks' | 'processes'>> = Object.freeze({
+export const CONFIG_DEFAULTS: Readonly<Omit<ServerConfig, 'threads' | 'dataDir' | 'engine' | 'clusterSlot' | 'store' | 'catalog' | 'webhooks' | 'warmBlanks' | 'processes'>> = Object.freeze({
   port: 8080,
   host: '0.0.0.0',
   bootstrapKey: null,
@@ -310,6 +335,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     clusterSlot: env.INKPREP_CLUSTER_SLOT === undefined ? null : Number(env.INKPREP_CLUSTER_SLOT.trim() || 0),
     store: storeConfigFromEnv(env),
     catalog: catalogConfigFromEnv(env),
+    webhooks: webhookConfigFromEnv(env),
     publicUrl: env.INKPREP_PUBLIC_URL?.trim().replace(/\/+$/, '') || null,
     warmBlanks: warmBlanksEnabled(env),
     processes: env.INKPREP_PROCESSES ?? null,
@@ -342,6 +368,23 @@ export function storeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StoreC
     pgPoolSize: pool > 0 ? pool : 10,
     reservationLeaseMs: leaseFromEnv(env),
     resultRetentionMs: Number.isFinite(days) && days > 0 ? days * 86_400_000 : null,
+  });
+}
+
+/** The webhooks' settings (the server's): the allow list, checked now, the retry window and the attempt deadline. */
+export function webhookConfigFromEnv(env: NodeJS.ProcessEnv = process.env): WebhookConfig {
+  const hosts = (env.INKPREP_WEBHOOK_ALLOW_HOSTS ?? '').split(/[\s,]+/).filter((h) => h !== '').map((h) => h.toLowerCase().replace(/^\[(.*)\]$/, '$1'));
+  for (const h of hosts) {
+    // Host names or address literals only: a URL or a port here would silently match nothing.
+    if (!/^[a-z0-9.:_-]+$/.test(h) || h.includes('//')) throw new Error(`Expected host names or addresses for INKPREP_WEBHOOK_ALLOW_HOSTS but received ${JSON.stringify(h)}`);
+  }
+  return Object.freeze({
+    allowHosts: Object.freeze(hosts),
+    retryForMs: Math.round(num(env, 'INKPREP_WEBHOOK_RETRY_HOURS', 24, 0.01, 168) * 3_600_000),
+    firstDelayMs: 30_000,
+    maxDelayMs: 3_600_000,
+    timeoutMs: int(env, 'INKPREP_WEBHOOK_TIMEOUT_MS', 10_000, 1000, 60_000),
+    pollMs: 5000,
   });
 }
 

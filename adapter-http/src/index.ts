@@ -1,8 +1,8 @@
 // Public entry of @inkprep/http: the CLI runner, the server, the route helpers other endpoints plug
-// into, metering and settings accessors, and the account store.
+// into, metering and settings accessors, the account store, and webhooks.
 export { main as runCli } from './cli/main.js';
 export { startServer, type InkprepServer, type ServerOptions } from './server.js';
-export { configFromEnv, defaultConfig, engineConfigFromEnv, engineOptions, storeConfigFromEnv, catalogConfigFromEnv, ssConfigFromEnv, leaseFromEnv, warmBlanksEnabled, CONFIG_DEFAULTS, type ServerConfig, type EngineHostConfig, type StoreConfig, type CatalogConfig, type SsConfig, type LogLevel } from './config.js';
+export { configFromEnv, defaultConfig, engineConfigFromEnv, engineOptions, storeConfigFromEnv, catalogConfigFromEnv, ssConfigFromEnv, webhookConfigFromEnv, leaseFromEnv, warmBlanksEnabled, CONFIG_DEFAULTS, type ServerConfig, type EngineHostConfig, type StoreConfig, type CatalogConfig, type SsConfig, type WebhookConfig, type LogLevel } from './config.js';
 export { fetchModel, verifyModel, assembleFromTarball, fileSha256, type FetchResult } from './models/fetch.js';
 export { createLogger, type Logger } from './log.js';
 export type { AppServices } from './services.js';
@@ -32,3 +32,9 @@ export { generateKeySecret, hashKey, extractKey, KEY_PREFIX } from './auth/keys.
 export { bootstrapStore, type BootstrapResult } from './bootstrap.js';
 export * from './store/index.js';
 export * from './storage/index.js';
+export { WebhookDispatcher, type Completion, type DispatcherOptions } from './webhooks/dispatcher.js';
+export { checkCallbackUrl, resolveTarget, systemResolver, MAX_CALLBACK_URL_LENGTH, type Resolver, type Target } from './webhooks/url-policy.js';
+export { isPublicAddress, embeddedIPv4 } from './webhooks/addresses.js';
+export { newWebhookSecret, signPayload, signatureHeader, signingSecrets } from './webhooks/signature.js';
+export { retryDelayMs, nextAttemptAt, type BackoffPolicy } from './webhooks/backoff.js';
+export { deliveryJson, type DeliveryJson } from './webhooks/job-view.js';

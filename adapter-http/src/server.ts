@@ -24,6 +24,8 @@ import type { AppServices } from './services.js';
 import type { Store } from './store/types.js';
 import { guardStore } from './store/guard.js';
 import { UsageSettler } from './limits/settle.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import type { Resolver } from './webhooks/url-policy.js';
 
 /** Usage events are kept this long (40 days: covers the rolling 24 h window and the calendar-month allowance). */
 export const USAGE_RETENTION_MS = 40 * 24 * 3_600_000;
@@ -58,6 +60,8 @@ export interface ServerOptions {
   onReply?: (seen: { method: string; path: string; requestId: string; reply: Reply }) => void;
   /** How often the job runner looks for orphaned jobs and cancellations (ms); default 1000. */
   jobPollMs?: number;
+  /** How webhook deliveries resolve host names (tests map a name to a private address); default the system's. */
+  webhookResolver?: Resolver;
 }
 
 export interface InkprepServer {
@@ -95,8 +99,9 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
   settler = new UsageSettler(store, { log, clock });
   const closers: (() => Promise<void> | void)[] = [];
   let draining = false;
+  const webhooks = new WebhookDispatcher({ store: store.webhooks, config: config.webhooks, log, ...(opts.webhookResolver ? { resolve: opts.webhookResolver } : {}) });
   const services: AppServices = {
-    config, store, engine, log, metrics, settler,
+    config, store, engine, log, metrics, settler, webhooks,
     clock,
     vectorizeQueue: instrumentLine(line, metrics),
     draining: () => draining,
@@ -130,6 +135,14 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
   const executors = new Map<string, JobExecutor>();
   for (const r of routes) if (r.runJob) executors.set(r.path, r.runJob);
   const jobs = startJobRunner(services, executors, opts.jobPollMs);
+  // Webhooks of jobs: a callback_url is checked at submission (SSRF policy, 400 invalid_callback_url), and a
+  // job's final body is stored as a delivery, sent (signed, retried) by whichever process of the store is free.
+  jobs.hooks.checkCallback = (url) => webhooks.check(url);
+  jobs.hooks.onFinal.push(async (body, callbackUrl) => {
+    if (callbackUrl === null) return;
+    const job = await store.jobs.get(body.id);
+    if (job) await webhooks.enqueue({ accountId: job.accountId, jobId: job.id, callbackUrl, body });
+  });
   // GET /metrics on the API port only with INKPREP_METRICS_TOKEN, for that bearer token (compared in constant time).
   const metricsToken = config.metricsToken ? Buffer.from('Bearer ' + config.metricsToken) : null;
   const metricsRoute = (ex: Exchange): void => {
@@ -201,6 +214,11 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
       (n) => n > 0 && log.info('swept idempotency keys', { deleted: n }),
       (err) => log.warn('sweeping idempotency keys failed', { err: String(err) }),
     );
+    // Webhook deliveries that ended, with their attempts, once the usage events of their time are gone too.
+    webhooks.prune(Date.now() - USAGE_RETENTION_MS).then(
+      (n) => n > 0 && log.info('pruned webhook deliveries', { deleted: n }),
+      (err) => log.warn('pruning webhook deliveries failed', { err: String(err) }),
+    );
   };
   prune();
   const pruneTimer = setInterval(prune, 3_600_000);
@@ -234,6 +252,8 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
     log.info('metrics listening', { host: config.metricsHost ?? config.host, port: metricsListener.port });
   }
   const port = listener.port;
+  // Deliveries left by this or another process (a restart, a process that died) are taken from now on.
+  webhooks.start();
   log.info('listening', { host: config.host, port, transport: transport.kind, threads: config.threads, vectorize_max_waiting: config.vectorizeMaxWaiting });
   // Own garment blanks pre-rendered in the background (INKPREP_WARM_BLANKS; cancelled by close()).
   if (routes.some((r) => r.path === '/api/v1/mockup')) startBlankWarmup(services, services.config.warmBlanks);
@@ -268,6 +288,8 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
         for (const ex of active) ex.closeConnection();
         listener.closeIdle();
         for (const fn of closers) await fn();
+        // Attempts running finish and are recorded; pending deliveries wait in the store for the next process.
+        await webhooks.close();
         await services.vectorizeQueue.close();
         if (ownEngine) await engine.close();
         // Confirmations queued during a store outage get one last chance before the store closes.

@@ -86,6 +86,34 @@ describe('inkprep admin', () => {
     expect(cli(['admin', 'usage', accountId]).out).toContain('remove-bg fair use: 0 of 20');
   });
 
+  it('webhook-secret show makes the secret once and shows it again; rotate changes it, the old one signing for the grace', () => {
+    const shown = cli(['admin', 'webhook-secret', 'show', accountId, '--json']);
+    expect(shown.code, shown.err).toBe(0);
+    const first = shown.json();
+    expect(first).toMatchObject({ account_id: accountId, secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/), previous_secret: null, previous_signs_until: null });
+    expect(cli(['admin', 'webhook-secret', 'show', accountId]).out.trim()).toBe(first.secret);
+    const rotated = cli(['admin', 'webhook-secret', 'rotate', accountId, '--grace-hours', '2', '--json']).json();
+    expect(rotated.secret).toMatch(/^whsec_[0-9a-f]{64}$/);
+    expect(rotated.secret).not.toBe(first.secret);
+    expect(rotated.previous_secret).toBe(first.secret);
+    const until = Date.parse(rotated.previous_signs_until);
+    expect(until - Date.now()).toBeGreaterThan(1.9 * 3_600_000);
+    expect(until - Date.now()).toBeLessThanOrEqual(2 * 3_600_000);
+    expect(cli(['admin', 'webhook-secret', 'show', accountId, '--json']).json()).toMatchObject({ secret: rotated.secret, previous_secret: first.secret });
+    // text mode: the secret on stdout, the old one's grace on the next line, the reminder on stderr
+    const text = cli(['admin', 'webhook-secret', 'rotate', accountId]);
+    expect(text.out.split('\n')[0]).toMatch(/^whsec_[0-9a-f]{64}$/);
+    expect(text.out).toContain(`previous ${rotated.secret} also signs until`);
+    expect(text.err).toContain('rotated');
+    const now = cli(['admin', 'webhook-secret', 'rotate', accountId, '--grace-hours', '0', '--json']).json();
+    expect(now).toMatchObject({ previous_secret: null, previous_signs_until: null });
+    // bad values and unknown accounts change nothing
+    expect(cli(['admin', 'webhook-secret', 'rotate', accountId, '--grace-hours', 'soon']).code).toBe(2);
+    expect(cli(['admin', 'webhook-secret', 'rotate', accountId, '--grace-hours', '1000']).code).toBe(2);
+    expect(cli(['admin', 'webhook-secret', 'show', 'acc_ffffffffffffffff']).code).toBe(1);
+    expect(cli(['admin', 'webhook-secret', 'show', accountId, '--json']).json().secret).toBe(now.secret);
+  });
+
   it('unknown flags exit 2 with a usage error line and change nothing', () => {
     const before = cli(['admin', 'account', 'show', accountId, '--json']).json();
     const typo = cli(['admin', 'account', 'set', accountId, '--daily-limitt', '5']);

@@ -58,6 +58,7 @@ const CASES: readonly (readonly [string, readonly string[], string, string | und
   ['models', ['models', 'list', '--dri', out('models')], '--dri', '--dir'],
   ['admin', ['admin', 'account', 'create', '--nmae', 'X', '--plan', 'pro', '--create'], '--nmae', '--name'],
   ['admin', ['admin', 'account', 'list', '--create', '--verbose'], '--verbose', undefined],
+  ['admin', ['admin', 'webhook-secret', 'rotate', 'acc_0000000000000000', '--create', '--grace', '1'], '--grace', '--grace-hours'],
   ['serve', ['serve', '--hlep'], '--hlep', '--help'],
   ['serve', ['serve', '--port', '0'], '--port', undefined],
   ['cluster', ['cluster', '--proceses', '1'], '--proceses', '--processes'],

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { createEngine, type Engine } from '@inkprep/engine';
 import {
   ROUTES, createApiKey, defaultConfig, openStore, parseTransportChoice, startServer,
-  type Account, type InkprepServer, type LogLevel, type RouteDef, type ServerConfig, type Store,
+  type Account, type InkprepServer, type LogLevel, type RouteDef, type ServerConfig, type ServerOptions, type Store,
 } from '@inkprep/http';
 import { expectingMismatch, recordSeen } from '../openapi-record.js';
 import { checkResponse } from './openapi-check.js';
@@ -56,7 +56,7 @@ function openApiObserver(mismatches: string[]): NonNullable<Parameters<typeof st
   };
 }
 
-export async function startTestServer(opts: { routes?: readonly RouteDef[]; config?: Partial<ServerConfig>; engine?: Engine; logLevel?: LogLevel } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { routes?: readonly RouteDef[]; config?: Partial<ServerConfig>; engine?: Engine; logLevel?: LogLevel; webhookResolver?: ServerOptions['webhookResolver'] } = {}): Promise<TestServer> {
   const mismatches: string[] = [];
   const clock = new FakeClock();
   const store = openStore({ dataDir: ':memory:' });
@@ -67,6 +67,7 @@ export async function startTestServer(opts: { routes?: readonly RouteDef[]; conf
   const server = await startServer({
     config: defaultConfig({ dataDir: ':memory:', threads: 1, http: parseTransportChoice(process.env.INKPREP_HTTP), ...opts.config }),
     store, engine, clock: clock.now, log, routes: opts.routes ?? ROUTES, onReply: openApiObserver(mismatches),
+    ...(opts.webhookResolver ? { webhookResolver: opts.webhookResolver } : {}),
   });
   const newAccount = async (name = 'test'): Promise<{ account: Account; key: string }> => {
     const account = await store.createAccount({ name, plan: 'business', now: clock.now() });

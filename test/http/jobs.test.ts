@@ -219,18 +219,18 @@ describe('Prefer: respond-async', () => {
 
   it('callback_url: 400 without Prefer; with it, stored and handed once to the final-state hook with the job body', async () => {
     const png = await tinyPng();
-    const res = await fetch(t.url + '/api/v1/scan', { method: 'POST', body: form(png, { callback_url: 'https://example.com/hook' }), headers: { 'x-api-key': t.key } });
+    const res = await fetch(t.url + '/api/v1/scan', { method: 'POST', body: form(png, { callback_url: 'https://hooks.example.invalid/hook' }), headers: { 'x-api-key': t.key } });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'invalid_option', field: 'callback_url' });
     const seen: { job: JobBody; url: string | null }[] = [];
     jobsOf(t.server.services).hooks.onFinal.push((j, url) => void seen.push({ job: j, url }));
-    const a = await submit('/api/v1/scan', form(png, { callback_url: 'https://example.com/hook' }));
+    const a = await submit('/api/v1/scan', form(png, { callback_url: 'https://hooks.example.invalid/hook' }));
     expect(a.status).toBe(202);
     await final(a.json.id as string);
     await until(() => seen.some((s) => s.job.id === a.json.id), 10_000, 'the hook');
     const mine = seen.filter((s) => s.job.id === a.json.id);
     expect(mine).toHaveLength(1);
-    expect(mine[0]).toMatchObject({ url: 'https://example.com/hook', job: { status: 'succeeded', operation: '/api/v1/scan' } });
+    expect(mine[0]).toMatchObject({ url: 'https://hooks.example.invalid/hook', job: { status: 'succeeded', operation: '/api/v1/scan' } });
   });
 });
 

@@ -49,7 +49,7 @@ const ADAPTER_LAYERS: readonly (readonly string[])[] = [
   ['config.ts'],
   ['log.ts', 'store/'],
   ['model-autofetch.ts', 'auth/', 'catalog/', 'settings.ts'],
-  ['limits/', 'queue/'],
+  ['limits/', 'queue/', 'webhooks/'],
   // one exchange (request, errors, multipart, routing), the metrics, the first key
   ['http/', 'metrics.ts', 'bootstrap.ts'],
   ['services.ts'],

@@ -40,6 +40,7 @@ export const ERROR_REGISTRY = {
   job_not_found: { status: 404, exit: EXIT.failed, message: 'No such job for this account' },
   job_finished: { status: 409, exit: EXIT.failed, message: 'The job has finished; only a queued or running job can be canceled' },
   too_many_jobs: { status: 429, exit: EXIT.failed, message: 'The account has as many queued and running jobs as it may' },
+  invalid_callback_url: { status: 400, exit: EXIT.usage, message: 'The callback_url is not https, names a host the operator does not allow, or resolves to a private address' },
   aborted: { status: 499, exit: EXIT.failed, message: E.aborted },
   engine_overloaded: { status: 503, exit: EXIT.failed, message: E.engine_overloaded },
   queue_unavailable: { status: 503, exit: EXIT.failed, message: 'The vectorize line cannot be reached' },

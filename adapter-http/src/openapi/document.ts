@@ -60,7 +60,10 @@ export function errorCodesFor(meta: RouteMeta, doc: OperationDoc, hasFields: boo
   if (meta.meter !== 'none') codes.add('daily_limit_exceeded');
   if (typeof meta.meter === 'object') codes.add('fair_use_exceeded');
   if (meta.idempotent) for (const c of ['invalid_idempotency_key', 'idempotency_key_in_progress', 'idempotency_key_reused'] as const) codes.add(c);
-  if (meta.async) codes.add('too_many_jobs');
+  if (meta.async) {
+    codes.add('too_many_jobs');
+    codes.add('invalid_callback_url');
+  }
   if (meta.queue) {
     codes.add('queue_full');
     codes.add('queue_unavailable');
@@ -128,7 +131,32 @@ const PREFER_PARAM = {
 };
 
 /** The form field of a job's callback (the webhooks module posts the final job there). */
-const CALLBACK_FIELD: Schema = { type: 'string', minLength: 1, maxLength: 2048, description: 'with Prefer: respond-async only (400 invalid_option otherwise): the URL the finished job is posted to' };
+const CALLBACK_FIELD: Schema = {
+  type: 'string', minLength: 1, maxLength: 2048, format: 'uri',
+  description: 'with Prefer: respond-async only (400 invalid_option otherwise): the URL the finished job is posted to, signed (see the callback jobFinished). '
+    + 'https to a public address; plain http and private addresses only to hosts in INKPREP_WEBHOOK_ALLOW_HOSTS (else 400 invalid_callback_url)',
+};
+
+/** The webhook a job's callback_url receives (webhooks/dispatcher.ts): OpenAPI `callbacks` of every POST that can be a job. */
+const JOB_CALLBACK = {
+  jobFinished: {
+    '{$request.body#/callback_url}': {
+      post: {
+        summary: 'The job ended (succeeded, failed or canceled)',
+        description: 'The job body as GET /api/v1/jobs/{id} gives it when the job ended. Answer 2xx within INKPREP_WEBHOOK_TIMEOUT_MS (10 s); anything else '
+          + '(another status, a timeout, a redirect: not followed) is retried with exponential backoff (30 s doubling to 1 h, jittered) for '
+          + 'INKPREP_WEBHOOK_RETRY_HOURS (24). Verify Inkprep-Signature on the raw body (docs/guides/webhooks.md); skip an Inkprep-Webhook-Id already handled.',
+        parameters: [
+          { name: 'Inkprep-Signature', in: 'header', required: true, description: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the account\'s webhook secret>; a second v1 during a secret rotation\'s grace', schema: { type: 'string', pattern: '^t=[0-9]+(,v1=[0-9a-f]{64})+$' } },
+          { name: 'Inkprep-Webhook-Id', in: 'header', required: true, description: 'the delivery: the same on every retry (deduplicate on it)', schema: { type: 'string', pattern: '^whd_[0-9a-f]{24}$' } },
+          { name: 'Inkprep-Webhook-Attempt', in: 'header', required: true, description: '1 for the first attempt, 2 for the first retry, ...', schema: { type: 'integer', minimum: 1 } },
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema: JOB } } },
+        responses: { '2XX': { description: 'delivered: no further attempt' }, default: { description: 'a failed attempt: retried later' } },
+      },
+    },
+  },
+};
 
 /** The 202 of a metered POST sent with Prefer: respond-async. */
 function acceptedReply(idempotent: boolean): Record<string, unknown> {
@@ -252,6 +280,7 @@ function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: str
     } else responses[k] = errorResponse(status, codes);
   }
   op.responses = responses;
+  if (meta.async) op.callbacks = JOB_CALLBACK;
   return op;
 }
 

@@ -237,7 +237,19 @@ export const JOB = obj({
     output_url: str('where the binary output is served (GET, the same API key), kept as long as hosted results (INKPREP_RESULT_RETENTION_DAYS)'),
   }, ['body', 'output_bytes', 'output_url'], 'succeeded jobs: what the synchronous call would have answered'),
   error: obj({ status: int('the synchronous answer\'s status'), body: { type: 'object', description: 'the synchronous error body ({ error, code, ...})' } }, [], 'failed jobs: the error the synchronous call would have answered'),
-}, ['result', 'error']);
+  webhooks: arr(obj({
+    id: { type: 'string', pattern: '^whd_[0-9a-f]{24}$', description: 'sent as Inkprep-Webhook-Id, the same on every attempt' },
+    url: str('the callback_url'),
+    state: { type: 'string', enum: ['pending', 'delivered', 'failed'], description: 'pending (an attempt is due or running), delivered (a 2xx), failed (refused address, or no 2xx within INKPREP_WEBHOOK_RETRY_HOURS)' },
+    next_attempt_at: nullable({ type: 'string', format: 'date-time', description: 'while pending' }),
+    attempts: arr(obj({
+      at: { type: 'string', format: 'date-time' },
+      status_code: nullable(int('the receiver\'s status; null when there was no answer')),
+      error: nullable(str('why there was no answer: timeout after N ms, a connection error, address_not_allowed: ...')),
+      duration_ms: int(),
+    })),
+  }), 'GET and DELETE /api/v1/jobs/{id}: the deliveries of the job\'s callback_url (empty without one), every attempt recorded'),
+}, ['result', 'error', 'webhooks']);
 
 /** Extra fields of the error body, by code (spec 7: "some errors add fields"). Every registry code has an entry. */
 export const ERROR_EXTRAS: Readonly<Record<HttpErrorCode, { properties: Record<string, Schema>; optional?: readonly string[] }>> = {
@@ -268,6 +280,7 @@ export const ERROR_EXTRAS: Readonly<Record<HttpErrorCode, { properties: Record<s
   job_not_found: { properties: {} },
   job_finished: { properties: { status: { type: 'string', enum: ['succeeded', 'failed'] } } },
   too_many_jobs: { properties: { limit: int('INKPREP_JOBS_MAX_ACTIVE'), retry_after_seconds: int('seconds after which to try again (= Retry-After)') } },
+  invalid_callback_url: { properties: { field: { const: 'callback_url' } } },
   aborted: { properties: {} },
   engine_overloaded: { properties: { ...readyChecks }, optional: ['store', 'engine'] },
   // GET /readyz carries the checks; an API route carries retry_after_seconds (= Retry-After).

@@ -10,6 +10,7 @@ const SECTIONS: readonly { id: ConfigSection; title: string; intro: string }[] =
   { id: 'limits', title: 'Limits and the vectorize line', intro: 'Engine threads and queue, upload and pixel limits, the vectorize line ([operating](../guides/operating.md)).' },
   { id: 'metrics', title: 'Metrics', intro: 'The Prometheus endpoint ([logs, metrics, shutdown](../guides/operating.md#logs-metrics-shutdown)).' },
   { id: 'store', title: 'Store (SQLite or PostgreSQL)', intro: 'Accounts, usage and hosted results ([scaling out on PostgreSQL](../guides/deploying.md#scaling-out-postgresql-and-several-processes)). Read by the server and the admin CLI.' },
+  { id: 'webhooks', title: 'Webhooks', intro: 'Where and how a job\'s `callback_url` is called ([webhooks](../guides/webhooks.md)).' },
   { id: 'engine', title: 'Engine: caches and models', intro: 'What the engine is handed: its cache directories and the segmentation model of remove-bg ([remove-bg](../algorithms/remove-bg.md)). Read by the server and every CLI verb that builds an engine.' },
   { id: 'catalog', title: 'Garment catalogue (suppliers)', intro: 'The S&S Activewear connector of the mockup ([mockup](../algorithms/mockup.md)).' },
   { id: 'cluster', title: 'Cluster', intro: '`inkprep cluster`: several server processes on one port.' },

@@ -8,6 +8,7 @@ import { binary, json } from '../http/reply.js';
 import { JOBS_PREFIX, jobBody, jobsOf } from '../jobs/index.js';
 import { hostingFor } from '../storage/index.js';
 import type { JobRecord } from '../store/jobs.js';
+import { deliveryJson } from '../webhooks/job-view.js';
 import { getRoute, type GetCall, type RouteDef } from './define.js';
 
 /** The id segment of /api/v1/jobs/{id}[/output]. */
@@ -17,6 +18,12 @@ function idOf(path: string): string {
 
 function notFound(id: string): ServiceError {
   return new ServiceError('job_not_found', `No job ${id} for this account (unknown, another account's, or swept after the result retention)`);
+}
+
+/** The job body with its webhook deliveries and their attempts (empty without a callback_url). */
+async function withWebhooks(call: GetCall, job: JobRecord): Promise<Record<string, unknown>> {
+  const webhooks = job.callbackUrl === null ? [] : (await call.app.store.webhooks.deliveriesOf(job.id)).map(deliveryJson);
+  return { ...jobBody(job, call.app.config.publicUrl), webhooks };
 }
 
 async function ownJob(call: GetCall): Promise<JobRecord> {
@@ -29,7 +36,7 @@ async function ownJob(call: GetCall): Promise<JobRecord> {
 export const jobRoute: RouteDef = getRoute({
   path: `${JOBS_PREFIX}:id`,
   async handle(call) {
-    return json(jobBody(await ownJob(call), call.app.config.publicUrl));
+    return json(await withWebhooks(call, await ownJob(call)));
   },
 });
 
@@ -42,7 +49,7 @@ export const cancelJobRoute: RouteDef = getRoute({
     if (!out) throw notFound(id);
     const s = out.job.status;
     if (s === 'succeeded' || s === 'failed') throw new ServiceError('job_finished', `Job ${id} has ${s}; only a queued or running job can be canceled`, { status: s });
-    return json(jobBody(out.job, call.app.config.publicUrl));
+    return json(await withWebhooks(call, out.job));
   },
 });
 

@@ -6,10 +6,10 @@ import type { Store } from './types.js';
 
 /**
  * Wrap a store so outage errors become ServiceError `store_unavailable`; `close` and non-function fields pass
- * through, except the idempotency keys' and jobs' methods (`store.idempotency`, `store.jobs`), which are guarded the same way.
+ * through, except the idempotency keys', jobs' and webhooks' methods (`store.idempotency`, `store.jobs`, `store.webhooks`), which are guarded the same way.
  */
 export function guardStore<S extends Store>(store: S): S {
-  return guardMethods(store, (prop, v) => ((prop === 'idempotency' || prop === 'jobs') && typeof v === 'object' && v !== null ? guardMethods(v, () => undefined) : undefined));
+  return guardMethods(store, (prop, v) => ((prop === 'idempotency' || prop === 'jobs' || prop === 'webhooks') && typeof v === 'object' && v !== null ? guardMethods(v, () => undefined) : undefined));
 }
 
 /** The proxy of guardStore; `nested(prop, value)` may return a guarded stand-in for a non-function field. */

@@ -6,6 +6,7 @@ import type { Store } from './types.js';
 export * from './types.js';
 export * from './idempotency.js';
 export * from './jobs.js';
+export * from './webhooks.js';
 export { openSqliteStore, migrate, MIGRATIONS, type SqliteStoreOptions } from './sqlite.js';
 export { DEFAULT_RESERVATION_LEASE_MS } from './instance.js';
 export { openConfiguredStore, type OpenedStore } from './open.js';

@@ -17,6 +17,7 @@ import {
 import * as Rows from './rows.js';
 import { PG_IDEMPOTENCY_SCHEMA, pgIdempotency } from './idempotency-pg.js';
 import { PG_JOBS_SCHEMA, pgJobs } from './jobs-pg.js';
+import { PG_WEBHOOKS_SCHEMA, pgWebhooks } from './webhooks-pg.js';
 import { ServiceError } from '../errors/registry.js';
 
 /** Ordered schema migrations; index + 1 is the version recorded in inkprep_schema. Append only. */
@@ -114,6 +115,8 @@ export const PG_MIGRATIONS: readonly string[] = [
   PG_IDEMPOTENCY_SCHEMA,
   // v7: asynchronous jobs (issue #33; store/jobs-pg.ts).
   PG_JOBS_SCHEMA,
+  // v8: webhook secrets and deliveries (issue #33; store/webhooks-pg.ts).
+  PG_WEBHOOKS_SCHEMA,
 ];
 
 /**
@@ -519,6 +522,7 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
     pool,
     idempotency,
     jobs,
+    webhooks: pgWebhooks(pool),
     async createAccount({ name, plan, admin = false, now }) {
       const id = 'acc_' + randomBytes(8).toString('hex');
       const { rows } = await pool.query<AccountRow>(

@@ -16,6 +16,7 @@ import {
 import * as Rows from './rows.js';
 import { SQLITE_IDEMPOTENCY_SCHEMA, sqliteIdempotency } from './idempotency-sqlite.js';
 import { SQLITE_JOBS_SCHEMA, sqliteJobs } from './jobs-sqlite.js';
+import { SQLITE_WEBHOOKS_SCHEMA, sqliteWebhooks } from './webhooks-sqlite.js';
 import { ServiceError } from '../errors/registry.js';
 
 /** Ordered schema migrations; index + 1 is the schema version. Append only. */
@@ -62,6 +63,8 @@ export const MIGRATIONS: readonly string[] = [
   SQLITE_IDEMPOTENCY_SCHEMA,
   // v7: asynchronous jobs (issue #33; store/jobs-sqlite.ts).
   SQLITE_JOBS_SCHEMA,
+  // v8: webhook secrets and deliveries (issue #33; store/webhooks-sqlite.ts).
+  SQLITE_WEBHOOKS_SCHEMA,
 ];
 
 // SQLite returns flags as 0/1 and times as integers.
@@ -376,6 +379,7 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
   const store: Store = {
     idempotency,
     jobs,
+    webhooks: sqliteWebhooks(db, keepNative),
     async createAccount({ name, plan, admin = false, now }) {
       const id = 'acc_' + randomBytes(8).toString('hex');
       q.insertAccount.run({ id, name, plan, admin: admin ? 1 : 0, daily_limit: DEFAULT_DAILY_LIMIT, created_at: now });

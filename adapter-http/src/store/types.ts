@@ -4,6 +4,7 @@
 import type { IdempotencyStore } from './idempotency.js';
 import type { FairUseName, ReservedUse } from './use.js';
 import type { JobStore } from './jobs.js';
+import type { WebhookStore } from './webhooks.js';
 
 /** Plans; only `business` has API access. */
 export type Plan = 'free' | 'pro' | 'business';
@@ -135,6 +136,8 @@ export interface Store {
   readonly idempotency: IdempotencyStore;
   /** Asynchronous jobs (store/jobs.ts): shared by every process of the store. */
   readonly jobs: JobStore;
+  /** Webhook secrets and deliveries (store/webhooks.ts), shared by every process of the store. */
+  readonly webhooks: WebhookStore;
   /** Create an account (defaults: status active, daily limit 999,999, caps null). */
   createAccount(input: { name: string; plan: Plan; admin?: boolean; now: number }): Promise<Account>;
   getAccount(id: string): Promise<Account | null>;

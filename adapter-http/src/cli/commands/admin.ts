@@ -8,6 +8,7 @@
 //   admin key list ACCOUNT_ID | admin key revoke KEY_ID_OR_KEY
 //   admin usage ACCOUNT_ID
 //   admin setting list | admin setting set NAME VALUE|none
+//   admin webhook-secret show ACCOUNT_ID | admin webhook-secret rotate ACCOUNT_ID [--grace-hours H]
 // It works only on an existing store unless --create is given (so a command run from the wrong folder does
 // not make an empty ./data), and always says which store: a `store` field in --json output (lists are
 // wrapped as { store, accounts|keys|settings }), a `store: ...` line on stderr in text mode. Unknown flags are
@@ -25,6 +26,8 @@ import { parseArgs } from '../args.js';
 import { EXIT, UsageError, reportError, type Command } from '../command.js';
 import { rejectUnknownFlags } from '../known-flags.js';
 import { ServiceError } from '../../errors/registry.js';
+import type { WebhookSecrets } from '../../store/webhooks.js';
+import { newWebhookSecret } from '../../webhooks/signature.js';
 
 const USAGE = `usage: inkprep admin <command> [--json] [--create]
 
@@ -39,6 +42,9 @@ const USAGE = `usage: inkprep admin <command> [--json] [--create]
   usage ACCOUNT_ID               usage in the rolling 24 h window (and remove-bg this month)
   setting list
   setting set NAME VALUE|none    e.g. upscale.budget 1500000 (read live by the server)
+  webhook-secret show ACCOUNT_ID the secret signing the account's webhooks (made on first use)
+  webhook-secret rotate ACCOUNT_ID [--grace-hours H]
+                                 a new secret; the old one also signs for H hours (default 24, 0: stops now)
 
 The store is the server's: DATABASE_URL (PostgreSQL) or INKPREP_DATA_DIR/inkprep.db (default ./data).
 It must exist (inkprep serve creates it on first start) unless --create is given. Every command says
@@ -49,7 +55,11 @@ const COMMON_FLAGS = ['json', 'help', 'create'] as const;
 const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   'account create': ['name', 'plan', 'admin'],
   'account set': ['name', 'plan', 'status', 'daily_limit', 'remove_bg_cap', 'upscale_cap', 'remove_bg_monthly', 'admin', 'no_admin'],
+  'webhook-secret rotate': ['grace_hours'],
 };
+
+/** How long a rotated-out webhook secret still signs by default: a day to deploy the new one to receivers. */
+const DEFAULT_SECRET_GRACE_HOURS = 24;
 
 /** Which store a command works on, as printed (a database URL with its password masked). */
 export type StoreRef = { kind: 'sqlite'; path: string } | { kind: 'postgres'; database: string };
@@ -105,6 +115,19 @@ function accountJson(a: Account): Record<string, unknown> {
 function accountText(a: Account): string {
   const cap = (v: number | null) => (v === null ? 'none' : String(v));
   return `${a.id}  ${a.name}  plan=${a.plan} status=${a.status}${a.admin ? ' admin' : ''} daily_limit=${a.dailyLimit} remove_bg_cap=${cap(a.removeBgCap)} upscale_cap=${cap(a.upscaleCap)} remove_bg_monthly=${cap(a.removeBgMonthlyAllowance)}`;
+}
+
+function secretsJson(s: WebhookSecrets, now: number): Record<string, unknown> {
+  const grace = s.previous !== null && s.previousUntil !== null && now < s.previousUntil;
+  return {
+    account_id: s.accountId, secret: s.current, created_at: new Date(s.createdAt).toISOString(),
+    previous_secret: grace ? s.previous : null, previous_signs_until: grace ? new Date(s.previousUntil!).toISOString() : null,
+  };
+}
+
+function secretsText(s: WebhookSecrets, now: number): string {
+  const j = secretsJson(s, now);
+  return j.previous_secret ? `${s.current}\nprevious ${String(j.previous_secret)} also signs until ${String(j.previous_signs_until)}` : s.current;
 }
 
 function str(flags: Record<string, string | true>, name: string): string | undefined {
@@ -243,6 +266,22 @@ async function runAdmin(store: Store, pos: string[], flags: Record<string, strin
     else await store.setSetting(arg, parseSetting(arg, value));
     const v = await getSetting(store, arg);
     print(o, { [arg]: v }, `${arg} = ${v}`);
+    return EXIT.ok;
+  }
+  if (group === 'webhook-secret' && action === 'show') {
+    const a = await requireAccount(store, arg);
+    const s = await store.webhooks.secrets(a.id, now, newWebhookSecret);
+    print(o, secretsJson(s, now), secretsText(s, now));
+    return EXIT.ok;
+  }
+  if (group === 'webhook-secret' && action === 'rotate') {
+    const a = await requireAccount(store, arg);
+    const raw = str(flags, 'grace_hours');
+    const hours = raw === undefined ? DEFAULT_SECRET_GRACE_HOURS : Number(raw);
+    if (!/^\d+(\.\d+)?$/.test(raw ?? '0') || !(hours <= 720)) throw new UsageError(`--grace-hours expects a number of hours from 0 to 720, got ${JSON.stringify(raw)}`);
+    const s = await store.webhooks.rotateSecret(a.id, newWebhookSecret(), now, Math.round(hours * 3_600_000));
+    print(o, secretsJson(s, now), secretsText(s, now));
+    if (!o.json) process.stderr.write(`webhook secret of ${a.id} rotated; give receivers the new one${hours > 0 ? ` within ${hours} h` : ' now'}\n`);
     return EXIT.ok;
   }
   throw new UsageError(USAGE);
