@@ -187,6 +187,7 @@ export const GANGSHEET_JSON = obj({
   utilisation: num('ink area over all sheets\' area, 0..1'),
   ink_sq_in: num('ink-bearing area (alpha > 0) of every copy, square inches'),
   fast_placed: int('copies placed in rows after the time budget ran out'),
+  search_capped: bool('true when the time budget (a wall-clock cap) cut the search short, so the layout may vary with the machine\'s load; false when the work budget alone bounded it (the same request gives the same layout)'),
   placements: arr(obj({
     item: int(), copy: int(), design: int(), sheet: int(),
     x_in: num('left of the placed (turned) art box from the sheet\'s left edge'), y_in: num('top of the box from the sheet\'s top edge'),

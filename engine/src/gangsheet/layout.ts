@@ -5,7 +5,7 @@ import { invalidOption } from '../errors.js';
 import { DPI_ERROR } from '../print/resolution.js';
 import type { Raster } from '../raster/types.js';
 import type { UnderbaseWarning } from '../underbase/report.js';
-import { nest, nestArea, type NestCopy } from './nest.js';
+import { nest, nestArea, NEST_PROBES_PER_MS, type NestGroup } from './nest.js';
 import type { ResolvedGangsheet } from './options.js';
 import type { GangPlacement } from './place.js';
 import { itemShape, turnShape, turnsOf, NEST_CELLS_PER_IN } from './shapes.js';
@@ -62,6 +62,11 @@ export interface GangLayout {
   grownSqIn: number;
   /** Copies placed by the fast path after the time budget ran out (0 when the search finished). */
   fastPlaced: number;
+  /**
+   * True when the time budget (the wall-clock cap) cut the search short: the layout may then differ from run to
+   * run with the machine's load. False: the work budget alone bounded it, and the same input gives this layout.
+   */
+  searchCapped: boolean;
   /** The highest art resolution at print size among the items (the PNG's, capped at 300). */
   maxDpi: number;
   warnings: GangWarning[];
@@ -72,10 +77,11 @@ export interface GangLayout {
 const round = (v: number, d = 4) => Math.round(v * 10 ** d) / 10 ** d;
 
 /**
- * Nest `opts.items` made from `designs` (decoded, in file order) on sheets.
+ * Nest `opts.items` made from `designs` (decoded, in file order) on sheets. `capMs` (default the time budget)
+ * is the wall-clock cap alone, for the bench: the work budget stays `opts.timeBudgetMs` x NEST_PROBES_PER_MS.
  * @example layoutGangsheet([logo], resolveGangsheet({ items: [{ design: 0, quantity: 5, widthIn: 3 }] }))
  */
-export function layoutGangsheet(designs: readonly Raster[], opts: ResolvedGangsheet): GangLayout {
+export function layoutGangsheet(designs: readonly Raster[], opts: ResolvedGangsheet, capMs = opts.timeBudgetMs): GangLayout {
   const half = opts.spacingIn / 2;
   const area = nestArea(opts.sheetWidthIn, opts.maxLengthIn, opts.marginIn, half);
   const warnings: GangWarning[] = [];
@@ -100,11 +106,8 @@ export function layoutGangsheet(designs: readonly Raster[], opts: ResolvedGangsh
     }
     return { item, i, widthIn, heightIn, shape, turns };
   });
-  // largest outline first (they shape the sheet; small ones fill the holes), ties by item order
-  const order = [...prepared].sort((a, b) => b.shape.grownSqIn - a.shape.grownSqIn || a.i - b.i);
-  const copies: NestCopy[] = [];
-  for (const p of order) for (let c = 0; c < p.item.quantity; c++) copies.push({ item: p.i, copy: c, shapes: p.turns });
-  const spots = nest(copies, area, opts.timeBudgetMs);
+  const groups: NestGroup[] = prepared.map((p) => ({ item: p.i, quantity: p.item.quantity, shapes: p.turns, area: p.shape.grownSqIn }));
+  const { spots, capped } = nest(groups, area, { capMs, workBudget: opts.timeBudgetMs * NEST_PROBES_PER_MS });
   const origin = opts.marginIn - half; // inches from the sheet's edge to the grid's first cell
   const placements: GangPlacement[] = spots.map((s) => ({
     item: s.item,
@@ -136,6 +139,7 @@ export function layoutGangsheet(designs: readonly Raster[], opts: ResolvedGangsh
     inkSqIn: round(ink, 3),
     grownSqIn: round(placements.reduce((s, p) => s + prepared[p.item]!.shape.grownSqIn, 0), 3),
     fastPlaced: spots.filter((s) => s.fast).length,
+    searchCapped: capped,
     maxDpi: round(maxDpi, 2),
     warnings,
     white: null,
@@ -149,6 +153,7 @@ export function manifestJson(l: GangLayout): Record<string, unknown> {
     utilisation: l.utilisation,
     ink_sq_in: l.inkSqIn,
     fast_placed: l.fastPlaced,
+    search_capped: l.searchCapped,
     placements: l.placements.map((p) => ({ item: p.item, copy: p.copy, design: p.design, sheet: p.sheet, x_in: p.xIn, y_in: p.yIn, width_in: p.widthIn, height_in: p.heightIn, rotation: p.rotation })),
     warnings: l.warnings.map((w) => ({ code: w.code, item: w.item, dpi: w.dpi, message: w.message, ...(w.regions !== undefined ? { regions: w.regions } : {}) })),
     white: l.white && {

@@ -1,15 +1,18 @@
-// Bottom-left fill on an occupancy grid of the film: copies go one by one (largest outline first, ties by
-// item order), each to the lowest, then leftmost, cell where its grown outline overlaps nothing, trying each
-// allowed turn and keeping the one whose bottom ends highest. A sheet is the roll's width by max_length_in;
-// a copy that fits no open sheet opens the next. When the time budget runs out, the copies left go in rows
-// below everything placed (first fit): slower layouts, never dropped copies.
+// Nesting on an occupancy grid of the film: each copy goes to the first (lowest, then leftmost) cell
+// position where its grown outline overlaps nothing. Several deterministic runs (placement rules and item
+// orders, then order moves of a local search) each lay out every copy; the shortest layout wins. The search
+// is bounded by a work budget counted in outline probes, so the same input gives the same layout on any
+// machine; the wall-clock cap is only a safety net (the one source of variation, reported as `capped`).
+import { collide, firstFit, mark, newGrid, resetHint, type Grid, type Probe } from './grid.js';
 import { NEST_CELLS_PER_IN, type TurnedShape, type Turn } from './shapes.js';
 
-/** One copy to place: its item, copy number and the turned outlines it may take. */
-export interface NestCopy {
+/** One item to place: its index, how many copies, the turned outlines it may take and its grown area. */
+export interface NestGroup {
   item: number;
-  copy: number;
+  quantity: number;
   shapes: readonly TurnedShape[];
+  /** Grown outline area (the order's first key). */
+  area: number;
 }
 
 /** Where a copy went, in grid cells of its sheet. */
@@ -20,18 +23,8 @@ export interface NestSpot {
   shape: TurnedShape;
   x: number;
   y: number;
-  /** True when the time budget had run out and the copy went in rows below the rest. */
+  /** True when the wall-clock cap had run out and the copy went in rows below the rest. */
   fast: boolean;
-}
-
-interface Sheet {
-  occ: Uint8Array;
-  /** Rows below the last occupied one (where the fast path starts). */
-  usedRows: number;
-  /** Fast path: the shelf being filled. */
-  shelfX: number;
-  shelfY: number;
-  shelfH: number;
 }
 
 /** The grid a sheet offers, in cells: width across the roll and the longest length. */
@@ -40,109 +33,128 @@ export interface NestArea {
   rows: number;
 }
 
+/** What the search did. */
+export interface NestResult {
+  spots: NestSpot[];
+  /** Complete layouts tried (the winner is the shortest). */
+  runs: number;
+  /** Outline probes spent (the deterministic work measure). */
+  work: number;
+  /** True when the wall-clock cap cut the search (the layout then depends on the machine's speed). */
+  capped: boolean;
+}
+
+/**
+ * Outline probes of search per millisecond of the time budget: the work budget is the time budget times this,
+ * a count, so it decides the layout the same way on every machine. A probe costs about 0.27 microseconds of
+ * one core of the build machine (the bench's mixed set), so the search takes about a ninth of the budget on an
+ * idle core: the budget's clock, a safety cap, should only cut it on a machine several times oversubscribed.
+ */
+export const NEST_PROBES_PER_MS = 400;
+
 /** Area in cells of the roll width `widthIn` by `lengthIn` when ink keeps `marginIn` from the edges and outlines grow by `halfSpacingIn`. */
 export function nestArea(widthIn: number, lengthIn: number, marginIn: number, halfSpacingIn: number): NestArea {
   const cells = (v: number) => Math.floor((v - 2 * marginIn + 2 * halfSpacingIn) * NEST_CELLS_PER_IN + 1e-9);
   return { cols: cells(widthIn), rows: cells(lengthIn) };
 }
 
-/**
- * The first column from which `s` at (x, y) could fit: -1 when it fits there, else a column past the
- * rightmost occupied cell one of its runs hit (every column between would hit that cell again).
- */
-function collide(occ: Uint8Array, cols: number, s: TurnedShape, x: number, y: number): number {
-  const { rowStart, runs } = s;
-  for (let r = 0; r < s.h; r++) {
-    const base = (y + r) * cols + x;
-    for (let k = rowStart[r]!; k < rowStart[r + 1]!; k++) {
-      const x0 = runs[2 * k]!;
-      for (let c = runs[2 * k + 1]! - 1; c >= x0; c--) {
-        if (occ[base + c]) return x + c - x0 + 1;
-      }
-    }
-  }
-  return -1;
+/** Thrown inside a run when the wall-clock cap passes. */
+class Capped extends Error {}
+
+/** A sheet being filled: its occupancy and, for the fast path, the shelf being filled. */
+interface Sheet extends Grid {
+  shelfX: number;
+  shelfY: number;
+  shelfH: number;
 }
 
-function mark(sheet: Sheet, cols: number, s: TurnedShape, x: number, y: number): void {
-  const { rowStart, runs } = s;
-  for (let r = 0; r < s.h; r++) {
-    const base = (y + r) * cols + x;
-    for (let k = rowStart[r]!; k < rowStart[r + 1]!; k++) sheet.occ.fill(1, base + runs[2 * k]!, base + runs[2 * k + 1]!);
-  }
-  sheet.usedRows = Math.max(sheet.usedRows, y + s.h);
+const newSheet = (area: NestArea): Sheet => ({ ...newGrid(area.cols, area.rows), shelfX: 0, shelfY: 0, shelfH: 0 });
+
+/** A run of consecutive copies of one item in a placement order (a group may be split into several chunks). */
+interface Chunk {
+  /** Index in the groups. */
+  g: number;
+  count: number;
 }
 
-/** Lowest-then-leftmost free spot of `s` from (startX, startY); null when none, 'timeout' when the clock ran out. */
-function bottomLeft(sheet: Sheet, area: NestArea, s: TurnedShape, startX: number, startY: number, deadline: number): { x: number; y: number } | null | 'timeout' {
-  for (let y = startY; y + s.h <= area.rows; y++) {
-    if ((y & 31) === 0 && performance.now() > deadline) return 'timeout';
-    let x = y === startY ? startX : 0;
-    while (x + s.w <= area.cols) {
-      const next = collide(sheet.occ, area.cols, s, x, y);
-      if (next < 0) return { x, y };
-      x = next;
-    }
-  }
-  return null;
+/** A run's layout: its spots and its cost (sheets, then the last sheet's used rows). */
+interface Run {
+  spots: NestSpot[];
+  sheets: number;
+  lastRows: number;
 }
+
+const better = (a: Run, b: Run): boolean => a.sheets < b.sheets || (a.sheets === b.sheets && a.lastRows < b.lastRows);
 
 /**
- * Place every copy (in the order given) on as many sheets as it takes.
- * @example nest(copies, nestArea(22, 200, 0.25, 0.0625), 5000)
+ * One complete layout: the copies in `order`, each at its first fit over the open sheets, in the turn whose
+ * bottom ends highest (then leftmost). When `fast` is set and the cap passes, the copies left go in rows below
+ * (the first run must return a layout); otherwise `Capped` escapes.
  */
-export function nest(copies: readonly NestCopy[], area: NestArea, budgetMs: number): NestSpot[] {
-  const deadline = performance.now() + budgetMs;
-  const sheets: Sheet[] = [];
-  const open = (): Sheet => {
-    const s = { occ: new Uint8Array(area.cols * area.rows), usedRows: 0, shelfX: 0, shelfY: 0, shelfH: 0 };
-    sheets.push(s);
-    return s;
+function run(groups: readonly NestGroup[], order: readonly Chunk[], area: NestArea, m: Probe, fast: boolean): Run {
+  resetHint();
+  const sheets: Sheet[] = [newSheet(area)];
+  const spots: NestSpot[] = [];
+  const done = groups.map(() => 0);
+  // first-fit positions found so far, per sheet, group and turn: the film only fills up, so a position earlier
+  // in scan order than one found can never open again, and a found one still free is still the first fit
+  const cache = new Map<number, { x: number; y: number } | null>();
+  const fitOf = (si: number, gi: number, ti: number): { x: number; y: number } | null => {
+    const key = (si * groups.length + gi) * 4 + ti;
+    const s = groups[gi]!.shapes[ti]!;
+    const had = cache.get(key);
+    if (had === null) return null;
+    if (had) {
+      m.work++;
+      if (collide(sheets[si]!, s, had.x, had.y) < 0) return had;
+    }
+    const at = s.w > area.cols || s.h > area.rows ? null : firstFit(sheets[si]!, s, had?.x ?? 0, had?.y ?? 0, m);
+    cache.set(key, at);
+    return at;
   };
-  open();
-  // an outline never fits higher than where its previous copy went (the film only fills up): search from there
-  const resume = new Map<string, { x: number; y: number }>();
-  const out: NestSpot[] = [];
-  let outOfTime = false;
-  for (const c of copies) {
-    let placed: NestSpot | null = null;
-    for (let si = 0; si < sheets.length && !placed && !outOfTime; si++) {
-      let best: { x: number; y: number; shape: TurnedShape } | null = null;
-      for (const shape of c.shapes) {
-        if (shape.w > area.cols || shape.h > area.rows) continue;
-        const key = `${si}:${c.item}:${shape.turn}`;
-        const from = resume.get(key) ?? { x: 0, y: 0 };
-        const at = bottomLeft(sheets[si]!, area, shape, from.x, from.y, deadline);
-        if (at === 'timeout') { outOfTime = true; break; }
-        if (!at) { resume.set(key, { x: 0, y: area.rows }); continue; }
-        resume.set(key, at);
-        if (!best || at.y + shape.h < best.y + best.shape.h || (at.y + shape.h === best.y + best.shape.h && at.x < best.x)) best = { ...at, shape };
-      }
-      if (best && !outOfTime) {
-        mark(sheets[si]!, area.cols, best.shape, best.x, best.y);
-        placed = { item: c.item, copy: c.copy, sheet: si, shape: best.shape, x: best.x, y: best.y, fast: false };
+  const place = (si: number, gi: number, x: number, y: number, shape: TurnedShape): void => {
+    mark(sheets[si]!, shape, x, y);
+    spots.push({ item: groups[gi]!.item, copy: done[gi]!++, sheet: si, shape, x, y, fast: false });
+  };
+  try {
+    for (const { g: gi, count } of order) {
+      const shapes = groups[gi]!.shapes;
+      for (let n = 0; n < count; n++) {
+        let placed = false;
+        for (let si = 0; si < sheets.length && !placed; si++) {
+          let best: { x: number; y: number; ti: number } | null = null;
+          for (let ti = 0; ti < shapes.length; ti++) {
+            const at = fitOf(si, gi, ti);
+            if (!at) continue;
+            const b = at.y + shapes[ti]!.h;
+            if (!best || b < best.y + shapes[best.ti]!.h || (b === best.y + shapes[best.ti]!.h && at.x < best.x)) best = { ...at, ti };
+          }
+          if (best) {
+            place(si, gi, best.x, best.y, shapes[best.ti]!);
+            placed = true;
+          }
+        }
+        if (!placed) {
+          // fits no open sheet: a new one (the caller checked every copy fits an empty sheet)
+          sheets.push(newSheet(area));
+          place(sheets.length - 1, gi, 0, 0, shapes.find((s) => s.w <= area.cols && s.h <= area.rows)!);
+        }
       }
     }
-    if (!placed && !outOfTime) {
-      // fits no open sheet: a new one (the caller checked every copy fits an empty sheet)
-      const si = sheets.length;
-      const sheet = open();
-      const shape = c.shapes.find((s) => s.w <= area.cols && s.h <= area.rows)!;
-      mark(sheet, area.cols, shape, 0, 0);
-      placed = { item: c.item, copy: c.copy, sheet: si, shape, x: 0, y: 0, fast: false };
-    }
-    if (!placed) placed = fastPlace(sheets, open, area, c);
-    out.push(placed);
+  } catch (err) {
+    if (!(err instanceof Capped) || !fast) throw err;
+    groups.forEach((g, gi) => {
+      while (done[gi]! < g.quantity) spots.push(fastPlace(sheets, area, g, done[gi]!++));
+    });
   }
-  return out;
+  return { spots, sheets: sheets.length, lastRows: sheets[sheets.length - 1]!.usedRows };
 }
 
-/** First fit in shelves below everything on the last sheet (the time budget ran out). */
-function fastPlace(sheets: Sheet[], open: () => Sheet, area: NestArea, c: NestCopy): NestSpot {
+/** First fit in shelves below everything on the last sheet (the wall-clock cap ran out). */
+function fastPlace(sheets: Sheet[], area: NestArea, g: NestGroup, copy: number): NestSpot {
   // the turn that takes the least length, among those that fit across
-  const shape = [...c.shapes].filter((s) => s.w <= area.cols && s.h <= area.rows).sort((a, b) => a.h - b.h || a.turn - b.turn)[0]!;
-  let si = sheets.length - 1;
-  let sheet = sheets[si]!;
+  const shape = [...g.shapes].filter((s) => s.w <= area.cols && s.h <= area.rows).sort((a, b) => a.h - b.h || a.turn - b.turn)[0]!;
+  let sheet = sheets[sheets.length - 1]!;
   if (sheet.shelfH === 0 && sheet.shelfX === 0) sheet.shelfY = sheet.usedRows;
   if (sheet.shelfX + shape.w > area.cols) {
     sheet.shelfY += sheet.shelfH;
@@ -150,19 +162,117 @@ function fastPlace(sheets: Sheet[], open: () => Sheet, area: NestArea, c: NestCo
     sheet.shelfH = 0;
   }
   if (sheet.shelfY + shape.h > area.rows) {
-    sheet = open();
-    si = sheets.length - 1;
+    sheet = newSheet(area);
+    sheets.push(sheet);
   }
   const x = sheet.shelfX;
   const y = sheet.shelfY;
   // below every placed outline by construction; checked anyway, since an overlap would print designs into each other
-  if (collide(sheet.occ, area.cols, shape, x, y) >= 0) throw new Error('gangsheet: fast placement overlaps');
-  const used = sheet.usedRows;
-  mark(sheet, area.cols, shape, x, y);
-  sheet.usedRows = Math.max(used, y + shape.h);
+  if (collide(sheet, shape, x, y) >= 0) throw new Error('gangsheet: fast placement overlaps');
+  mark(sheet, shape, x, y);
   sheet.shelfX += shape.w;
   sheet.shelfH = Math.max(sheet.shelfH, shape.h);
-  return { item: c.item, copy: c.copy, sheet: si, shape, x, y, fast: true };
+  return { item: g.item, copy, sheet: sheets.length - 1, shape, x, y, fast: true };
+}
+
+/** Item orders tried: each a sort of the groups (ties by item index). */
+const ORDERS: readonly ((a: NestGroup, b: NestGroup) => number)[] = [
+  // largest outline first: big designs shape the sheet, small ones fill the holes
+  (a, b) => b.area - a.area,
+  // longest side first: the designs that leave the widest strips go down first
+  (a, b) => side(b, Math.max) - side(a, Math.max),
+  (a, b) => side(b, Math.min) - side(a, Math.min),
+  (a, b) => b.shapes[0]!.w * b.shapes[0]!.h - a.shapes[0]!.w * a.shapes[0]!.h,
+];
+
+function side(g: NestGroup, f: (a: number, b: number) => number): number {
+  return f(g.shapes[0]!.w, g.shapes[0]!.h);
+}
+
+/** A fixed pseudo-random sequence (LCG): the local search's moves are the same on every machine. */
+function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/** `order` with its neighbouring chunks of one item merged (equal orders then look equal). */
+function merged(order: readonly Chunk[]): Chunk[] {
+  const out: Chunk[] = [];
+  for (const c of order) {
+    const last = out[out.length - 1];
+    if (last && last.g === c.g) last.count += c.count;
+    else out.push({ ...c });
+  }
+  return out;
+}
+
+/**
+ * A neighbour of `order` for the local search: one chunk moved elsewhere (an insert move), or, one time in
+ * three, the later half of a chunk split off and moved (so a few copies of an item can fill holes later on).
+ */
+function neighbour(order: readonly Chunk[], rand: () => number): Chunk[] {
+  const out = order.map((c) => ({ ...c }));
+  const from = Math.floor(rand() * out.length);
+  let moved: Chunk;
+  if (rand() < 1 / 3 && out[from]!.count > 1) {
+    const keep = Math.ceil(out[from]!.count / 2);
+    moved = { g: out[from]!.g, count: out[from]!.count - keep };
+    out[from]!.count = keep;
+  } else {
+    moved = out.splice(from, 1)[0]!;
+  }
+  const to = Math.floor(rand() * (out.length + 1));
+  out.splice(to, 0, moved);
+  return merged(out);
+}
+
+const key = (order: readonly Chunk[]): string => order.map((c) => `${c.g}x${c.count}`).join(',');
+
+/**
+ * Place every copy on as many sheets as it takes, spending at most `workBudget` probes on the search and
+ * stopping it when `capMs` of wall-clock time have passed.
+ * @example nest(groups, nestArea(22, 200, 0.25, 0.0625), { capMs: 5000, workBudget: 5e6 })
+ */
+export function nest(groups: readonly NestGroup[], area: NestArea, limits: { capMs: number; workBudget: number }): NestResult {
+  const budget = limits.workBudget;
+  const deadline = performance.now() + limits.capMs;
+  const m: Probe = {
+    work: 0,
+    check: () => {
+      if (performance.now() > deadline) throw new Capped();
+    },
+  };
+  const sorted = (cmp: (a: NestGroup, b: NestGroup) => number): Chunk[] =>
+    groups.map((g, i) => ({ g: i, count: g.quantity })).sort((a, b) => cmp(groups[a.g]!, groups[b.g]!) || a.g - b.g);
+  // the first run always completes (by the fast path if the cap passes): it is the layout of last resort
+  let bestOrder = sorted(ORDERS[0]!);
+  let best: Run = run(groups, bestOrder, area, m, true);
+  let runs = 1;
+  let capped = best.spots.some((s) => s.fast);
+  const seen = new Set([key(bestOrder)]);
+  const tryRun = (order: Chunk[]): void => {
+    if (capped || m.work >= budget || seen.has(key(order))) return;
+    seen.add(key(order));
+    try {
+      const r = run(groups, order, area, m, false);
+      runs++;
+      if (better(r, best)) {
+        best = r;
+        bestOrder = order;
+      }
+    } catch (err) {
+      if (!(err instanceof Capped)) throw err;
+      capped = true;
+    }
+  };
+  for (const cmp of ORDERS.slice(1)) tryRun(sorted(cmp));
+  // local search from the best order: moves that shorten the layout are kept
+  const rand = lcg(32);
+  for (let tries = 0; !capped && m.work < budget && tries < 1000; tries++) tryRun(neighbour(bestOrder, rand));
+  return { spots: best.spots, runs, work: m.work, capped };
 }
 
 export type { Turn };

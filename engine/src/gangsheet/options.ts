@@ -130,7 +130,7 @@ const FIELDS = [
   oneOf('format', 'format', ['pdf', 'png', 'json'] as const, 'pdf',
     '`pdf`: one page per sheet at its exact size, each design embedded once; `png`: the first sheet at the art\'s resolution (with `underbase`: a zip of the colour PNG and the white plate PNG); `json`: the manifest alone'),
   integer('time_budget_ms', 'timeBudgetMs', { min: 100, max: 60000, default: GANGSHEET_DEFAULTS.timeBudgetMs },
-    'milliseconds of nesting search; copies left when it runs out are placed in rows below the rest (never dropped)'),
+    'nesting search budget: the search spends `time_budget_ms` x 400 outline probes (a count, so the same request gives the same layout on any machine) and this many milliseconds of wall-clock time cap it (`search_capped` says when the cap cut it; copies not yet placed then go in rows below the rest, never dropped)'),
   bool('underbase', 'underbase', false,
     '`true` adds the white layer: each design\'s white plate made as POST /underbase makes it (the options below), as a White spot-colour separation in the PDF or a white plate PNG'),
   // the white layer's options are underbase's own declarations (same names, ranges, defaults and rules)

@@ -1,8 +1,10 @@
-// The nester through the engine's internals: when the time budget is spent before the first copy, every copy
+// The nester through the engine's internals: when the wall-clock cap is spent before the first copy, every copy
 // still gets a place (the fast path, rows below the rest), none overlapping another's grown outline and none
-// outside the sheet; with time, the search path places them with no fast placement.
+// outside the sheet; with time, the search places them with no fast placement; the work budget, not the
+// clock, decides the layout (the same layout with any cap that does not cut the search, and more work never
+// a longer layout).
 import { describe, expect, it } from 'vitest';
-import { itemShape, nest, nestArea, turnShape, turnsOf, type NestCopy, type NestSpot } from '@inkprep/engine/internals';
+import { itemShape, nest, nestArea, turnShape, turnsOf, type NestGroup, type NestSpot } from '@inkprep/engine/internals';
 import type { Raster } from '@inkprep/engine';
 
 /** A `w` x `h` px raster, opaque where `inside`. */
@@ -35,24 +37,51 @@ function checkNoOverlap(spots: readonly NestSpot[], cols: number, rows: number):
 describe('gangsheet nesting', () => {
   const disc = itemShape(raster(200, 200, (x, y) => (x - 100) ** 2 + (y - 100) ** 2 <= 100 ** 2), 2, 2, 0.125);
   const bar = itemShape(raster(300, 60, () => true), 5, 1, 0.125);
-  const copies: NestCopy[] = [];
-  for (let c = 0; c < 10; c++) copies.push({ item: 0, copy: c, shapes: turnsOf('90').map((t) => turnShape(bar, t)) });
-  for (let c = 0; c < 25; c++) copies.push({ item: 1, copy: c, shapes: turnsOf('any').map((t) => turnShape(disc, t)) });
+  // an L (a slanted, concave outline): its turns interlock
+  const ell = itemShape(raster(240, 180, (x, y) => x < 80 || y > 120), 4, 3, 0.125);
+  const groups: NestGroup[] = [
+    { item: 0, quantity: 10, shapes: turnsOf('90').map((t) => turnShape(bar, t)), area: bar.grownSqIn },
+    { item: 1, quantity: 25, shapes: turnsOf('any').map((t) => turnShape(disc, t)), area: disc.grownSqIn },
+    { item: 2, quantity: 6, shapes: turnsOf('any').map((t) => turnShape(ell, t)), area: ell.grownSqIn },
+  ];
+  const copies = groups.flatMap((g) => Array.from({ length: g.quantity }, (_, c) => `${g.item}:${c}`));
   const area = nestArea(11, 12, 0.25, 0.0625);
+  const rowsUsed = (list: readonly NestSpot[]) => list.reduce((m, s) => Math.max(m, s.sheet * area.rows + s.y + s.shape.h), 0);
+  const layoutOf = (list: readonly NestSpot[]) => list.map((s) => `${s.item}:${s.copy}@${s.sheet}:${s.x},${s.y},${s.shape.turn}`);
 
-  it('a budget already spent places every copy by the fast path, without overlaps, over several sheets if need be', () => {
-    const spots = nest(copies, area, -1);
-    expect(spots.map((s) => `${s.item}:${s.copy}`)).toEqual(copies.map((c) => `${c.item}:${c.copy}`));
-    expect(spots.every((s) => s.fast)).toBe(true);
-    checkNoOverlap(spots, area.cols, area.rows);
+  it('a cap already spent places every copy by the fast path, without overlaps, over several sheets if need be', () => {
+    const r = nest(groups, area, { capMs: -1, workBudget: 1e9 });
+    expect(r.spots.map((s) => `${s.item}:${s.copy}`)).toEqual(copies);
+    expect(r.spots.every((s) => s.fast)).toBe(true);
+    expect(r.capped).toBe(true);
+    expect(new Set(r.spots.map((s) => s.sheet)).size).toBeGreaterThan(1);
+    checkNoOverlap(r.spots, area.cols, area.rows);
   });
 
-  it('with time, the search places every copy (none by the fast path) and the layout is shorter', () => {
-    const spots = nest(copies, area, 60_000);
-    expect(spots.some((s) => s.fast)).toBe(false);
-    checkNoOverlap(spots, area.cols, area.rows);
-    const fast = nest(copies, area, -1);
-    const rowsUsed = (list: NestSpot[]) => list.reduce((m, s) => Math.max(m, s.sheet * area.rows + s.y + s.shape.h), 0);
-    expect(rowsUsed(spots)).toBeLessThan(rowsUsed(fast));
+  it('with time, the search places every copy once (none by the fast path), and the layout is shorter', () => {
+    const r = nest(groups, area, { capMs: 600_000, workBudget: 2e6 });
+    expect(r.capped).toBe(false);
+    expect(r.spots.some((s) => s.fast)).toBe(false);
+    expect(r.runs).toBeGreaterThan(1);
+    expect(r.spots.map((s) => `${s.item}:${s.copy}`).sort()).toEqual([...copies].sort());
+    checkNoOverlap(r.spots, area.cols, area.rows);
+    const fast = nest(groups, area, { capMs: -1, workBudget: 1e9 });
+    expect(rowsUsed(r.spots)).toBeLessThan(rowsUsed(fast.spots));
+  });
+
+  it('the work budget decides the layout: the same with any cap that does not cut the search, never longer with more work', () => {
+    const a = nest(groups, area, { capMs: 600_000, workBudget: 1e6 });
+    const b = nest(groups, area, { capMs: 3_600_000, workBudget: 1e6 });
+    expect(a.capped || b.capped).toBe(false);
+    expect(layoutOf(b.spots)).toEqual(layoutOf(a.spots));
+    expect(b.work).toBe(a.work);
+    expect(b.runs).toBe(a.runs);
+    // no work beyond the first layout: the first layout, which the search then only improves on
+    const first = nest(groups, area, { capMs: 600_000, workBudget: 0 });
+    expect(first.runs).toBe(1);
+    const more = nest(groups, area, { capMs: 600_000, workBudget: 4e6 });
+    expect(rowsUsed(a.spots)).toBeLessThanOrEqual(rowsUsed(first.spots));
+    expect(rowsUsed(more.spots)).toBeLessThanOrEqual(rowsUsed(a.spots));
+    checkNoOverlap(more.spots, area.cols, area.rows);
   });
 });
