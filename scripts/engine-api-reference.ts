@@ -67,8 +67,8 @@ const GROUPS: readonly { title: string; intro: string; files: readonly string[] 
   },
   {
     title: 'mockup',
-    intro: 'True-to-size mockups (`engine.mockup`): the garments, colours, placements and templates it knows.',
-    files: ['mockup/resolve.ts', 'mockup/render.ts', 'mockup/warnings.ts', 'mockup/templates.ts', 'garments/specs.ts'],
+    intro: 'True-to-size mockups (`engine.mockup`, and `engine.mockupBatch` for one design on many garments): the garments, colours, placements and templates it knows.',
+    files: ['mockup/resolve.ts', 'mockup/render.ts', 'mockup/batch-options.ts', 'mockup/batch-render.ts', 'mockup/warnings.ts', 'mockup/templates.ts', 'garments/specs.ts'],
   },
   {
     title: 'underbase',

@@ -1,7 +1,9 @@
 // Mockup tab: garment search (GET /api/v1/garments), the chosen style's colours, sizes and placements
 // (GET /api/v1/garments/style), then POST /api/v1/mockup with response=json (2.9): the image with its
 // print-size numbers (width x height in inches, top, offset, effective DPI) and the warnings. The optional
-// preview_fix shows the transparency fix of POST /fix on the garment before anyone applies it.
+// preview_fix shows the transparency fix of POST /fix on the garment before anyone applies it. "All colours"
+// renders the design on every colour of the style in one POST /api/v1/mockup/batch (one use per colour) and shows
+// the hosted images as a grid.
 import { getJson, hasKey, postImage } from './api.js';
 import { baseName, blobUrl, busy, byId, downloadLink, el, errorBox, facts, need, show, state, technical } from './dom.js';
 
@@ -113,6 +115,38 @@ export function initMockup(onLimitsChanged) {
               ['warnings', r.warnings.map((w) => w.code).join(', ')],
             ]),
             downloadLink('mockup', image, image.name, 'Download mockup'))));
+    });
+    onLimitsChanged();
+  });
+
+  // Every colour of the style in one batch, as thumbnails: at most 800 px each (the grid's size, and a
+  // style with many colours stays within the synchronous batch size), JPEG.
+  const allColours = byId('mockup-all-colours');
+  allColours.addEventListener('click', async () => {
+    if (!hasKey()) return need(out, 'Paste an API key first.');
+    if (!state.file) return need(out, 'Drop an image first.');
+    if (!style) return need(out, 'Choose a garment first.');
+    const file = state.file;
+    const colours = style.colors.slice(0, 50);
+    show(out, el('p', { class: 'status' }, `Rendering ${colours.length} colours…`));
+    await busy(allColours, out, async () => {
+      const r = await (await postImage('/api/v1/mockup/batch', file, {
+        style: style.key,
+        size: f.size.value,
+        placement: f.placement.value,
+        print_width_in: f.print_width_in.value,
+        top_in: f.top_in.value,
+        output_size: String(Math.min(800, Number(f.output_size.value))),
+        preview_fix: f.preview_fix.value === 'none' ? '' : f.preview_fix.value,
+        format: 'jpeg',
+        items: JSON.stringify(colours.map((c) => ({ color: c.id }))),
+      })).json();
+      show(out,
+        el('p', { class: 'help' }, `${r.count} mockups, one use each; ${r.images[0]?.print.description ?? ''}`),
+        el('div', { class: 'mockup-grid', 'data-testid': 'mockup-grid' }, r.images.map((m) => el('figure', { class: 'mockup-figure' },
+          el('a', { href: m.image.url, target: '_blank', rel: 'noopener' },
+            el('img', { src: m.image.url, alt: `Mockup on ${m.garment.title ?? m.garment.key}, ${m.garment.color.name}`, 'data-testid': 'mockup-grid-image' })),
+          el('figcaption', {}, `${m.garment.color.name}${m.warnings.length ? ` · ${m.warnings.map((w) => w.code).join(', ')}` : ''}`)))));
     });
     onLimitsChanged();
   });

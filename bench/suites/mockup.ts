@@ -8,6 +8,7 @@
 // - Photo-based mockups (supplier style on its garment photo): first use of a photo, then per call.
 // - One-off costs, reported separately: neutral render of a blank (first use ever, then disk), loading it
 //   from the disk cache, and colouring it (what a new colour costs).
+// - Batch (POST /mockup/batch) against 10 single calls, through HTTP on a real server: bench/lib/mockup-batch.ts.
 import os from 'node:os';
 import path from 'node:path';
 import { rmSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { createEngine } from '@inkprep/engine';
 import { clearGarmentMemory, clearMockupDesignCache, findOwnStyle, getColored, getGarmentAt, getNeutral, renderSizeFor } from '@inkprep/engine/internals';
 import type { BenchContext } from '../lib/harness.js';
 import { readCorpus } from '../../golden/lib/corpus.js';
+import { batchVsSingles } from '../lib/mockup-batch.js';
 
 export default async function mockupSuite(ctx: BenchContext): Promise<void> {
   const out = ctx.short ? 1000 : 2000;
@@ -151,4 +153,5 @@ export default async function mockupSuite(ctx: BenchContext): Promise<void> {
   ctx.table(`PNG/JPEG encode of the ${info.width}x${info.height} output`, ctx.ratio(encRows, 'level 1', 'cpu p50 ms'));
   await engine.close();
   rmSync(cacheDir, { recursive: true, force: true });
+  await batchVsSingles(ctx);
 }

@@ -26,6 +26,8 @@ export { MODEL_CATALOG, DEFAULT_MODEL, isModelName, type CatalogModel, type Mode
 export { REMOVE_BG_MAX_PIXELS, type RemoveBgOptions, type RemoveBgResult } from './ops/remove-bg.js';
 export type { MockupOptions } from './mockup/resolve.js';
 export type { MockupResult } from './mockup/render.js';
+export { MOCKUP_BATCH_LIMITS, type MockupBatchOptions, type MockupBatchItem } from './mockup/batch-options.js';
+export type { MockupBatchResult } from './mockup/batch-render.js';
 export { OWN_STYLES, OWN_COLORS, PLACEMENTS, PLACEMENT_IDS, baseStyleFor, placementsFor, type OwnStyle, type GarmentColor, type PlacementId, type PlacementSpec, type SupplierGarment, type View } from './garments/specs.js';
 export { listTemplates, type TemplateDef } from './mockup/templates.js';
 export type { MockupWarning } from './mockup/warnings.js';

@@ -50,6 +50,8 @@ export { REMOVE_BG_STAGES } from './ops/remove-bg.js';
 export { resolveMockup, withGarmentPhoto, type ResolvedMockup } from './mockup/resolve.js';
 export { renderMockup, MOCKUP_STAGES, type MockupStage } from './mockup/render.js';
 export { clearMockupDesignCache } from './mockup/design-cache.js';
+export { MOCKUP_BATCH_OPTIONS, batchShares, withGarmentPhotos, type ResolvedMockupBatch } from './mockup/batch-options.js';
+export { renderMockupBatch, MOCKUP_BATCH_STAGES, type MockupBatchStage } from './mockup/batch-render.js';
 export { findOwnStyle, findColor, defaultColor } from './garments/specs.js';
 export { getGarmentAt, getColored, getNeutral, garmentPreview, defaultGarmentCacheDir, GARMENT_RENDER_VERSION, clearGarmentMemory, renderSizeFor, type GarmentAsset } from './garments/cache.js';
 export { TEMPLATES, templateSize, findTemplatePlacement } from './mockup/templates.js';

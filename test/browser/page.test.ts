@@ -51,7 +51,10 @@ async function dropFile(page: Page, bytes: Uint8Array, name: string, type: strin
 
 /** The page's globals as the predicates below use them (this file is type-checked without the DOM lib). */
 interface PageGlobals {
-  document: { querySelector(selector: string): { complete?: boolean; naturalWidth?: number; textContent: string | null } | null };
+  document: {
+    querySelector(selector: string): { complete?: boolean; naturalWidth?: number; textContent: string | null } | null;
+    querySelectorAll(selector: string): Iterable<{ complete: boolean; naturalWidth: number }>;
+  };
   __csp: string[];
 }
 
@@ -361,6 +364,23 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
     const shot = await page.locator('[data-testid=mockup-image]').screenshot();
     expect(await share(shot, ORANGE, 40)).toBeGreaterThan(0.01);
     await page.screenshot({ path: artifact('09-mockup.png'), fullPage: true });
+  });
+
+  it('mockup: "All colours" renders every colour of the style in one batch and shows the hosted images', async () => {
+    // (the garment chosen and the form filled by the test above)
+    const colours = await page.locator('#mockup-form select[name=color] option').count();
+    expect(colours).toBe(10);
+    await page.click('#mockup-all-colours');
+    await page.waitForFunction((n) => {
+      const imgs = [...(globalThis as unknown as PageGlobals).document.querySelectorAll('[data-testid=mockup-grid-image]')];
+      return imgs.length === n && imgs.every((i) => i.complete && i.naturalWidth > 0);
+    }, colours, { timeout: 180_000 });
+    const captions = await page.locator('[data-testid=mockup-grid] figcaption').allTextContents();
+    expect(captions.map((c) => c.split(' · ')[0])).toEqual(await page.locator('#mockup-form select[name=color] option').evaluateAll((os) => os.map((o) => (o.textContent ?? '').replace(/ #[0-9a-f]{6}$/i, ''))));
+    expect(await page.locator('#mockup-out').textContent()).toContain('10 mockups, one use each');
+    const shot = await page.locator('[data-testid=mockup-grid-image]').first().screenshot();
+    expect(await share(shot, ORANGE, 40)).toBeGreaterThan(0.01);
+    await page.screenshot({ path: artifact('09b-mockup-all-colours.png'), fullPage: true });
   });
 
   it('an API error is shown in its own words: message, code and status', async () => {

@@ -54,6 +54,7 @@ const CASES: readonly (readonly [string, readonly string[], string, string | und
   ['upscale', ['upscale', art, '-o', out('u.png'), '--scael', '2'], '--scael', '--scale'],
   ['remove-bg', ['remove-bg', art, '-o', out('r.png'), '--bakend', 'cut'], '--bakend', '--backend'],
   ['mockup', ['mockup', art, '-o', out('m.png'), '--style', 'own:classic-tee', '--placment', 'left-chest'], '--placment', '--placement'],
+  ['mockup-batch', ['mockup-batch', art, '-o', out('mb'), '--style', 'own:classic-tee', '--items', '[{}]', '--colour', 'navy'], '--colour', '--color'],
   ['info', ['info', art, '--jsno'], '--jsno', '--json'],
   ['models', ['models', 'list', '--dri', out('models')], '--dri', '--dir'],
   ['admin', ['admin', 'account', 'create', '--nmae', 'X', '--plan', 'pro', '--create'], '--nmae', '--name'],

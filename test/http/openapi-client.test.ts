@@ -150,6 +150,8 @@ describe('a client generated from the served document', () => {
     expect(head(r.mockupImage.bytes, 3)).toEqual([0xff, 0xd8, 0xff]);
     expect(r.mockupJson).toMatchObject({ status: 200, type: 'application/json', garment: 'own:classic-tee', contentType: 'image/png' });
     expect(r.mockupJson.base64).toBeGreaterThan(100);
+    expect(r.batch).toMatchObject({ status: 200, type: 'application/json', count: 2, colors: ['black', 'white'] });
+    for (const url of r.batch.urls) expect(url).toMatch(/^\/api\/v1\/upscale\/results\/[A-Za-z0-9_-]+\.jpg$/);
     expect(r.refused).toEqual({ status: 401, type: 'application/json', code: 'unauthorized' });
     expect(r.scanJob).toEqual({ status: 202, type: 'application/json', jobStatus: 'succeeded', preferenceApplied: 'respond-async, wait=30' });
     expect(r.jobRead).toMatchObject({ status: 200, type: 'application/json', jobStatus: 'succeeded' });

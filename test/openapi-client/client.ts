@@ -104,6 +104,10 @@ export async function callEveryOperation({ baseUrl, key, png }: Inputs) {
   const mockupImage = await api.POST('/api/v1/mockup', { body: onTee, bodySerializer: formData, parseAs: 'blob' });
   const asJson: Form<'/api/v1/mockup'> = { image: png, style: 'own:classic-tee', output_size: 400, response: 'json' };
   const mockupJson = await api.POST('/api/v1/mockup', { body: asJson, bodySerializer: formData });
+  const batchForm: Form<'/api/v1/mockup/batch'> = { image: png, style: 'own:classic-tee', output_size: 400, format: 'jpeg', items: JSON.stringify([{ color: 'black' }, { color: 'white', placement: 'left-chest' }]) };
+  const batch = await api.POST('/api/v1/mockup/batch', { body: batchForm, bodySerializer: formData });
+  const batchData = ok(batch);
+  if (!('images' in batchData)) throw new Error('mockup/batch answered a job without Prefer: respond-async');
 
   // Jobs (Prefer: respond-async): a scan whose 202 waits for it to finish, read back; a vectorize job's output;
   // DELETE of a finished job is a typed 409.
@@ -148,6 +152,7 @@ export async function callEveryOperation({ baseUrl, key, png }: Inputs) {
     preview: { ...seen(preview), bytes: new Uint8Array(await ok(preview).arrayBuffer()) },
     mockupImage: { ...seen(mockupImage), bytes: new Uint8Array(await ok(mockupImage).arrayBuffer()) },
     mockupJson: { ...seen(mockupJson), garment: mockup.garment.key, contentType: mockup.image.content_type, base64: mockup.image.base64.length },
+    batch: { ...seen(batch), count: batchData.count, colors: batchData.images.map((i) => i.garment.color.id), urls: batchData.images.map((i) => i.image.url) },
     refused: { ...seen(refused), code: refused.error?.code },
     scanJob: { ...seen(scanJob), jobStatus: accepted.status, preferenceApplied: scanJob.response.headers.get('Preference-Applied') },
     jobRead: { ...seen(jobRead), jobStatus: ok(jobRead).status, width: (ok(jobRead).result?.body as { width?: number } | undefined)?.width },

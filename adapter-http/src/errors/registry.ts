@@ -24,6 +24,7 @@ export const ERROR_REGISTRY = {
   image_unreadable: { status: 400, exit: EXIT.input, message: E.image_unreadable },
   unsupported_format: { status: 400, exit: EXIT.input, message: E.unsupported_format },
   image_too_large: { status: 413, exit: EXIT.input, message: E.image_too_large },
+  batch_too_large: { status: 413, exit: EXIT.input, message: 'The batch is larger than a synchronous answer may be' },
   body_too_large: { status: 413, exit: EXIT.input, message: 'The request body is too large' },
   malformed_request: { status: 400, exit: EXIT.failed, message: 'The request is not valid HTTP/1.1' },
   unauthorized: { status: 401, exit: EXIT.failed, message: 'API key missing, invalid or revoked' },

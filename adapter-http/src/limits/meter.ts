@@ -162,3 +162,43 @@ export async function fairUseStatus(store: Store, account: Account, name: FairUs
   const used = await store.countFairUse(account.id, name, now - WINDOW_MS);
   return { fairUsePerDay: cap, fairUseUsed: used, fairUseRemaining: Math.max(0, cap - used) };
 }
+
+/**
+ * Reserve `n` uses for one request (POST /mockup/batch: one per image), each atomically as reserveUse does;
+ * they are kept or released together. When the limit cannot take all `n`, those already held are released
+ * and the call is refused as a whole, naming what it needs and what is left (nothing is half-admitted).
+ * @throws ServiceError 429 `daily_limit_exceeded` | `fair_use_exceeded`, with `needed` and `remaining` added
+ */
+export async function reserveUses(store: Store, caller: Caller, endpoint: string, meter: Meter, now: number, n: number, settler?: UsageSettler): Promise<Reservation> {
+  if (n === 1 || meter === 'none') return reserveUse(store, caller, endpoint, meter, now, settler);
+  const held: Reservation[] = [];
+  const releaseAll = async () => { await Promise.all(held.map((r) => r.release())); };
+  try {
+    for (let i = 0; i < n; i++) held.push(await reserveUse(store, caller, endpoint, meter, now, settler));
+  } catch (err) {
+    await releaseAll();
+    if (err instanceof ServiceError && (err.code === 'daily_limit_exceeded' || err.code === 'fair_use_exceeded')) {
+      const { limit, used } = err.details;
+      // `used` counted the uses this request held at that moment: what was left before it is that many more.
+      const remaining = typeof limit === 'number' && typeof used === 'number' ? Math.max(0, limit - used + held.length) : 0;
+      const which = err.code === 'daily_limit_exceeded' ? 'the daily request limit of this key' : `the ${err.details.period === 'month' ? 'monthly allowance' : 'fair-use cap'} of ${endpoint}`;
+      throw new ServiceError(err.code, `This request needs ${n} uses and ${remaining} ${remaining === 1 ? 'is' : 'are'} left of ${which} (${String(limit)})`, { ...err.details, used: typeof used === 'number' ? used - held.length : used, needed: n, remaining });
+    }
+    throw err;
+  }
+  return {
+    // The last reservation's headers: Remaining is what is left after all n.
+    headers: held[held.length - 1]!.headers,
+    // An asynchronous job stores and confirms this one in its finishing transaction; the others are kept
+    // when the job succeeds in the process that admitted it (a job taken over by another process counts one).
+    use: held[0]!.use,
+    release: releaseAll,
+    // With an idempotent answer, the first use is confirmed in the answer's transaction and the others once
+    // it committed: a stored answer always carries its uses (a crash in between leaves them to the sweep:
+    // uncounted, never counted twice); when that transaction fails nothing is kept and release() frees all.
+    async keep(alongside) {
+      await held[0]!.keep(alongside);
+      await Promise.all(held.slice(1).map((r) => r.keep()));
+    },
+  };
+}

@@ -5,9 +5,11 @@
 // tables (engine, options/table.ts), prose included; query parameters of GET routes are described by
 // running their validation (RouteMeta.fields) and get their prose here.
 // Internal: the media types the vectorize op writes, so the document lists exactly those.
+import { MOCKUP_BATCH_LIMITS } from '@inkprep/engine';
 import { CONTENT_TYPES } from '@inkprep/engine/internals';
 import { type HttpErrorCode } from '../errors/registry.js';
 import { WEB_FILES } from '../routes/web.js';
+import { JOB_MAX_OUTPUT_PIXELS, SYNC_MAX_OUTPUT_PIXELS } from '../routes/mockup-batch.js';
 import * as S from './schemas.js';
 import type { Schema } from './schemas.js';
 
@@ -209,9 +211,9 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     replies: [{ status: 200, description: 'where the result is', json: S.UPSCALE_RESULT }],
   },
   'GET /api/v1/upscale/results/{key}': {
-    summary: 'A hosted upscale result', tag: 'artwork',
-    description: 'No key needed: the address is the secret.',
-    replies: [{ status: 200, description: 'the PNG', media: ['image/png'], headers: { 'Cache-Control': text('public, immutable') } }],
+    summary: 'A hosted result (upscale, mockup batch)', tag: 'artwork',
+    description: 'No key needed: the address is the secret. The upscaled PNG of POST /upscale, or an image of POST /mockup/batch (PNG or JPEG).',
+    replies: [{ status: 200, description: 'the image', media: ['image/png', 'image/jpeg'], headers: { 'Cache-Control': text('public, immutable') } }],
     errors: ['not_found', 'store_unavailable'],
   },
   'GET /api/v1/jobs/{id}': {
@@ -241,9 +243,9 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     errors: ['job_not_found'],
   },
   'GET /api/v1/upscale/held/{key}': {
-    summary: 'A short-lived upscale result', tag: 'artwork',
-    description: 'Served while the result storage is failing (output_hosted_by provider); expires.',
-    replies: [{ status: 200, description: 'the PNG', media: ['image/png'], headers: { 'Cache-Control': text('private, max-age = seconds left') } }],
+    summary: 'A short-lived result (upscale, mockup batch)', tag: 'artwork',
+    description: 'Served while the result storage is failing (output_hosted_by / hosted_by provider); expires.',
+    replies: [{ status: 200, description: 'the image', media: ['image/png', 'image/jpeg'], headers: { 'Cache-Control': text('private, max-age = seconds left') } }],
     errors: ['not_found'],
   },
   'GET /api/v1/mockup/templates': {
@@ -281,6 +283,12 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
       },
     ],
     errors: ['supplier_unavailable'],
+  },
+  'POST /api/v1/mockup/batch': {
+    summary: 'Render a design on many garments', tag: 'mockup',
+    description: `One design and the JSON list \`items\` (1-${MOCKUP_BATCH_LIMITS.maxItems}; each item takes style, color, placement, view, size, print_width_in, top_in, offset_x_in as POST /mockup does, and what it leaves out comes from the shared field of that name). The items are shared out over the engine's workers, each decoding the design once for its share. The answer lists every mockup in item order with the 2.9 facts and its image as a URL in the result storage (not base64). Counts one use per item: all are reserved at admission (429 naming \`needed\` and \`remaining\` when the limit cannot take them all) and kept only when the whole batch succeeds. A synchronous answer renders at most ${SYNC_MAX_OUTPUT_PIXELS / 1e6} megapixels (items x output_size²), a job (Prefer: respond-async) ${JOB_MAX_OUTPUT_PIXELS / 1e6}: larger is 413 batch_too_large. 400 invalid_option names the item (\`items[3].color\`).`,
+    replies: [{ status: 200, description: 'every mockup, in item order', json: S.MOCKUP_BATCH_JSON }],
+    errors: ['supplier_unavailable', 'batch_too_large'],
   },
   'GET /api/v1/mockup/preview': {
     summary: 'A blank garment picture', tag: 'mockup',

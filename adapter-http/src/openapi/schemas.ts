@@ -159,6 +159,22 @@ export const MOCKUP_JSON = obj({
   image: obj({ content_type: { type: 'string', enum: ['image/png', 'image/jpeg'] }, width: int(), height: int(), base64: { type: 'string', contentEncoding: 'base64' } }),
 });
 
+/** POST /mockup/batch: every mockup in item order, the 2.9 facts with the image by URL (hosted like upscale's output). */
+export const MOCKUP_BATCH_JSON = obj({
+  count: int('images rendered (= items sent); each counted one use'),
+  images: arr(obj({
+    index: int('the item\'s position in items'),
+    ...(MOCKUP_JSON.properties as Record<string, Schema>),
+    image: obj({
+      content_type: { type: 'string', enum: ['image/png', 'image/jpeg'] }, width: int(), height: int(),
+      url: str('address of the image (GET, no key needed: the address is the secret)'),
+      hosted_by: { type: 'string', enum: ['service', 'provider'], description: 'service: the result storage (lasting); provider: held by this process after a storage failure (short-lived)' },
+      url_expires: bool('true: short-lived, download immediately'),
+      url_expires_at: { type: 'string', format: 'date-time', description: 'when url expires' },
+    }, ['url_expires_at']),
+  })),
+});
+
 const pixelBox = obj({ x: int(), y: int(), width: int(), height: int() });
 
 /** POST /underbase format=json (http/wire.ts UnderbaseWire). */
@@ -262,6 +278,7 @@ export const ERROR_EXTRAS: Readonly<Record<HttpErrorCode, { properties: Record<s
     properties: { maxPixels: int(), pixels: int(), maxBytes: int('upload limit in bytes (while streaming)'), bytes: int() },
     optional: ['maxPixels', 'pixels', 'maxBytes', 'bytes'],
   },
+  batch_too_large: { properties: { max_output_pixels: int('output pixels a synchronous answer holds'), output_pixels: int('items x output_size²'), items: int() } },
   body_too_large: { properties: { maxBytes: int(), bytes: int() }, optional: ['maxBytes', 'bytes'] },
   malformed_request: { properties: {} },
   unauthorized: { properties: {} },
@@ -269,10 +286,13 @@ export const ERROR_EXTRAS: Readonly<Record<HttpErrorCode, { properties: Record<s
   account_suspended: { properties: {} },
   not_found: { properties: {} },
   method_not_allowed: { properties: {} },
-  daily_limit_exceeded: { properties: { limit: int(), used: int(), retry_after_seconds: int() } },
+  daily_limit_exceeded: {
+    properties: { limit: int(), used: int(), retry_after_seconds: int(), needed: int('uses the call counts (POST /mockup/batch: one per item)'), remaining: int('uses left before this call') },
+    optional: ['needed', 'remaining'],
+  },
   fair_use_exceeded: {
-    properties: { limit: int(), used: int(), retry_after_seconds: int(), period: { const: 'month', description: 'the monthly provider allowance (absent: rolling 24 hours)' } },
-    optional: ['period'],
+    properties: { limit: int(), used: int(), retry_after_seconds: int(), period: { const: 'month', description: 'the monthly provider allowance (absent: rolling 24 hours)' }, needed: int(), remaining: int() },
+    optional: ['period', 'needed', 'remaining'],
   },
   queue_full: { properties: { queue: (QUEUE_SNAPSHOT.properties as Record<string, Schema>).queue! } },
   invalid_idempotency_key: { properties: {} },

@@ -9,7 +9,7 @@ import type { Command } from '../cli/command.js';
 import { flagOf } from '../cli/option-flags.js';
 import type { RouteDef } from '../routes/define.js';
 
-const OP_ORDER: readonly OpName[] = ['scan', 'fix', 'underbase', 'gangsheet', 'vectorize', 'removeBg', 'upscale', 'mockup', 'info'];
+const OP_ORDER: readonly OpName[] = ['scan', 'fix', 'underbase', 'gangsheet', 'vectorize', 'removeBg', 'upscale', 'mockup', 'mockupBatch', 'info'];
 
 const cell = (s: string) => s.replace(/\|/g, '\\|');
 const code = (s: string) => `\`${cell(s)}\``;

@@ -16,7 +16,7 @@ import type { Exchange } from '../http/exchange.js';
 import { checkImageHeader, type ImageHeader } from '../http/image-header.js';
 import { readForm } from '../http/multipart.js';
 import { json, type Reply } from '../http/reply.js';
-import { reserveUse, type Meter, type Reservation } from '../limits/meter.js';
+import { reserveUses, type Meter, type Reservation } from '../limits/meter.js';
 import type { QueueTurn } from '../queue/turn.js';
 import type { AppServices } from '../services.js';
 import { authenticateExchange } from './caller.js';
@@ -49,6 +49,8 @@ export interface ImageCall<Options> {
   queueMs: number;
   /** The injected clock's now (ms) when the request was admitted. */
   now: number;
+  /** True when the call runs as an asynchronous job (`Prefer: respond-async`), not for a waiting client. */
+  job?: boolean;
 }
 
 /** Fields shared by both kinds of image POST route. */
@@ -65,6 +67,12 @@ export interface ImageRouteBase<Options> {
   formats?: readonly ImageFormat[];
   /** What the call counts against: `'daily'` (default), `{ fairUse: 'remove_bg' | 'upscale' }` (daily + account cap), or `'none'`. */
   meter?: Meter;
+  /**
+   * How many uses the call counts (default 1): POST /mockup/batch counts one per image. All are reserved at
+   * admission (429 naming what is needed and what is left when the limit cannot take them all) and kept or
+   * released together.
+   */
+  uses?: (options: Options) => number;
   /** Run one at a time through the vectorize line (429 `queue_full` when it is full). */
   queue?: 'vectorize';
   /** Field values the API document describes the validation with (default one run with no fields). */
@@ -170,7 +178,7 @@ async function runAsJob(spec: AnySpec, formats: readonly ImageFormat[], run: Job
     if (spec.queue === 'vectorize') turn = run.turn ? await run.turn : await app.vectorizeQueue.acquire(signal);
     await run.started();
     const call: ImageCall<unknown> = {
-      ex: { log: run.log, signal }, app, caller, fields: request.fields, image: p.image, info: p.info, options: p.options, signal, queueMs: turn?.waitedMs ?? 0, now: app.clock(),
+      ex: { log: run.log, signal }, app, caller, fields: request.fields, image: p.image, info: p.info, options: p.options, signal, queueMs: turn?.waitedMs ?? 0, now: app.clock(), job: true,
     };
     return await execute(spec, call, p.maxPixels, turn, signal);
   } finally {
@@ -246,7 +254,7 @@ export function postImageRoute(spec: AnySpec): RouteDef {
         const p = await prepare(spec, app, caller, form.fields, uploads, formats);
         if (ex.aborted) return;
         const now = app.clock();
-        reservation = await reserveUse(app.store, caller, endpoint, meter, now, app.settler);
+        reservation = await reserveUses(app.store, caller, endpoint, meter, now, spec.uses ? spec.uses(p.options as never) : 1, app.settler);
         if (ex.aborted) return;
         if (asJob) {
           const reply = await submitJob(caller, form.fields, uploads, callbackUrl);

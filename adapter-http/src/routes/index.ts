@@ -9,6 +9,7 @@ import { upscaleHeldRoute, upscaleResultRoute, upscaleRoute } from './upscale.js
 import { vectorizeRoute } from './vectorize.js';
 import { MOCKUP_ROUTES } from './mockup.js';
 import { JOB_ROUTES } from './jobs.js';
+import { mockupBatchRoute } from './mockup-batch.js';
 import { WEB_ROUTES } from './web.js';
 import { openApiRoute } from './openapi.js';
 import { healthRoute, readyRoute, removeBgStatusRoute, upscaleStatusRoute, vectorizeStatusRoute } from './status.js';
@@ -31,6 +32,7 @@ export const ROUTES: readonly RouteDef[] = [
   upscaleResultRoute,
   upscaleHeldRoute,
   ...MOCKUP_ROUTES,
+  mockupBatchRoute,
   // jobs of Prefer: respond-async (any metered POST above)
   ...JOB_ROUTES,
   // The try-it page at GET / (not part of /api/v1).

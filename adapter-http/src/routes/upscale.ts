@@ -1,9 +1,9 @@
 // POST /api/v1/upscale (spec 4.5 -> 2.5 JSON) and the GET routes that serve its results.
 // The image is upscaled by the engine op `upscale` at the live budgets (settings.ts), written to the result
-// storage (storage/, local disk by default) and served at an unguessable URL that stays valid
-// (`output_hosted_by: service`, `output_url_expires: false`). When the storage write fails the image is kept
-// in the in-process holder for DEFAULT_HOLD_MS (15 min) instead (`output_hosted_by: provider`,
-// `output_url_expires: true`, plus `output_url_expires_at`).
+// storage and served at an unguessable URL (routes/hosted-output.ts): `output_hosted_by: service`,
+// `output_url_expires: false`; after a storage failure a short-lived link (`output_hosted_by: provider`,
+// `output_url_expires: true`, plus `output_url_expires_at`). The GET routes here serve every hosted result
+// (POST /mockup/batch's images too).
 import { resolveOptions, type Resolved } from '@inkprep/engine';
 import { binary, errorJson, json } from '../http/reply.js';
 import { getUpscaleLimits } from '../settings.js';
@@ -11,18 +11,9 @@ import type { AppServices } from '../services.js';
 import { hostingFor } from '../storage/index.js';
 import { asStoreError } from '../store/unavailable.js';
 import { formOptions, getRoute, postImageRoute, type RouteDef } from './define.js';
+import { HELD_PREFIX, hostOutput, RESULTS_PREFIX } from './hosted-output.js';
 
-/** Path prefix of hosted (lasting) results. */
-export const RESULTS_PREFIX = '/api/v1/upscale/results/';
-/** Path prefix of held (short-lived) results. */
-export const HELD_PREFIX = '/api/v1/upscale/held/';
-
-
-/** Absolute URL when the config has a public URL (`INKPREP_PUBLIC_URL`, e.g. https://api.example.com), else the path. */
-function publicUrl(app: AppServices, pathname: string): string {
-  const base = app.config.publicUrl;
-  return base ? `${base}${pathname}` : pathname;
-}
+export { RESULTS_PREFIX, HELD_PREFIX };
 
 export const upscaleRoute: RouteDef = postImageRoute<Resolved<'upscale'>>({
   path: '/api/v1/upscale',
@@ -39,7 +30,6 @@ export const upscaleRoute: RouteDef = postImageRoute<Resolved<'upscale'>>({
   async handle({ app, image, options, signal, ex }) {
     const limits = await getUpscaleLimits(app.store);
     const out = await app.engine.upscale(image, { scale: options.scale, budget: limits.budget, budget4x: limits.budget4x }, { signal, transfer: true });
-    const hosting = hostingFor(app.config.dataDir, app.config.store.resultRetentionMs);
     const base = {
       scale: out.scale,
       preShrunk: out.preShrunk,
@@ -50,25 +40,22 @@ export const upscaleRoute: RouteDef = postImageRoute<Resolved<'upscale'>>({
       height: out.height,
       route: out.route,
     };
-    try {
-      const key = await hosting.storage.put({ bytes: out.data, contentType: out.contentType });
-      const reply = json({ output_url: publicUrl(app, RESULTS_PREFIX + key), ...base, output_hosted_by: 'service', output_url_expires: false });
+    const hosted = await hostOutput(app, ex.log, { bytes: out.data, contentType: out.contentType });
+    if (!hosted.expires) {
+      const reply = json({ output_url: hosted.url, ...base, output_hosted_by: 'service', output_url_expires: false });
       // A retried request (Idempotency-Key) gets this link while the result is kept (INKPREP_RESULT_RETENTION_DAYS).
       const retention = app.config.store.resultRetentionMs;
       return retention === null ? reply : { ...reply, keepFor: retention };
-    } catch (err) {
-      ex.log.warn('result storage write failed; returning a short-lived link', { storage: hosting.storage.kind, err: err instanceof Error ? err.message : String(err) });
-      const held = hosting.holder.put({ bytes: out.data, contentType: out.contentType });
-      const reply = json({
-        output_url: publicUrl(app, HELD_PREFIX + held.key),
-        ...base,
-        output_hosted_by: 'provider',
-        output_url_expires: true,
-        output_url_expires_at: new Date(held.expiresAt).toISOString(),
-      });
-      // A retried request (Idempotency-Key) gets this link only while it is held.
-      return { ...reply, keepFor: Math.max(0, held.expiresAt - Date.now()) };
     }
+    const reply = json({
+      output_url: hosted.url,
+      ...base,
+      output_hosted_by: 'provider',
+      output_url_expires: true,
+      output_url_expires_at: new Date(hosted.expiresAt).toISOString(),
+    });
+    // A retried request (Idempotency-Key) gets this link only while it is held.
+    return { ...reply, keepFor: Math.max(0, hosted.expiresAt - Date.now()) };
   },
 });
 

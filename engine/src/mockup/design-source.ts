@@ -72,3 +72,36 @@ export async function bytesSource(bytes: Uint8Array, maxPixels: number): Promise
     },
   };
 }
+
+/**
+ * Encoded artwork read for a batch of mockups: decoded once, on the first size the design cache does not
+ * hold, and every print size resampled from that one decode (bytesSource would decode the file again for
+ * each new size). The decoded pixels live as long as the source.
+ */
+export async function decodedOnceSource(bytes: Uint8Array, maxPixels: number): Promise<DesignSource> {
+  const info = await probeImage(bytes, { maxPixels });
+  const hash = createHash('sha1').update(bytes).digest('hex');
+  let decoded: Promise<Raster> | null = null;
+  // Sizes being resampled now: items rendered side by side wait for one resample of their size.
+  const pending = new Map<string, Promise<Raster>>();
+  return {
+    width: info.width,
+    height: info.height,
+    key: hash,
+    resized(w, h) {
+      const key = `${hash}:${w}x${h}`;
+      const hit = designCacheGet(key);
+      if (hit) return Promise.resolve(hit);
+      let p = pending.get(key);
+      if (!p) {
+        decoded ??= decodeImage(bytes, { maxPixels }).then((d) => d.raster);
+        p = decoded.then((full) => resizeDesign(full, w, h)).then((r) => {
+          designCachePut(key, r);
+          return r;
+        }).finally(() => pending.delete(key));
+        pending.set(key, p);
+      }
+      return p;
+    },
+  };
+}

@@ -2,6 +2,7 @@
 // and its types all derive from this table.
 import { infoOp } from './info.js';
 import { mockupOp } from './mockup.js';
+import { mockupBatchOp } from './mockup-batch.js';
 import { scanOp } from './scan.js';
 import { fixOp } from './fix.js';
 import { removeBgOp } from './remove-bg.js';
@@ -15,6 +16,7 @@ import { isMarkedResolved, markResolved } from '../options/resolved.js';
 export const OPS = {
   info: infoOp,
   mockup: mockupOp,
+  mockupBatch: mockupBatchOp,
   scan: scanOp,
   fix: fixOp,
   removeBg: removeBgOp,
@@ -24,7 +26,7 @@ export const OPS = {
   gangsheet: gangsheetOp,
 } as const;
 
-/** The name of an engine op: `info`, `mockup`, `scan`, `fix`, `removeBg`, `upscale`, `vectorize`, `underbase`, `gangsheet` (one method each on `Engine`). */
+/** The name of an engine op: `info`, `mockup`, `mockupBatch`, `scan`, `fix`, `removeBg`, `upscale`, `vectorize`, `underbase`, `gangsheet` (one method each on `Engine`). */
 export type OpName = keyof typeof OPS;
 type Def<K extends OpName> = (typeof OPS)[K];
 /** Typed options of op K (literal unions, numbers, booleans; text forms only through `textOptions`). */
