@@ -6,8 +6,9 @@
 //
 // - Durability: the request (fields + files) is written to the result storage and the job row created
 //   before the 202; the process that accepted it holds it (lease renewed while it lives) and runs it at once.
-// - Counting: the job carries its usage reservation; it is confirmed in the transaction that marks the job
-//   succeeded (store/jobs.ts), so a job run again after its holder died counts once. A failed or canceled
+// - Counting: the job carries its usage reservation (all of a batch's uses); it is confirmed in the
+//   transaction that marks the job succeeded (store/jobs.ts), so a job run again after its holder died
+//   counts its uses once. A failed or canceled
 //   job releases it (unmetered).
 // - Progress: the engine's progress events of the job's engine calls, written at most every
 //   PROGRESS_WRITE_MS; each write (and each poll) also tells the runner when the job was canceled elsewhere.
@@ -20,7 +21,8 @@ import type { Logger } from '../log.js';
 import type { QueueTurn } from '../queue/turn.js';
 import type { AppServices } from '../services.js';
 import { hostingFor, type ResultStorage } from '../storage/index.js';
-import { isFinal, type JobEnd, type JobRecord } from '../store/jobs.js';
+import { isFinal, type JobEnd, type JobRecord, type JobUse } from '../store/jobs.js';
+import { eventIdsOf } from '../store/use.js';
 import { ServiceError } from '../errors/registry.js';
 import { errorOf, isJsonReply, jobBody, resultOf, type JobBody } from './body.js';
 import { decodeRequest, encodeRequest, type JobRequest } from './request.js';
@@ -203,8 +205,8 @@ export class JobRunner {
       await here.reservation?.release().catch(() => undefined);
       here.reservation = null;
     } else if (out.job.use) {
-      // Held by another process (or none): its pending use goes now; that process's finish no longer matches.
-      await this.app.settler.release(out.job.use.eventId).catch(() => undefined);
+      // Held by another process (or none): its pending uses go now; that process's finish no longer matches.
+      await this.releaseUse(out.job.use);
     }
     if (out.job.requestRef) await this.storage.delete(out.job.requestRef).catch(() => false);
     this.final(out.job);
@@ -374,12 +376,17 @@ export class JobRunner {
     } else if (l.reservation) {
       await l.reservation.release().catch(() => undefined);
     } else if (job.use) {
-      await this.app.settler.release(job.use.eventId).catch(() => undefined);
+      await this.releaseUse(job.use);
     }
     l.reservation = null;
     if (job.requestRef) await this.storage.delete(job.requestRef).catch(() => false);
     const after = await this.app.store.jobs.get(job.id).catch(() => null);
     if (after && isFinal(after.status)) this.final(after);
+  }
+
+  /** Release every event of a job's use (a batch's several) that no reservation of this process holds. */
+  private async releaseUse(use: JobUse): Promise<void> {
+    await Promise.all(eventIdsOf(use).map((id) => this.app.settler.release(id).catch(() => undefined)));
   }
 
   private final(job: JobRecord): void {

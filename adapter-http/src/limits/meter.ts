@@ -7,12 +7,14 @@
 // by the store's sweep when its process died (lease). With the server's settler (settle.ts) a confirmation
 // the store cannot take now is queued and retried, so a success during a store outage still counts once.
 // A request with an Idempotency-Key keeps its use together with its stored answer (keep(alongside)): one
-// store transaction, queued and retried as one during an outage.
+// store transaction, queued and retried as one during an outage. A request counting several uses (a mockup
+// batch) holds them as one ReservedUse (`more`): kept in one transaction, carried whole by a job.
 // Requests rejected before processing never count; GET status reads are unmetered.
 import { InkprepError } from '@inkprep/engine';
 import type { Caller } from '../auth/authenticate.js';
 import { WINDOW_MS, monthBounds, type Account, type FairUseName, type MeterState, type ReservedUse, type Store } from '../store/types.js';
 import { ServiceError, type CodedError } from '../errors/registry.js';
+import { eventIdsOf } from '../store/use.js';
 import type { UsageSettler } from './settle.js';
 
 /** What a route counts against: just the key's daily limit, or also an account fair-use cap. */
@@ -125,15 +127,20 @@ export async function reserveUse(store: Store, caller: Caller, endpoint: string,
     }
     throw new ServiceError('fair_use_exceeded', `Fair-use cap of ${endpoint} reached (${r.used} of ${r.max} in the last 24 hours)`, { limit: r.max, used: r.used, retry_after_seconds: retry });
   }
-  let done = false;
   const use = { eventId: r.eventId, accountId: account.id, keyId: caller.key.id, endpoint, fairUse, at: now };
+  return heldUse(store, use, r.meter ? rateLimitHeaders(r.meter) : null, settler);
+}
+
+/** The Reservation of an admitted use (all events of `use`, a batch's several included). */
+function heldUse(store: Store, use: ReservedUse, headers: Reservation['headers'], settler?: UsageSettler): Reservation {
+  let done = false;
   return {
-    headers: r.meter ? rateLimitHeaders(r.meter) : null,
+    headers,
     use,
     async release() {
       if (done) return;
       done = true;
-      await (settler ?? store).release(r.eventId);
+      await Promise.all(eventIdsOf(use).map((id) => (settler ?? store).release(id)));
     },
     async keep(alongside) {
       if (done) return;
@@ -165,7 +172,9 @@ export async function fairUseStatus(store: Store, account: Account, name: FairUs
 
 /**
  * Reserve `n` uses for one request (POST /mockup/batch: one per image), each atomically as reserveUse does;
- * they are kept or released together. When the limit cannot take all `n`, those already held are released
+ * they are then held as one use (the first event, the others in `more`), kept or released together: an
+ * idempotent answer is stored in the transaction that confirms all n, and a job carries all n and confirms
+ * them all in its finishing transaction, whichever process finishes it. When the limit cannot take all `n`, those already held are released
  * and the call is refused as a whole, naming what it needs and what is left (nothing is half-admitted).
  * @throws ServiceError 429 `daily_limit_exceeded` | `fair_use_exceeded`, with `needed` and `remaining` added
  */
@@ -186,19 +195,7 @@ export async function reserveUses(store: Store, caller: Caller, endpoint: string
     }
     throw err;
   }
-  return {
-    // The last reservation's headers: Remaining is what is left after all n.
-    headers: held[held.length - 1]!.headers,
-    // An asynchronous job stores and confirms this one in its finishing transaction; the others are kept
-    // when the job succeeds in the process that admitted it (a job taken over by another process counts one).
-    use: held[0]!.use,
-    release: releaseAll,
-    // With an idempotent answer, the first use is confirmed in the answer's transaction and the others once
-    // it committed: a stored answer always carries its uses (a crash in between leaves them to the sweep:
-    // uncounted, never counted twice); when that transaction fails nothing is kept and release() frees all.
-    async keep(alongside) {
-      await held[0]!.keep(alongside);
-      await Promise.all(held.slice(1).map((r) => r.keep()));
-    },
-  };
+  const [first, ...rest] = held.map((r) => r.use!);
+  // The last reservation's headers: Remaining is what is left after all n.
+  return heldUse(store, { ...first!, more: rest.map((u) => u.eventId) }, held[held.length - 1]!.headers, settler);
 }

@@ -23,6 +23,7 @@
 import type { Logger } from '../log.js';
 import { isStoreUnavailable } from '../store/unavailable.js';
 import type { ReservedUse, ReserveRequest, ReserveResult, Store } from '../store/types.js';
+import { eventIdsOf } from '../store/use.js';
 
 /** Default bound of queued confirmations (each a few hundred bytes): far above what one process has in flight. */
 export const CONFIRM_QUEUE_MAX = 10_000;
@@ -139,7 +140,7 @@ export class UsageSettler {
     }
     try {
       await (with_ ? with_.commit() : this.store.confirm(use));
-      this.held.delete(use.eventId);
+      this.unhold(use);
     } catch (err) {
       if (!isStoreUnavailable(err)) throw err;
       this.opts.log.warn('store away: usage confirmation queued', { event: use.eventId, ...(with_ ? { with_answer: true } : {}), err: String(err) });
@@ -178,7 +179,7 @@ export class UsageSettler {
     const bytes = with_?.bytes ?? 0;
     if (this.queue.length >= this.max || (bytes > 0 && this.queuedBytes + bytes > this.maxBytes)) {
       this.counts.full++;
-      this.held.delete(use.eventId); // released by releaseOwnPending: uncounted rather than counted twice
+      this.unhold(use); // released by releaseOwnPending: uncounted rather than counted twice
       this.markUnsettled();
       this.opts.log.error('usage confirmation queue full: use dropped (not counted)', { event: use.eventId, max: this.max, queued_bytes: this.queuedBytes, max_bytes: this.maxBytes });
       with_?.dropped();
@@ -188,6 +189,11 @@ export class UsageSettler {
     this.queuedBytes += bytes;
     this.queue.push({ use, failures: 0, with: with_ });
     this.schedule();
+  }
+
+  /** This process no longer answers for the use's events (all of a batch's). */
+  private unhold(use: ReservedUse): void {
+    for (const id of eventIdsOf(use)) this.held.delete(id);
   }
 
   private markUnsettled(): void {
@@ -223,14 +229,14 @@ export class UsageSettler {
         const r = results[i]!;
         const q = batch[i]!;
         if (r.status === 'fulfilled') {
-          this.held.delete(q.use.eventId);
+          this.unhold(q.use);
           this.counts.confirmedLater++;
           done++;
         } else if (isStoreUnavailable(r.reason)) {
           away = true;
           break; // in order: the rest waits behind the first one the store did not take
         } else if (++q.failures >= MAX_FAILED_TRIES) {
-          this.held.delete(q.use.eventId);
+          this.unhold(q.use);
           this.counts.failed++;
           this.markUnsettled(); // its pending use is released by releaseOwnPending
           this.opts.log.error('usage confirmation failed repeatedly: dropped (not counted)', { event: q.use.eventId, err: String(r.reason) });

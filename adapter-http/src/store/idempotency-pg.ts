@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { endedHere, thisInstance } from './instance.js';
-import type { ReservedUse } from './use.js';
+import { eachUse, type ReservedUse } from './use.js';
 import { isStoreUnavailable } from './unavailable.js';
 import { IDEMPOTENCY_WINDOW_MS, ClaimRenewal, answerOf, isLive, type ClaimResult, type IdempotencyClaim, type IdempotencyStore } from './idempotency.js';
 
@@ -77,7 +77,8 @@ export function pgIdempotency(pool: pg.Pool, leaseMs: number): IdempotencyStore 
       try {
         client = await pool.connect();
         await client.query('BEGIN');
-        if (use) await client.query('SELECT inkprep_confirm($1, $2, $3, $4, $5, $6)', [use.eventId, use.accountId, use.keyId, use.endpoint, use.fairUse, use.at]);
+        // Every event of the use (a batch's several): the answer is stored with all of them or none.
+        for (const u of use ? eachUse(use) : []) await client.query('SELECT inkprep_confirm($1, $2, $3, $4, $5, $6)', [u.eventId, u.accountId, u.keyId, u.endpoint, u.fairUse, u.at]);
         const r = await client.query(
           `UPDATE idempotency_keys SET status = $4, content_type = $5, headers = $6, body = $7, body_ref = $8, expires_at = $9, lease_until = NULL
             WHERE account_id = $1 AND idem_key = $2 AND claim = $3 AND status IS NULL`,

@@ -6,10 +6,13 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { endedHere, thisInstance } from './instance.js';
 import { LeaseRenewal } from './idempotency.js';
-import { jobOf, jobsSchema, type JobRow, type JobStatus, type JobStore } from './jobs.js';
+import { jobOf, jobsSchema, useMoreOf, type JobRow, type JobStatus, type JobStore } from './jobs.js';
+import { eachUse } from './use.js';
 
 /** The schema migration (postgres.ts PG_MIGRATIONS). */
 export const PG_JOBS_SCHEMA = jobsSchema('BIGINT', true);
+/** The later migration adding the further usage events of a job (store/jobs.ts `use_more`). */
+export const PG_JOBS_USE_MORE = 'ALTER TABLE jobs ADD COLUMN IF NOT EXISTS use_more TEXT;';
 
 /** Advisory-lock namespace (first int4 key) of a job cap check: 'IkJ1'. */
 const JOBS_LOCK_NS = 0x496b4a31;
@@ -47,10 +50,10 @@ export function pgJobs(pool: pg.Pool, leaseMs: number): JobStore {
         const { rows } = await c.query<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE account_id = $1 AND status IN ('queued', 'running')", [job.accountId]);
         if (rows[0]!.n >= max) return false;
         await c.query(
-          `INSERT INTO jobs (id, account_id, key_id, operation, status, created_at, request_ref, callback_url, use_event, use_endpoint, use_fair, use_at, owner, host_key, pid, lease_until)
-           VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, ${DB_NOW} + $15)`,
+          `INSERT INTO jobs (id, account_id, key_id, operation, status, created_at, request_ref, callback_url, use_event, use_endpoint, use_fair, use_at, owner, host_key, pid, lease_until, use_more)
+           VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, ${DB_NOW} + $15, $16)`,
           [job.id, job.accountId, job.keyId, job.operation, job.createdAt, job.requestRef, job.callbackUrl, job.use?.eventId ?? null,
-            job.use?.endpoint ?? null, job.use?.fairUse ?? null, job.use?.at ?? null, owner, me.hostKey, me.pid, leaseMs]);
+            job.use?.endpoint ?? null, job.use?.fairUse ?? null, job.use?.at ?? null, owner, me.hostKey, me.pid, leaseMs, useMoreOf(job.use)]);
         return true;
       });
     },
@@ -80,8 +83,9 @@ export function pgJobs(pool: pg.Pool, leaseMs: number): JobStore {
           [id, owner, end.status, end.finishedAt, end.result, end.error, end.outputRef, end.outputType]);
         if (!rows[0]) return false;
         const use = end.status === 'succeeded' ? jobOf(rows[0]).use : null;
-        // The same function Store.confirm runs: idempotent by event id, recorded again if a sweep released it.
-        if (use) await c.query('SELECT inkprep_confirm($1, $2, $3, $4, $5, $6)', [use.eventId, use.accountId, use.keyId, use.endpoint, use.fairUse, use.at]);
+        // The same function Store.confirm runs, for every event of the use (a batch's several): idempotent by
+        // event id, recorded again if a sweep released it (the holder died and this process took the job).
+        for (const u of use ? eachUse(use) : []) await c.query('SELECT inkprep_confirm($1, $2, $3, $4, $5, $6)', [u.eventId, u.accountId, u.keyId, u.endpoint, u.fairUse, u.at]);
         return true;
       });
     },

@@ -5,10 +5,12 @@ import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { endedHere, thisInstance } from './instance.js';
 import { LeaseRenewal } from './idempotency.js';
-import { jobOf, jobsSchema, type JobRow, type JobStatus, type JobStore, type JobUse } from './jobs.js';
+import { jobOf, jobsSchema, useMoreOf, type JobRow, type JobStatus, type JobStore, type JobUse } from './jobs.js';
 
 /** The schema migration (sqlite.ts MIGRATIONS). */
 export const SQLITE_JOBS_SCHEMA = jobsSchema('INTEGER', false);
+/** The later migration adding the further usage events of a job (store/jobs.ts `use_more`). */
+export const JOBS_USE_MORE_SQLITE = 'ALTER TABLE jobs ADD COLUMN use_more TEXT;';
 
 type OpenRow = JobRow & { owner: string | null; host_key: string | null; pid: number | null; lease_until: number | null };
 
@@ -19,8 +21,8 @@ export function sqliteJobs(db: Database.Database, keep: <T extends object>(o: T)
   const q = keep({
     get: db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?'),
     active: db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM jobs WHERE account_id = ? AND status IN ('queued', 'running')"),
-    insert: db.prepare(`INSERT INTO jobs (id, account_id, key_id, operation, status, created_at, request_ref, callback_url, use_event, use_endpoint, use_fair, use_at, owner, host_key, pid, lease_until)
-                        VALUES (@id, @account, @key, @operation, 'queued', @created_at, @request_ref, @callback_url, @use_event, @use_endpoint, @use_fair, @use_at, @owner, @host_key, @pid, @lease_until)`),
+    insert: db.prepare(`INSERT INTO jobs (id, account_id, key_id, operation, status, created_at, request_ref, callback_url, use_event, use_endpoint, use_fair, use_at, owner, host_key, pid, lease_until, use_more)
+                        VALUES (@id, @account, @key, @operation, 'queued', @created_at, @request_ref, @callback_url, @use_event, @use_endpoint, @use_fair, @use_at, @owner, @host_key, @pid, @lease_until, @use_more)`),
     start: db.prepare("UPDATE jobs SET status = 'running', started_at = ?, attempts = attempts + 1 WHERE id = ? AND owner = ? AND status IN ('queued', 'running')"),
     progress: db.prepare("UPDATE jobs SET progress = ?, stage = ? WHERE id = ? AND owner = ? AND status = 'running'"),
     status: db.prepare<[string, string], { status: string }>('SELECT status FROM jobs WHERE id = ? AND owner = ?'),
@@ -43,7 +45,7 @@ export function sqliteJobs(db: Database.Database, keep: <T extends object>(o: T)
     q.insert.run({
       id: job.id, account: job.accountId, key: job.keyId, operation: job.operation, created_at: job.createdAt, request_ref: job.requestRef,
       callback_url: job.callbackUrl, use_event: job.use?.eventId ?? null, use_endpoint: job.use?.endpoint ?? null, use_fair: job.use?.fairUse ?? null,
-      use_at: job.use?.at ?? null, owner, host_key: me.hostKey, pid: me.pid, lease_until: Date.now() + leaseMs,
+      use_at: job.use?.at ?? null, owner, host_key: me.hostKey, pid: me.pid, lease_until: Date.now() + leaseMs, use_more: useMoreOf(job.use),
     });
     return true;
   });
@@ -51,7 +53,7 @@ export function sqliteJobs(db: Database.Database, keep: <T extends object>(o: T)
     const changed = q.finish.run({ id, owner, status: end.status, finished_at: end.finishedAt, result: end.result, error: end.error, output_ref: end.outputRef, output_type: end.outputType }).changes > 0;
     if (!changed) return false;
     const use = end.status === 'succeeded' ? jobOf(q.get.get(id)!).use : null;
-    if (use) confirm(use);
+    if (use) confirm(use); // every event of the use (a batch's several), in this transaction
     return true;
   });
   const takeTx = db.transaction((limit: number) => {

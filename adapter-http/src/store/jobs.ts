@@ -4,7 +4,8 @@
 // storage object), the usage reservation it carries, and, once finished, its result or error. A running
 // or queued job is held by one process (owner + lease the owner renews, as idempotency claims are); a job
 // whose holder stopped renewing (or ended on this host) is taken by another process and run again.
-// Finishing is one transaction that also confirms the job's use, so a job run twice counts once.
+// Finishing is one transaction that also confirms the job's use, so a job run twice counts once; a job
+// counting several uses (a mockup batch: one per image) carries them all (`use_more`) and confirms them all there.
 // Both SQL stores implement JobStore (jobs-sqlite.ts, jobs-pg.ts); the HTTP side is jobs/.
 
 import type { ReservedUse } from './use.js';
@@ -101,6 +102,8 @@ export interface JobRow {
   created_at: number | string; started_at: number | string | null; finished_at: number | string | null;
   request_ref: string | null; callback_url: string | null;
   use_event: number | string | null; use_endpoint: string | null; use_fair: string | null; use_at: number | string | null;
+  /** JSON list of the use's further event ids (ReservedUse.more); null for a single use (and rows before schema v9). */
+  use_more?: string | null;
   attempts: number; result: string | null; error: string | null; output_ref: string | null; output_type: string | null;
 }
 
@@ -115,12 +118,18 @@ export function jobOf(r: JobRow): JobRecord {
     use: r.use_event === null ? null : {
       eventId: Number(r.use_event), accountId: r.account_id, keyId: r.key_id, endpoint: r.use_endpoint ?? '',
       fairUse: (r.use_fair ?? null) as JobUse['fairUse'], at: Number(r.use_at),
+      ...(r.use_more ? { more: (JSON.parse(r.use_more) as unknown[]).map(Number) } : {}),
     },
     attempts: r.attempts, result: r.result, error: r.error, outputRef: r.output_ref, outputType: r.output_type,
   };
 }
 
-/** The columns of a job's row, for both schemas (the dialect's integer type). */
+/** The `use_more` column of a job's use: its further event ids as JSON, or null. */
+export function useMoreOf(use: JobUse | null): string | null {
+  return use?.more && use.more.length > 0 ? JSON.stringify(use.more) : null;
+}
+
+/** The columns of a job's row as first created, for both schemas (the dialect's integer type); `use_more` came later (v9). */
 export function jobsSchema(int: 'INTEGER' | 'BIGINT', ifNotExists: boolean): string {
   const ine = ifNotExists ? 'IF NOT EXISTS ' : '';
   return `CREATE TABLE ${ine}jobs (

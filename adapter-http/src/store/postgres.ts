@@ -15,8 +15,9 @@ import {
   type Account, type AccountPatch, type ApiKey, type FairUseName, type ReserveResult, type ReservedUse, type Store, type UsageSummary, monthBounds,
 } from './types.js';
 import * as Rows from './rows.js';
+import { eachUse } from './use.js';
 import { PG_IDEMPOTENCY_SCHEMA, pgIdempotency } from './idempotency-pg.js';
-import { PG_JOBS_SCHEMA, pgJobs } from './jobs-pg.js';
+import { PG_JOBS_SCHEMA, PG_JOBS_USE_MORE, pgJobs } from './jobs-pg.js';
 import { PG_WEBHOOKS_SCHEMA, pgWebhooks } from './webhooks-pg.js';
 import { ServiceError } from '../errors/registry.js';
 
@@ -117,6 +118,8 @@ export const PG_MIGRATIONS: readonly string[] = [
   PG_JOBS_SCHEMA,
   // v8: webhook secrets and deliveries (issue #33; store/webhooks-pg.ts).
   PG_WEBHOOKS_SCHEMA,
+  // v9: a job's further usage events (a mockup batch counts one per image; store/jobs.ts).
+  PG_JOBS_USE_MORE,
 ];
 
 /**
@@ -633,11 +636,12 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
       if (x.ok) return { ok: true, eventId: Number(x.event_id), meter: x.lim ? { limit: x.lim, max: x.max_n!, used: Number(x.used_n), resetMs: Number(x.retry_ms) } : null };
       return { ok: false, limit: x.lim!, max: x.max_n!, used: Number(x.used_n), retryAfterMs: Number(x.retry_ms) };
     },
-    confirm(use) {
-      return new Promise<void>((resolve, reject) => {
-        confirmQueue.push({ use, resolve, reject });
+    async confirm(use) {
+      // A batch's several events go in the same round trip (one UPDATE flips them all).
+      await Promise.all(eachUse(use).map((u) => new Promise<void>((resolve, reject) => {
+        confirmQueue.push({ use: u, resolve, reject });
         if (!confirming) void flushConfirms();
-      });
+      })));
     },
     async release(eventId) {
       await pool.query('SELECT inkprep_release($1, false)', [eventId]);

@@ -14,8 +14,9 @@ import {
   type Account, type AccountPatch, type ApiKey, type FairUseName, type MeterState, type ReserveRequest, type ReserveResult, type ReservedUse, type Store, type UsageSummary,
 } from './types.js';
 import * as Rows from './rows.js';
+import { eachUse } from './use.js';
 import { SQLITE_IDEMPOTENCY_SCHEMA, sqliteIdempotency } from './idempotency-sqlite.js';
-import { SQLITE_JOBS_SCHEMA, sqliteJobs } from './jobs-sqlite.js';
+import { JOBS_USE_MORE_SQLITE, SQLITE_JOBS_SCHEMA, sqliteJobs } from './jobs-sqlite.js';
 import { SQLITE_WEBHOOKS_SCHEMA, sqliteWebhooks } from './webhooks-sqlite.js';
 import { ServiceError } from '../errors/registry.js';
 
@@ -65,6 +66,8 @@ export const MIGRATIONS: readonly string[] = [
   SQLITE_JOBS_SCHEMA,
   // v8: webhook secrets and deliveries (issue #33; store/webhooks-sqlite.ts).
   SQLITE_WEBHOOKS_SCHEMA,
+  // v9: a job's further usage events (a mockup batch counts one per image; store/jobs.ts).
+  JOBS_USE_MORE_SQLITE,
 ];
 
 // SQLite returns flags as 0/1 and times as integers.
@@ -289,12 +292,15 @@ export function openSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}):
     return true;
   });
 
-  const confirmTx = db.transaction((u: ReservedUse): void => {
-    if (q.confirm.run(u.eventId).changes > 0 || q.eventExists.get(u.eventId)) return;
-    // A sweep released it (this process was taken for dead): the work succeeded, so it counts again.
-    q.keyUsageInit.run(u.keyId);
-    if (u.fairUse) q.fairUsageInit.run(u.accountId, u.fairUse, 0);
-    recordEvent(u.accountId, u.keyId, u.endpoint, u.fairUse, u.at, null);
+  // Every event of the use (a batch's several) in one transaction.
+  const confirmTx = db.transaction((use: ReservedUse): void => {
+    for (const u of eachUse(use)) {
+      if (q.confirm.run(u.eventId).changes > 0 || q.eventExists.get(u.eventId)) continue;
+      // A sweep released it (this process was taken for dead): the work succeeded, so it counts again.
+      q.keyUsageInit.run(u.keyId);
+      if (u.fairUse) q.fairUsageInit.run(u.accountId, u.fairUse, 0);
+      recordEvent(u.accountId, u.keyId, u.endpoint, u.fairUse, u.at, null);
+    }
   });
 
   // This process's instance row, registered at the first reservation (the admin CLI never registers).

@@ -14,4 +14,21 @@ export interface ReservedUse {
   fairUse: FairUseName | null;
   /** The reservation's `now`. */
   at: number;
+  /**
+   * The request's further events when it counts several uses (a mockup batch: one per image), all of the
+   * same account, key, endpoint, meter and time. They travel with this one (a job row, an idempotent
+   * answer's transaction) and are confirmed in the same transaction, so a batch finished by any process
+   * counts all of them, once.
+   */
+  more?: readonly number[];
+}
+
+/** Every event id a use stands for (its own first). */
+export function eventIdsOf(use: ReservedUse): number[] {
+  return [use.eventId, ...(use.more ?? [])];
+}
+
+/** A use as single uses, one per event, for the stores' one-event confirmation. */
+export function eachUse(use: ReservedUse): ReservedUse[] {
+  return eventIdsOf(use).map((eventId) => ({ eventId, accountId: use.accountId, keyId: use.keyId, endpoint: use.endpoint, fairUse: use.fairUse, at: use.at }));
 }
