@@ -1,13 +1,15 @@
 // POST /api/v1/mockup/batch over real HTTP: ten colours give ten hosted images equal to ten single POST /mockup
 // calls, in item order with the 2.9 facts; every item is validated at the boundary (400 naming items[i].field);
 // metering counts one use per image (reserved whole, 429 naming needed/remaining, released when the batch
-// fails); over the synchronous size, 413 batch_too_large; a storage failure gives short-lived links.
+// fails; with an Idempotency-Key all of them confirmed in the answer's transaction); over the synchronous
+// size, 413 batch_too_large; a storage failure gives short-lived links.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OWN_STYLES } from '@inkprep/engine';
+import { monthBounds } from '../../adapter-http/src/store/types.js';
 import { LocalDiskStorage, setHosting, TemporaryHolder, type ResultStorage } from '../../adapter-http/src/storage/index.js';
 import { form, get, post, startTestServer, type TestServer } from './harness.js';
 
@@ -154,6 +156,26 @@ describe('POST /api/v1/mockup/batch', () => {
     expect((await b.json() as { images: Item[] }).images.map((i) => i.image.url)).toEqual(first.images.map((i) => i.image.url));
     const c = await post(t, '/api/v1/mockup/batch', form(design, { style: 'own:classic-tee', output_size: '400', items: JSON.stringify([{}]) }), key);
     expect(c.headers.get('x-ratelimit-remaining')).toBe('6');
+  }, 300_000);
+
+  it('with an Idempotency-Key, all uses of a batch are confirmed in the transaction of its answer (none left to a later step)', async () => {
+    const { account, key } = await t.newAccount('batch-idempotent-all');
+    // Any confirmation outside the answer's transaction fails (as if the process died right after it committed).
+    const confirm = t.store.confirm.bind(t.store);
+    t.store.confirm = async () => { throw new Error('confirm outside the answer transaction'); };
+    try {
+      const res = await fetch(t.url + '/api/v1/mockup/batch', {
+        method: 'POST', headers: { 'x-api-key': key, 'Idempotency-Key': 'batch-all-uses-1' },
+        body: form(design, { style: 'own:classic-tee', output_size: '400', items: JSON.stringify([{ color: 'red' }, { color: 'navy' }, { color: 'sand' }, { color: 'black' }]) }),
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      t.store.confirm = confirm;
+    }
+    // Whatever is still pending is what a sweep would release after a crash: only confirmed uses remain.
+    await t.store.releaseOwnPending(new Set(), Number.MAX_SAFE_INTEGER);
+    const now = t.clock.now();
+    expect((await t.store.usage(account.id, now, monthBounds(now).monthStart)).perEndpoint['mockup-batch']).toBe(4);
   }, 300_000);
 
   it('over the synchronous size: 413 batch_too_large with the numbers', async () => {
