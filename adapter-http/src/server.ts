@@ -18,7 +18,7 @@ import type { RouteDef } from './routes/define.js';
 import { ROUTES } from './routes/index.js';
 import { startBlankWarmup } from './routes/mockup.js';
 import { sweepIdempotencyKeys } from './routes/idempotency.js';
-import { startJobRunner, type JobExecutor } from './jobs/index.js';
+import { jobBody, startJobRunner, type JobExecutor } from './jobs/index.js';
 import { hostingFor } from './storage/index.js';
 import type { AppServices } from './services.js';
 import type { Store } from './store/types.js';
@@ -99,7 +99,11 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
   settler = new UsageSettler(store, { log, clock });
   const closers: (() => Promise<void> | void)[] = [];
   let draining = false;
-  const webhooks = new WebhookDispatcher({ store: store.webhooks, config: config.webhooks, log, ...(opts.webhookResolver ? { resolve: opts.webhookResolver } : {}) });
+  // bodyOf: the outbox sweep sends a job whose enqueue was lost the body GET /api/v1/jobs/{id} gives.
+  const webhooks = new WebhookDispatcher({
+    store: store.webhooks, config: config.webhooks, log, bodyOf: (job) => jobBody(job, config.publicUrl), jobClock: clock,
+    ...(opts.webhookResolver ? { resolve: opts.webhookResolver } : {}),
+  });
   const services: AppServices = {
     config, store, engine, log, metrics, settler, webhooks,
     clock,
@@ -137,6 +141,7 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
   const jobs = startJobRunner(services, executors, opts.jobPollMs);
   // Webhooks of jobs: a callback_url is checked at submission (SSRF policy, 400 invalid_callback_url), and a
   // job's final body is stored as a delivery, sent (signed, retried) by whichever process of the store is free.
+  // This hook is the fast path; should it fail or never run (a crash), the dispatcher's outbox sweep stores it.
   jobs.hooks.checkCallback = (url) => webhooks.check(url);
   jobs.hooks.onFinal.push(async (body, callbackUrl) => {
     if (callbackUrl === null) return;

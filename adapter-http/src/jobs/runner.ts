@@ -54,7 +54,8 @@ export type JobExecutor = (run: JobRun) => Promise<Reply>;
 export interface JobHooks {
   /**
    * Called once per job, by the process that made it final (succeeded, failed or canceled), with the job
-   * body and the stored callback_url. Errors are logged, never retried here.
+   * body and the stored callback_url. Errors are logged, never retried here (the webhooks module does not
+   * rely on it alone: its outbox sweep stores a delivery this hook failed to).
    */
   onFinal: ((job: JobBody, callbackUrl: string | null) => void | Promise<void>)[];
   /** Checks a submitted callback_url (throw a 400 error to refuse it); default: any non-empty text up to 2,048 characters. */

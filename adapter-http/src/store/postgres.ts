@@ -18,7 +18,7 @@ import * as Rows from './rows.js';
 import { eachUse } from './use.js';
 import { PG_IDEMPOTENCY_SCHEMA, pgIdempotency } from './idempotency-pg.js';
 import { PG_JOBS_SCHEMA, PG_JOBS_USE_MORE, pgJobs } from './jobs-pg.js';
-import { PG_WEBHOOKS_SCHEMA, pgWebhooks } from './webhooks-pg.js';
+import { PG_WEBHOOKS_ONE_PER_JOB, PG_WEBHOOKS_SCHEMA, pgWebhooks } from './webhooks-pg.js';
 import { ServiceError } from '../errors/registry.js';
 
 /** Ordered schema migrations; index + 1 is the version recorded in inkprep_schema. Append only. */
@@ -120,6 +120,8 @@ export const PG_MIGRATIONS: readonly string[] = [
   PG_WEBHOOKS_SCHEMA,
   // v9: a job's further usage events (a mockup batch counts one per image; store/jobs.ts).
   PG_JOBS_USE_MORE,
+  // v10: one webhook delivery per job (the outbox sweep; store/webhooks-pg.ts).
+  PG_WEBHOOKS_ONE_PER_JOB,
 ];
 
 /**

@@ -17,7 +17,7 @@ import * as Rows from './rows.js';
 import { eachUse } from './use.js';
 import { SQLITE_IDEMPOTENCY_SCHEMA, sqliteIdempotency } from './idempotency-sqlite.js';
 import { JOBS_USE_MORE_SQLITE, SQLITE_JOBS_SCHEMA, sqliteJobs } from './jobs-sqlite.js';
-import { SQLITE_WEBHOOKS_SCHEMA, sqliteWebhooks } from './webhooks-sqlite.js';
+import { SQLITE_WEBHOOKS_ONE_PER_JOB, SQLITE_WEBHOOKS_SCHEMA, sqliteWebhooks } from './webhooks-sqlite.js';
 import { ServiceError } from '../errors/registry.js';
 
 /** Ordered schema migrations; index + 1 is the schema version. Append only. */
@@ -68,6 +68,8 @@ export const MIGRATIONS: readonly string[] = [
   SQLITE_WEBHOOKS_SCHEMA,
   // v9: a job's further usage events (a mockup batch counts one per image; store/jobs.ts).
   JOBS_USE_MORE_SQLITE,
+  // v10: one webhook delivery per job (the outbox sweep; store/webhooks-sqlite.ts).
+  SQLITE_WEBHOOKS_ONE_PER_JOB,
 ];
 
 // SQLite returns flags as 0/1 and times as integers.

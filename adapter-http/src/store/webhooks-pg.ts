@@ -4,6 +4,7 @@
 // within the lease, which is the delivery timeout plus a margin).
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import { jobOf, type JobRow } from './jobs.js';
 import { attemptOf, deliveryOf, secretsOf, type WebhookStore } from './webhooks.js';
 
 /** The schema migration (postgres.ts PG_MIGRATIONS). A delivery is claimed while `lease_until` is in the future. */
@@ -18,6 +19,10 @@ export const PG_WEBHOOKS_SCHEMA = `CREATE TABLE IF NOT EXISTS webhook_secrets (
    CREATE TABLE IF NOT EXISTS webhook_attempts (
      delivery_id TEXT NOT NULL, n INTEGER NOT NULL, at BIGINT NOT NULL, status_code INTEGER, error TEXT, duration_ms BIGINT NOT NULL,
      PRIMARY KEY (delivery_id, n));`;
+
+/** The next migration: one delivery per job (enqueue's ON CONFLICT, the outbox sweep's exactly-once). */
+export const PG_WEBHOOKS_ONE_PER_JOB = `CREATE UNIQUE INDEX IF NOT EXISTS webhook_deliveries_one_per_job ON webhook_deliveries(job_id);
+   DROP INDEX IF EXISTS webhook_deliveries_job;`;
 
 type SecretsRow = Parameters<typeof secretsOf>[0];
 type DeliveryRow = Parameters<typeof deliveryOf>[0];
@@ -40,9 +45,16 @@ export function pgWebhooks(pool: pg.Pool): WebhookStore {
       return secretsOf(rows[0]!);
     },
     async enqueue(d) {
-      await pool.query(
+      const r = await pool.query(
         `INSERT INTO webhook_deliveries (id, account_id, job_id, url, body, state, attempts, next_at, give_up_at, created_at)
-         VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $7, $6)`, [d.id, d.accountId, d.jobId, d.url, d.body, d.now, d.giveUpAt]);
+         VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $7, $6) ON CONFLICT (job_id) DO NOTHING`, [d.id, d.accountId, d.jobId, d.url, d.body, d.now, d.giveUpAt]);
+      return r.rowCount === 1;
+    },
+    async undelivered(since, limit) {
+      const { rows } = await pool.query<JobRow>(
+        `SELECT * FROM jobs j WHERE status IN ('succeeded', 'failed', 'canceled') AND callback_url IS NOT NULL AND finished_at >= $1
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.job_id = j.id) ORDER BY finished_at, id LIMIT $2`, [since, limit]);
+      return rows.map(jobOf);
     },
     async claimDue(now, limit, leaseMs) {
       const token = randomBytes(12).toString('hex');

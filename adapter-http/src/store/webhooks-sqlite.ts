@@ -2,6 +2,7 @@
 // (atomic across processes sharing the file). Times are the app clock's, as the callers pass them.
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { jobOf, type JobRow } from './jobs.js';
 import { attemptOf, deliveryOf, secretsOf, type ClaimedDelivery, type WebhookStore } from './webhooks.js';
 
 /** The schema migration (sqlite.ts MIGRATIONS). A delivery is claimed while `lease_until` is in the future. */
@@ -17,6 +18,10 @@ export const SQLITE_WEBHOOKS_SCHEMA = `CREATE TABLE webhook_secrets (
      delivery_id TEXT NOT NULL, n INTEGER NOT NULL, at INTEGER NOT NULL, status_code INTEGER, error TEXT, duration_ms INTEGER NOT NULL,
      PRIMARY KEY (delivery_id, n));`;
 
+/** The next migration: one delivery per job (enqueue's ON CONFLICT, the outbox sweep's exactly-once). */
+export const SQLITE_WEBHOOKS_ONE_PER_JOB = `CREATE UNIQUE INDEX webhook_deliveries_one_per_job ON webhook_deliveries(job_id);
+   DROP INDEX webhook_deliveries_job;`;
+
 type SecretsRow = { account_id: string; secret: string; previous_secret: string | null; previous_until: number | null; created_at: number };
 type DeliveryRow = Parameters<typeof deliveryOf>[0];
 type AttemptRow = Parameters<typeof attemptOf>[0];
@@ -29,7 +34,10 @@ export function sqliteWebhooks(db: Database.Database, keep: <T extends object>(o
     rotate: db.prepare(`INSERT INTO webhook_secrets (account_id, secret, created_at) VALUES (@account, @secret, @now)
                         ON CONFLICT (account_id) DO UPDATE SET previous_secret = secret, previous_until = @until, secret = @secret, created_at = @now`),
     enqueue: db.prepare(`INSERT INTO webhook_deliveries (id, account_id, job_id, url, body, state, attempts, next_at, give_up_at, created_at)
-                         VALUES (@id, @account, @job, @url, @body, 'pending', 0, @now, @give_up_at, @now)`),
+                         VALUES (@id, @account, @job, @url, @body, 'pending', 0, @now, @give_up_at, @now) ON CONFLICT (job_id) DO NOTHING`),
+    undelivered: db.prepare<[number, number], JobRow>(
+      `SELECT * FROM jobs j WHERE status IN ('succeeded', 'failed', 'canceled') AND callback_url IS NOT NULL AND finished_at >= ?
+          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.job_id = j.id) ORDER BY finished_at, id LIMIT ?`),
     due: db.prepare<[number, number, number], DeliveryRow>(
       `SELECT * FROM webhook_deliveries WHERE state = 'pending' AND next_at <= ? AND COALESCE(lease_until, 0) < ? ORDER BY next_at LIMIT ?`),
     take: db.prepare('UPDATE webhook_deliveries SET claim = ?, lease_until = ? WHERE id = ?'),
@@ -69,7 +77,10 @@ export function sqliteWebhooks(db: Database.Database, keep: <T extends object>(o
       return secretsOf(q.secrets.get(accountId)!);
     },
     async enqueue(d) {
-      q.enqueue.run({ id: d.id, account: d.accountId, job: d.jobId, url: d.url, body: d.body, now: d.now, give_up_at: d.giveUpAt });
+      return q.enqueue.run({ id: d.id, account: d.accountId, job: d.jobId, url: d.url, body: d.body, now: d.now, give_up_at: d.giveUpAt }).changes > 0;
+    },
+    async undelivered(since, limit) {
+      return q.undelivered.all(since, limit).map(jobOf);
     },
     async claimDue(now, limit, leaseMs) {
       return claimTx.immediate(now, limit, leaseMs);

@@ -3,8 +3,13 @@
 // process sharing the store sends it and a restart loses none. A process takes a due delivery with a lease
 // (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite: a BEGIN IMMEDIATE transaction), so each attempt is made by
 // exactly one process; a process that dies holding one leaves it to the next claim after the lease. Every
-// attempt is recorded (time, status code or error, duration) for the job's answer. Both SQL stores implement
+// attempt is recorded (time, status code or error, duration) for the job's answer. A job has at most one
+// delivery (a unique index on its job id: a second enqueue is a no-op), and the outbox sweep (undelivered)
+// finds the final jobs with a callback_url that have none, so a completion whose enqueue was lost (the
+// process died after finishing the job, or the insert failed) is still delivered, once. Both SQL stores implement
 // WebhookStore (webhooks-sqlite.ts, webhooks-pg.ts); sending, signing and the URL policy are webhooks/.
+
+import type { JobRecord } from './jobs.js';
 
 /** An account's signing secrets: `current` signs every delivery; `previous` also signs until `previousUntil`. */
 export interface WebhookSecrets {
@@ -67,8 +72,13 @@ export interface WebhookStore {
   secrets(accountId: string, now: number, make: () => string): Promise<WebhookSecrets>;
   /** Replace the account's secret with `secret`; the old one keeps signing until `now + graceMs` (0: at once no more). */
   rotateSecret(accountId: string, secret: string, now: number, graceMs: number): Promise<WebhookSecrets>;
-  /** Store a new delivery, due at once. */
-  enqueue(d: { id: string; accountId: string; jobId: string; url: string; body: string; now: number; giveUpAt: number }): Promise<void>;
+  /** Store a new delivery, due at once; false (nothing written) when the job already has one. */
+  enqueue(d: { id: string; accountId: string; jobId: string; url: string; body: string; now: number; giveUpAt: number }): Promise<boolean>;
+  /**
+   * The outbox: up to `limit` final jobs with a callback_url, finished at or after `since`, that have no
+   * delivery, oldest first.
+   */
+  undelivered(since: number, limit: number): Promise<JobRecord[]>;
   /**
    * Take up to `limit` pending deliveries due at `now` that no live claim holds, each for `leaseMs`: this
    * process makes their next attempt. Two processes never take the same delivery while the lease runs.

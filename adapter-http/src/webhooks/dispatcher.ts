@@ -4,10 +4,15 @@
 // pending delivery is due, and at least every `pollMs` to see other processes' new ones. Every attempt is
 // recorded on the delivery (store/webhooks.ts); a 2xx ends it; a refused address (url-policy.ts) ends it as
 // failed; anything else is retried with backoff (backoff.ts) until the window ends.
+// The outbox sweep: at most every `pollMs` it also stores the delivery of every final job with a callback_url
+// that has none (finished within the retry window), so a completion whose enqueue never happened (the process
+// died between finishing the job and enqueueing, or the insert failed) is still sent. A job has at most one
+// delivery (unique in the store), so the sweep and the runner's hook racing store it once.
 import { randomBytes } from 'node:crypto';
 import type { WebhookConfig } from '../config.js';
 import { ServiceError } from '../errors/registry.js';
 import type { Logger } from '../log.js';
+import type { JobRecord } from '../store/jobs.js';
 import type { ClaimedDelivery, WebhookStore } from '../store/webhooks.js';
 import { nextAttemptAt } from './backoff.js';
 import { sendOnce, type AttemptResult } from './send.js';
@@ -20,6 +25,8 @@ const MAX_IN_FLIGHT = 8;
 const LEASE_MARGIN_MS = 30_000;
 /** Shortest sleep between two looks at the store (a due time in the past or very near). */
 const MIN_WAKE_MS = 20;
+/** Jobs the outbox sweep enqueues per pass (the rest on the next). */
+const SWEEP_BATCH = 100;
 
 export interface DispatcherOptions {
   store: WebhookStore;
@@ -34,6 +41,10 @@ export interface DispatcherOptions {
   resolve?: Resolver;
   /** Version in the User-Agent. */
   userAgent?: string;
+  /** The body a final job's delivery sends (the job's JSON answer); without it there is no outbox sweep. */
+  bodyOf?: (job: JobRecord) => unknown;
+  /** The clock of the jobs' `finishedAt` (the app's injectable clock), for the sweep's window; default `clock`. */
+  jobClock?: () => number;
 }
 
 /** A completion to deliver: whose, which job, where, and the job body sent as JSON. */
@@ -52,6 +63,8 @@ export class WebhookDispatcher {
   private closed = false;
   private readonly resolve: Resolver;
   private readonly now: () => number;
+  /** When the next outbox sweep is due (ms); 0: at the first tick. */
+  private sweepAt = 0;
 
   constructor(private readonly o: DispatcherOptions) {
     this.resolve = o.resolve ?? systemResolver;
@@ -71,13 +84,36 @@ export class WebhookDispatcher {
     checkCallbackUrl(callbackUrl, this.o.config.allowHosts);
   }
 
-  /** Store a completion's delivery (durable once this resolves) and send it soon; returns the delivery id. */
-  async enqueue(c: Completion): Promise<string> {
+  /**
+   * Store a completion's delivery (durable once this resolves) and send it soon; returns the delivery id, or
+   * null when the job already had one (stored by the outbox sweep or another call: nothing new).
+   */
+  async enqueue(c: Completion): Promise<string | null> {
     const id = 'whd_' + randomBytes(12).toString('hex');
     const now = this.now();
-    await this.o.store.enqueue({ id, accountId: c.accountId, jobId: c.jobId, url: c.callbackUrl, body: JSON.stringify(c.body), now, giveUpAt: now + this.o.config.retryForMs });
+    const stored = await this.o.store.enqueue({ id, accountId: c.accountId, jobId: c.jobId, url: c.callbackUrl, body: JSON.stringify(c.body), now, giveUpAt: now + this.o.config.retryForMs });
+    if (!stored) return null;
     this.wake(0);
     return id;
+  }
+
+  /** The outbox sweep (see the top): enqueue the final jobs with a callback_url and no delivery; returns how many were stored. */
+  async sweep(): Promise<number> {
+    const bodyOf = this.o.bodyOf;
+    if (!bodyOf) return 0;
+    let stored = 0;
+    // Within the retry window only: an older completion would be given up at once, and a delivery pruned by
+    // housekeeping (ended, 40 days old) must not be stored again.
+    const since = (this.o.jobClock ?? this.now)() - this.o.config.retryForMs;
+    for (const job of await this.o.store.undelivered(since, SWEEP_BATCH)) {
+      if (job.callbackUrl === null) continue;
+      const id = await this.enqueue({ accountId: job.accountId, jobId: job.id, callbackUrl: job.callbackUrl, body: bodyOf(job) });
+      if (id !== null) {
+        stored++;
+        this.o.log.warn('webhook delivery stored by the outbox sweep (its enqueue at completion was lost)', { job: job.id, delivery: id });
+      }
+    }
+    return stored;
   }
 
   /** Delete deliveries that ended before `before` (ms) with their attempts (the server's hourly housekeeping). */
@@ -118,6 +154,10 @@ export class WebhookDispatcher {
   private async tick(): Promise<void> {
     let next = this.o.config.pollMs;
     try {
+      if (this.o.bodyOf && this.now() >= this.sweepAt) {
+        this.sweepAt = this.now() + this.o.config.pollMs;
+        await this.sweep();
+      }
       const free = MAX_IN_FLIGHT - this.inFlight.size;
       if (free > 0) {
         const now = this.now();
