@@ -4,7 +4,8 @@
 // secret `inkprep admin webhook-secret show` prints) with the job body GET /api/v1/jobs/{id} gives; a
 // receiver that fails twice gets it on the third try and the job shows the three attempts; a callback to
 // 127.0.0.1 on a server without the allow list is 400 invalid_callback_url at submission (no job); a host
-// name resolving to a private address passes submission and is refused at delivery, nothing sent.
+// name resolving to a private address passes submission and is refused at delivery, nothing sent. A store
+// refusing the completion's delivery insert does not lose it: the outbox sweep stores it, sent exactly once.
 // The sender itself (timeouts, redirects, give-up, restart, rotation): test/webhooks; PostgreSQL: test/scale/webhooks-pg.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, type JobBody, type WebhookConfig } from '@inkprep/http';
@@ -78,6 +79,40 @@ describe('job webhooks', () => {
     expect(job.webhooks[0]!.state).toBe('delivered');
     expect(job.webhooks[0]!.attempts.map((x) => x.status_code)).toEqual([500, 503, 200]);
     expect(receiver.byId(job.webhooks[0]!.id).map((r) => r.headers['inkprep-webhook-attempt'])).toEqual(['1', '2', '3']);
+  });
+
+  it('the delivery store refuses the completion\'s enqueue (twice): the outbox sweep stores it, and the receiver gets it exactly once', async () => {
+    const s = await startTestServer({ config: { webhooks: WEBHOOKS } });
+    try {
+      // The raw store under the server's wrappers (they look a method up once, at its first call: none yet).
+      const enqueue = s.store.webhooks.enqueue.bind(s.store.webhooks);
+      let refused = 0;
+      s.store.webhooks.enqueue = async (d) => {
+        if (refused < 2) {
+          refused++;
+          throw new Error('delivery insert refused (test)');
+        }
+        return enqueue(d);
+      };
+      const url = `http://127.0.0.1:${receiver.port}/outbox`;
+      const a = await submit(s, url);
+      expect(a.status).toBe(202);
+      const job = await settled(s, a.json.id as string);
+      expect(refused).toBe(2);
+      expect(job.status).toBe('succeeded');
+      expect(job.webhooks).toHaveLength(1);
+      expect(job.webhooks[0]).toMatchObject({ url, state: 'delivered', attempts: [{ status_code: 200 }] });
+      const { webhooks: _, ...body } = job;
+      // a few more sweeps: nothing is stored or sent again
+      await new Promise((r) => setTimeout(r, 4 * WEBHOOKS.pollMs));
+      const got = receiver.received.filter((r) => r.path === '/outbox');
+      expect(got).toHaveLength(1);
+      expect(JSON.parse(got[0]!.body)).toEqual(body);
+      expect((await get(s, `/api/v1/jobs/${body.id}`)).json.webhooks).toHaveLength(1);
+      expect(s.logs.some((l) => l.msg === 'webhook delivery stored by the outbox sweep (its enqueue at completion was lost)' && l.job === body.id)).toBe(true);
+    } finally {
+      await s.close();
+    }
   });
 
   it('without the allow list: 127.0.0.1 is 400 at submission (no job); a name resolving to a private address is refused at delivery', async () => {

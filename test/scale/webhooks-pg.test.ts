@@ -3,7 +3,8 @@
 // local receiver. Each completion arrives exactly once with one recorded attempt, whichever process sent it;
 // a receiver that fails twice gets it on the third attempt (three attempts recorded). The claim itself, on
 // both stores: a delivery a process took and never finished (it died) is taken by another after the lease,
-// never before, and the first process's late record is refused; housekeeping deletes ended deliveries only. Skipped with the reason printed when no
+// never before, and the first process's late record is refused; housekeeping deletes ended deliveries only; the
+// outbox (final jobs with a callback_url and no delivery) and one delivery per job, on both stores. Skipped with the reason printed when no
 // PostgreSQL answers.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -106,6 +107,38 @@ function claimSuite(kind: string, open: () => Promise<{ a: Store; b: Store; clea
       expect(await a.webhooks.prune(now)).toBe(0);
       expect(await a.webhooks.prune(Date.now() + 1)).toBe(1);
       expect(await b.webhooks.deliveriesOf('job_lease')).toEqual([]);
+    });
+
+    it('outbox: final jobs with a callback_url and no delivery are found (finished, failed, canceled); one delivery per job', async (ctx) => {
+      if (skip) {
+        console.log(`webhook outbox on ${kind}: skipped: ${skip}`);
+        ctx.skip();
+      }
+      const { a, b } = s!;
+      const now = Date.now();
+      const account = await a.createAccount({ name: 'outbox', plan: 'business', now });
+      const job = (id: string, callbackUrl: string | null) => ({ id, accountId: account.id, keyId: 'key_x', operation: '/api/v1/scan', createdAt: now, requestRef: null, callbackUrl, use: null });
+      const end = (status: 'succeeded' | 'failed', at: number) => ({ status, finishedAt: at, result: status === 'succeeded' ? '{}' : null, error: status === 'failed' ? '{}' : null, outputRef: null, outputType: null });
+      for (const [id, url] of [['job_ob_ok', 'https://example.com/a'], ['job_ob_fail', 'https://example.com/b'], ['job_ob_cancel', 'https://example.com/c'],
+        ['job_ob_none', null], ['job_ob_open', 'https://example.com/d'], ['job_ob_old', 'https://example.com/e']] as const) {
+        expect(await a.jobs.create(job(id, url), 100)).toBe(true);
+      }
+      expect(await a.jobs.finish('job_ob_ok', end('succeeded', now))).toBe(true);
+      expect(await a.jobs.finish('job_ob_fail', end('failed', now + 1))).toBe(true);
+      expect((await b.jobs.cancel('job_ob_cancel', account.id, now + 2))?.canceled).toBe(true);
+      expect(await a.jobs.finish('job_ob_none', end('succeeded', now))).toBe(true);
+      expect(await a.jobs.finish('job_ob_old', end('succeeded', now - 10_000))).toBe(true);
+      // job_ob_open is still running; job_ob_none has no callback; job_ob_old finished before the window
+      expect((await b.webhooks.undelivered(now - 5_000, 10)).map((j) => j.id)).toEqual(['job_ob_ok', 'job_ob_fail', 'job_ob_cancel']);
+      expect((await b.webhooks.undelivered(now - 5_000, 1)).map((j) => j.id)).toEqual(['job_ob_ok']);
+      const d = (id: string, jobId: string) => ({ id, accountId: account.id, jobId, url: 'https://example.com/a', body: '{}', now, giveUpAt: now + 60_000 });
+      // two processes enqueueing the same job's completion (the hook and a sweep): one delivery, the second is a no-op
+      const both = await Promise.all([a.webhooks.enqueue(d('whd_ob_1', 'job_ob_ok')), b.webhooks.enqueue(d('whd_ob_2', 'job_ob_ok'))]);
+      expect(both.filter(Boolean)).toHaveLength(1);
+      expect(await a.webhooks.enqueue(d('whd_ob_3', 'job_ob_ok'))).toBe(false);
+      expect(await b.webhooks.deliveriesOf('job_ob_ok')).toHaveLength(1);
+      expect(await a.webhooks.enqueue(d('whd_ob_4', 'job_ob_cancel'))).toBe(true);
+      expect((await a.webhooks.undelivered(now - 5_000, 10)).map((j) => j.id)).toEqual(['job_ob_fail']);
     });
   });
 }

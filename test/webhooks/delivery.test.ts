@@ -7,7 +7,8 @@
 // three attempts are recorded; a hung receiver times out and is retried; a big answer is not read whole; a
 // delivery gives up at the window's end; 127.0.0.1 without the allow list is refused at submission; a name
 // resolving to a private address is refused at delivery, an allowed name is connected to at the checked
-// address; a pending delivery survives a restart. PostgreSQL (two processes, SKIP LOCKED): test/scale/webhooks-pg.test.ts.
+// address; a pending delivery survives a restart, and so does a completion whose delivery was never stored
+// (the process died first: the outbox sweep of the next one sends it, once). PostgreSQL (two processes, SKIP LOCKED): test/scale/webhooks-pg.test.ts.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -211,6 +212,32 @@ describe('webhook deliveries (SQLite)', () => {
       expect(deliveryJson(down!).next_attempt_at).toBeNull();
     } finally {
       await s.close();
+    }
+  });
+
+  it('a process that died between finishing a job and storing its delivery: the next process on the store sends it, once', async () => {
+    // The dead process's last write: the job final with a callback_url, no delivery (its hook never ran).
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-webhooks-'));
+    dirs.push(dir);
+    const dead = openSqliteStore(dir);
+    const now = Date.now();
+    const account = await dead.createAccount({ name: 'hooks', plan: 'business', now });
+    const url = `http://127.0.0.1:${receiver.port}/crashed`;
+    await dead.jobs.create({ id: 'job_crashed', accountId: account.id, keyId: 'key_x', operation: '/api/v1/scan', createdAt: now, requestRef: null, callbackUrl: url, use: null }, 10);
+    await dead.jobs.cancel('job_crashed', account.id, now + 1);
+    await dead.close();
+    const next = await serve({ allowHosts: ['127.0.0.1'] }, { dir });
+    try {
+      const [d, more] = await settled(next.store, 'job_crashed');
+      expect(more).toBeUndefined();
+      expect(d).toMatchObject({ url, state: 'delivered', attemptLog: [{ statusCode: 200 }] });
+      await new Promise((r) => setTimeout(r, 1000)); // a few more sweeps (every 200 ms): nothing stored or sent again
+      expect(await next.store.webhooks.deliveriesOf('job_crashed')).toHaveLength(1);
+      const got = receiver.received.filter((r) => r.path === '/crashed');
+      expect(got).toHaveLength(1);
+      expect(JSON.parse(got[0]!.body)).toMatchObject({ id: 'job_crashed', status: 'canceled' });
+    } finally {
+      await next.close();
     }
   });
 
