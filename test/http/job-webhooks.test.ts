@@ -108,7 +108,7 @@ describe('job webhooks', () => {
       const got = receiver.received.filter((r) => r.path === '/outbox');
       expect(got).toHaveLength(1);
       expect(JSON.parse(got[0]!.body)).toEqual(body);
-      expect((await get(s, `/api/v1/jobs/${body.id}`)).json.webhooks).toHaveLength(1);
+      expect((await get(s, `/api/v1/jobs/${body.id}`)).json!.webhooks).toHaveLength(1);
       expect(s.logs.some((l) => l.msg === 'webhook delivery stored by the outbox sweep (its enqueue at completion was lost)' && l.job === body.id)).toBe(true);
     } finally {
       await s.close();

@@ -231,6 +231,8 @@ describe('webhook deliveries (SQLite)', () => {
       const [d, more] = await settled(next.store, 'job_crashed');
       expect(more).toBeUndefined();
       expect(d).toMatchObject({ url, state: 'delivered', attemptLog: [{ statusCode: 200 }] });
+      // the late hook of the dead process, had it run: the same delivery, nothing new
+      expect(await next.server.services.webhooks.enqueue({ accountId: account.id, jobId: 'job_crashed', callbackUrl: url, body: {} })).toBe(d!.id);
       await new Promise((r) => setTimeout(r, 1000)); // a few more sweeps (every 200 ms): nothing stored or sent again
       expect(await next.store.webhooks.deliveriesOf('job_crashed')).toHaveLength(1);
       const got = receiver.received.filter((r) => r.path === '/crashed');

@@ -85,10 +85,18 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Store a completion's delivery (durable once this resolves) and send it soon; returns the delivery id, or
-   * null when the job already had one (stored by the outbox sweep or another call: nothing new).
+   * Store a completion's delivery (durable once this resolves) and send it soon; returns the delivery id. A job
+   * has one delivery: when it already had one (stored by the outbox sweep or another call), nothing new is
+   * stored and that one's id is returned.
    */
-  async enqueue(c: Completion): Promise<string | null> {
+  async enqueue(c: Completion): Promise<string> {
+    const id = (await this.put(c)) ?? (await this.o.store.deliveriesOf(c.jobId))[0]?.id;
+    if (id === undefined) throw new Error(`the delivery of job ${c.jobId} was neither stored nor found`);
+    return id;
+  }
+
+  /** Store a completion's delivery; its id, or null when the job already had one. */
+  private async put(c: Completion): Promise<string | null> {
     const id = 'whd_' + randomBytes(12).toString('hex');
     const now = this.now();
     const stored = await this.o.store.enqueue({ id, accountId: c.accountId, jobId: c.jobId, url: c.callbackUrl, body: JSON.stringify(c.body), now, giveUpAt: now + this.o.config.retryForMs });
@@ -107,7 +115,7 @@ export class WebhookDispatcher {
     const since = (this.o.jobClock ?? this.now)() - this.o.config.retryForMs;
     for (const job of await this.o.store.undelivered(since, SWEEP_BATCH)) {
       if (job.callbackUrl === null) continue;
-      const id = await this.enqueue({ accountId: job.accountId, jobId: job.id, callbackUrl: job.callbackUrl, body: bodyOf(job) });
+      const id = await this.put({ accountId: job.accountId, jobId: job.id, callbackUrl: job.callbackUrl, body: bodyOf(job) });
       if (id !== null) {
         stored++;
         this.o.log.warn('webhook delivery stored by the outbox sweep (its enqueue at completion was lost)', { job: job.id, delivery: id });
