@@ -12,6 +12,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BenchContext, Row } from '../lib/harness.js';
+import { nodeCanSharePort } from '../../adapter-http/src/transport/node.js';
+import { loadUws } from '../../adapter-http/src/transport/uws-load.js';
 import { ADMIN_URL, autocannon, benchDatabase, freePort, pgReady, scanBody, serve, stop } from '../lib/serve-child.js';
 
 const KEY = 'ink_live_' + 'scalebench'.repeat(4);
@@ -25,25 +27,35 @@ export default async function scaleSuite(ctx: BenchContext): Promise<void> {
   ];
   const reason = await pgReady();
   if (reason) ctx.log(`PostgreSQL rows skipped: no server at ${ADMIN_URL} (${reason})`);
+  // Processes sharing a port: node:http can from Node 22.12; before that (Node 20 on glibc < 2.38, where auto is
+  // node:http) only uWS can, with INKPREP_HTTP=uws on the trufflesuite build, as `inkprep cluster` needs there.
+  const sharedHttp: string | null = nodeCanSharePort() ? (process.env.INKPREP_HTTP ?? 'auto') : loadUws('uws').ok ? 'uws' : null;
+  if (!reason && sharedHttp === null) ctx.log(`2-process row skipped: Node ${process.version} cannot share a port on node:http and no uWS build loads`);
 
   const setups: { name: string; processes: number; db: 'sqlite' | 'postgres' }[] = [
     { name: '1 process, SQLite (baseline)', processes: 1, db: 'sqlite' },
     ...(reason ? [] : [
       { name: '1 process, PostgreSQL', processes: 1, db: 'postgres' as const },
-      { name: '2 processes, PostgreSQL, one port', processes: 2, db: 'postgres' as const },
+      ...(sharedHttp === null ? [] : [{ name: '2 processes, PostgreSQL, one port', processes: 2, db: 'postgres' as const }]),
     ]),
   ];
   const rows: Row[] = [];
   for (const setup of setups) {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-scale-'));
     const db = setup.db === 'postgres' ? await benchDatabase() : null;
-    const env: Record<string, string> = { INKPREP_DATA_DIR: dataDir, ...(db ? { DATABASE_URL: db.url } : {}) };
+    const env: Record<string, string> = {
+      INKPREP_DATA_DIR: dataDir,
+      ...(db ? { DATABASE_URL: db.url } : {}),
+      // every row on the same transport, so the rows compare
+      ...(sharedHttp !== null ? { INKPREP_HTTP: sharedHttp } : {}),
+    };
     const port = await freePort();
     const children: ChildProcess[] = [];
     try {
       // The first process bootstraps the store; the second starts once the account exists.
       // INKPREP_CLUSTER_SLOT marks them as `inkprep cluster`'s processes: only those may share a port.
-      for (let i = 0; i < setup.processes; i++) children.push(await serve(port, KEY, { ...env, INKPREP_CLUSTER_SLOT: String(i) }));
+      // (No slot where no transport can share a port: then only the 1-process rows run.)
+      for (let i = 0; i < setup.processes; i++) children.push(await serve(port, KEY, { ...env, ...(sharedHttp !== null ? { INKPREP_CLUSTER_SLOT: String(i) } : {}) }));
       for (const load of loads) {
         const opts = { url: `http://127.0.0.1:${port}${load.path}`, method: load.method, headers: load.headers, ...(load.body ? { body: load.body } : {}), connections: 32, pipelining: 1 };
         await autocannon({ ...opts, duration: 1 }); // warm-up
