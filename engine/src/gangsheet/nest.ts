@@ -99,8 +99,9 @@ function run(groups: readonly NestGroup[], order: readonly Chunk[], area: NestAr
   // first-fit positions found so far, per sheet, group and turn: the film only fills up, so a position earlier
   // in scan order than one found can never open again, and a found one still free is still the first fit
   const cache = new Map<number, { x: number; y: number } | null>();
+  const turns = Math.max(...groups.map((g) => g.shapes.length));
   const fitOf = (si: number, gi: number, ti: number): { x: number; y: number } | null => {
-    const key = (si * groups.length + gi) * 4 + ti;
+    const key = (si * groups.length + gi) * turns + ti;
     const s = groups[gi]!.shapes[ti]!;
     const had = cache.get(key);
     if (had === null) return null;
