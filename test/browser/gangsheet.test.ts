@@ -4,16 +4,13 @@
 // the white plate load on the same pixel grid, that the summary numbers and the per-design table are the
 // API's own manifest, and that the PDF with the White separation downloads. Then the white layer off: one
 // PNG, no white pane. Screenshots go to test-artifacts/browser/. Skips, printing why, when chromium cannot start.
-import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../http/harness.js';
-import { artifact, launchChromium } from './chromium.js';
+import { artifact, chromiumOrSkip, download, loaded, openPage, openWithKey, recordPosts, screenshotIfFailed } from './try-it.js';
 
-const launched = await launchChromium();
-if ('reason' in launched) console.warn(`[browser tests skipped] ${launched.reason}`);
-const browser: Browser | null = 'browser' in launched ? launched.browser : null;
+const browser = await chromiumOrSkip();
 
 // 300 px designs: at 2.5 in wide they are 120 DPI (under the 150 a DTF print needs: a low_resolution warning
 // each), the sheet's PNG too.
@@ -28,42 +25,22 @@ interface Manifest {
   white: { spot_name: string; white_ink_sq_in: number; choke_mm: number } | null;
 }
 
-/** The page's globals as the predicate below uses them (this file is type-checked without the DOM lib). */
-interface PageGlobals {
-  document: { querySelector(selector: string): { complete?: boolean; naturalWidth?: number } | null };
-}
-
-/** Wait until the <img> matched by `selector` has decoded pixels. */
-async function loaded(page: Page, selector: string): Promise<void> {
-  await page.waitForFunction((sel) => {
-    const i = (globalThis as unknown as PageGlobals).document.querySelector(sel);
-    return !!i && !!i.complete && (i.naturalWidth ?? 0) > 0;
-  }, selector, { timeout: 120_000 });
-}
-
 describe.skipIf(!browser)('try-it page: gang sheet tab in chromium', () => {
   let t: TestServer;
   let context: BrowserContext;
   let page: Page;
   let disc: Buffer;
   let badge: Buffer;
-  const consoleLines: string[] = [];
+  let consoleLines: string[];
 
   beforeAll(async () => {
     t = await startTestServer();
     disc = await sharp(Buffer.from(DISC_SVG)).png().toBuffer();
     badge = await sharp(Buffer.from(BADGE_SVG)).png().toBuffer();
-    context = await browser!.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
-    await context.addInitScript('window.__csp = []; document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(e.violatedDirective + " " + e.blockedURI));');
-    page = await context.newPage();
-    page.setDefaultTimeout(60_000);
-    page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
-    page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
+    ({ context, page, consoleLines } = await openPage(browser!));
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await page.screenshot({ path: artifact(`failed-gangsheet-${ctx.task.name.replace(/\W+/g, '-').slice(0, 50)}.png`), fullPage: true }).catch(() => {});
-  });
+  afterEach((ctx) => screenshotIfFailed(ctx, page, 'failed-gangsheet-'));
 
   afterAll(async () => {
     await context?.close();
@@ -72,10 +49,7 @@ describe.skipIf(!browser)('try-it page: gang sheet tab in chromium', () => {
   });
 
   it('designs with copies and widths, the white layer, the preview and white plate, the manifest\'s numbers and the PDF', async () => {
-    await page.goto(t.url + '/');
-    await page.fill('#key-input', t.key);
-    await page.click('#key-use');
-    await page.locator('#key-status .ok').waitFor();
+    await openWithKey(page, t);
     await page.click('#tab-gangsheet');
     expect(await page.locator('#panel-gangsheet').isVisible()).toBe(true);
 
@@ -98,9 +72,7 @@ describe.skipIf(!browser)('try-it page: gang sheet tab in chromium', () => {
     await page.fill('#gangsheet-form input[name=garment_color]', '#1b1b1d');
     await page.fill('#gangsheet-form input[name=choke_mm]', '0.2');
 
-    const sent: Request[] = [];
-    const onRequest = (r: Request): void => void (r.method() === 'POST' && r.url().endsWith('/api/v1/gangsheet') && sent.push(r));
-    page.on('request', onRequest);
+    const { sent, stop } = recordPosts(page, '/api/v1/gangsheet');
     await page.click('#gangsheet-form button[type=submit]');
     await loaded(page, '[data-testid=gangsheet-preview]');
     await loaded(page, '[data-testid=gangsheet-white]');
@@ -133,10 +105,9 @@ describe.skipIf(!browser)('try-it page: gang sheet tab in chromium', () => {
     await page.screenshot({ path: artifact('12-gangsheet.png'), fullPage: true });
 
     // The PDF: the same order as format=pdf, with the White separation.
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), page.click('[data-testid=gangsheet-pdf]')]);
-    page.off('request', onRequest);
-    expect(download.suggestedFilename()).toBe('disc-gangsheet.pdf');
-    const pdf = readFileSync((await download.path())!);
+    const { name, bytes: pdf } = await download(page, '[data-testid=gangsheet-pdf]', 120_000);
+    stop();
+    expect(name).toBe('disc-gangsheet.pdf');
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(pdf.toString('latin1').match(/\/Separation \/White /g)).toHaveLength(2);
     expect(sent).toHaveLength(3);

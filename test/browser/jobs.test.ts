@@ -7,27 +7,11 @@
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { BrowserContext, Page, Request } from 'playwright-core';
 import { startTestServer, type TestServer } from '../http/harness.js';
-import { artifact, launchChromium } from './chromium.js';
+import { artifact, chromiumOrSkip, dropFile, loaded, openPage, openWithKey, textMatches } from './try-it.js';
 
-const launched = await launchChromium();
-if ('reason' in launched) console.warn(`[browser tests skipped] ${launched.reason}`);
-const browser: Browser | null = 'browser' in launched ? launched.browser : null;
-
-interface PageGlobals {
-  document: { querySelector(selector: string): { complete?: boolean; naturalWidth?: number; value?: number; textContent?: string | null } | null };
-}
-
-async function dropFile(page: Page, bytes: Uint8Array, name: string): Promise<void> {
-  await page.evaluate(`(() => {
-    const bytes = Uint8Array.from(atob(${JSON.stringify(Buffer.from(bytes).toString('base64'))}), (c) => c.charCodeAt(0));
-    const dt = new DataTransfer();
-    dt.items.add(new File([bytes], ${JSON.stringify(name)}, { type: 'image/png' }));
-    const zone = document.getElementById('drop');
-    for (const t of ['dragenter', 'dragover', 'drop']) zone.dispatchEvent(new DragEvent(t, { dataTransfer: dt, bubbles: true, cancelable: true }));
-  })()`);
-}
+const browser = await chromiumOrSkip();
 
 describe.skipIf(!browser)('try-it page: vectorize as a job', () => {
   let t: TestServer;
@@ -37,9 +21,7 @@ describe.skipIf(!browser)('try-it page: vectorize as a job', () => {
 
   beforeAll(async () => {
     t = await startTestServer();
-    context = await browser!.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
-    page = await context.newPage();
-    page.setDefaultTimeout(60_000);
+    ({ context, page } = await openPage(browser!));
     page.on('request', (r: Request) => requests.push({ method: r.method(), url: r.url(), prefer: r.headers().prefer }));
   });
   afterAll(async () => {
@@ -51,10 +33,7 @@ describe.skipIf(!browser)('try-it page: vectorize as a job', () => {
   it('shows the job queued, its progress, then the SVG and the numbers of its result', async () => {
     const art = new Uint8Array(await sharp(readFileSync(new URL('../../corpus/open/noto-1f3c0-basketball.svg', import.meta.url)), { density: 72 })
       .resize(320, 320, { fit: 'inside' }).png().toBuffer());
-    await page.goto(t.url + '/');
-    await page.fill('#key-input', t.key);
-    await page.click('#key-use');
-    await page.locator('#key-status .ok').waitFor();
+    await openWithKey(page, t);
     await dropFile(page, art, 'basketball.png');
     await page.click('#tab-vectorize');
     await page.check('#vectorize-form input[name=as_job]');
@@ -62,16 +41,13 @@ describe.skipIf(!browser)('try-it page: vectorize as a job', () => {
     const held = await t.server.services.vectorizeQueue.acquire();
     try {
       await page.click('#vectorize-form button[type=submit]');
-      await page.waitForFunction(() => /^Job queued/.test((globalThis as unknown as PageGlobals).document.querySelector('#vectorize-job-status')?.textContent ?? ''));
+      await textMatches(page, '#vectorize-job-status', /^Job queued/);
       expect(await page.locator('#vectorize-job').isVisible()).toBe(true);
       await page.screenshot({ path: artifact('jobs-01-queued.png') });
     } finally {
       held.release();
     }
-    await page.waitForFunction(() => {
-      const i = (globalThis as unknown as PageGlobals).document.querySelector('[data-testid=svg-preview]');
-      return !!i && !!i.complete && (i.naturalWidth ?? 0) > 0;
-    }, undefined, { timeout: 120_000 });
+    await loaded(page, '[data-testid=svg-preview]');
     expect(await page.locator('#vectorize-job-status').textContent()).toBe('Job succeeded');
     expect(await page.evaluate('document.getElementById("vectorize-job-progress").value')).toBe(1);
     expect(await page.locator('#vectorize-job-cancel').isDisabled()).toBe(true);

@@ -7,17 +7,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
+import type { BrowserContext, Page, Request, Response } from 'playwright-core';
 import { Catalog } from '../../adapter-http/src/catalog/index.js';
 import { useCatalog } from '../../adapter-http/src/routes/mockup.js';
 import { startTestServer, until, type TestServer } from '../http/harness.js';
-import { artifact, launchChromium } from './chromium.js';
+import { artifact, chromiumOrSkip, download, dropFile, loaded, openPage, screenshotIfFailed, textMatches, useKey } from './try-it.js';
 
 // Blank garment renders are cached on disk across runs (shared with test/http/mockup.test.ts).
 
-const launched = await launchChromium();
-if ('reason' in launched) console.warn(`[browser tests skipped] ${launched.reason}`);
-const browser: Browser | null = 'browser' in launched ? launched.browser : null;
+const browser = await chromiumOrSkip();
 
 // A corpus logo: basketball, 3 flat colours on transparency (manifest palette).
 const CORPUS = 'noto-1f3c0-basketball.svg';
@@ -38,38 +36,10 @@ async function share(png: Buffer, colours: RGB[], tol = 28): Promise<number> {
   return hit / n;
 }
 
-/** Drop `bytes` as a file on the page's drop zone (a real DragEvent carrying a DataTransfer). */
-async function dropFile(page: Page, bytes: Uint8Array, name: string, type: string): Promise<void> {
-  await page.evaluate(`(() => {
-    const bytes = Uint8Array.from(atob(${JSON.stringify(Buffer.from(bytes).toString('base64'))}), (c) => c.charCodeAt(0));
-    const dt = new DataTransfer();
-    dt.items.add(new File([bytes], ${JSON.stringify(name)}, { type: ${JSON.stringify(type)} }));
-    const zone = document.getElementById('drop');
-    for (const t of ['dragenter', 'dragover', 'drop']) zone.dispatchEvent(new DragEvent(t, { dataTransfer: dt, bubbles: true, cancelable: true }));
-  })()`);
-}
-
 /** The page's globals as the predicates below use them (this file is type-checked without the DOM lib). */
 interface PageGlobals {
-  document: {
-    querySelector(selector: string): { complete?: boolean; naturalWidth?: number; textContent: string | null } | null;
-    querySelectorAll(selector: string): Iterable<{ complete: boolean; naturalWidth: number }>;
-  };
+  document: { querySelectorAll(selector: string): Iterable<{ complete: boolean; naturalWidth: number }> };
   __csp: string[];
-}
-
-/** Wait until the text of `selector` matches `pattern`. */
-async function textMatches(page: Page, selector: string, pattern: RegExp): Promise<void> {
-  await page.waitForFunction(([sel, src]) => new RegExp(src!).test((globalThis as unknown as PageGlobals).document.querySelector(sel!)?.textContent ?? ''), [selector, pattern.source]);
-}
-
-/** Wait until the <img> matched by `selector` has decoded pixels. */
-async function loaded(page: Page, selector: string): Promise<void> {
-  // A function, not a string: a string predicate would be eval'd inside the page, which its CSP forbids.
-  await page.waitForFunction((sel) => {
-    const i = (globalThis as unknown as PageGlobals).document.querySelector(sel);
-    return !!i && !!i.complete && (i.naturalWidth ?? 0) > 0;
-  }, selector, { timeout: 120_000 });
 }
 
 // The test timeout is the suite's (vitest.config.ts); loaded() waits up to 120 s for a picture: on a loaded
@@ -79,26 +49,17 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
   let context: BrowserContext;
   let page: Page;
   let art: Uint8Array;
-  const consoleLines: string[] = [];
+  let consoleLines: string[];
 
   beforeAll(async () => {
     useCatalog(new Catalog()); // own blanks only: no supplier network in tests
     t = await startTestServer();
     art = new Uint8Array(await sharp(readFileSync(new URL(`../../corpus/open/${CORPUS}`, import.meta.url)), { density: 72 })
       .resize(320, 320, { fit: 'inside' }).png().toBuffer());
-    context = await browser!.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
-    // Record CSP violations as the page sees them (the init script is the test's, not the page's).
-    await context.addInitScript('window.__csp = []; document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(e.violatedDirective + " " + e.blockedURI));');
-    page = await context.newPage();
-    page.setDefaultTimeout(60_000);
-    page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
-    page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
+    ({ context, page, consoleLines } = await openPage(browser!));
   });
 
-  // A failing step leaves a picture of the page behind.
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await page.screenshot({ path: artifact(`failed-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}.png`), fullPage: true }).catch(() => {});
-  });
+  afterEach((ctx) => screenshotIfFailed(ctx, page, 'failed-', 60));
 
   afterAll(async () => {
     await context?.close();
@@ -146,9 +107,7 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
   });
 
   it('with the key: limits, drop a corpus image, vectorize and see the SVG preview', async () => {
-    await page.fill('#key-input', t.key);
-    await page.click('#key-use');
-    await page.locator('#key-status .ok').waitFor();
+    await useKey(page, t.key);
     const limits = await page.locator('#limits').textContent();
     expect(limits).toContain('Vectorize queue');
     expect(limits).toMatch(/Queue\s*nobody waiting\s*Room for\s*\d+ waiting/);
@@ -207,8 +166,7 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
     await page.click('#vectorize-form button[type=submit]');
     await out.locator('a[download$=".dxf"]').waitFor();
     expect(await out.textContent()).toContain('output_format=dxf, dxf_units=mm');
-    const [dxf] = await Promise.all([page.waitForEvent('download'), out.locator('a[download$=".dxf"]').click()]);
-    const dxfText = readFileSync((await dxf.path())!, 'utf8');
+    const dxfText = (await download(page, out.locator('a[download$=".dxf"]'))).bytes.toString('utf8');
     expect(dxfText).toMatch(/^\s*0\s*\r?\nSECTION/);
     expect(dxfText).toContain('POLYLINE');
     expect(dxfText).toMatch(/\$INSUNITS\s*\r?\n\s*70\s*\r?\n\s*4\b/); // 4 = millimetres
@@ -222,9 +180,9 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
     await page.selectOption('#vectorize-out select[aria-label^=Show]', { label: 'Side by side' });
 
     // The download is the API's SVG.
-    const [download] = await Promise.all([page.waitForEvent('download'), out.locator('a[download$=".svg"]').click()]);
-    expect(download.suggestedFilename()).toBe('basketball.svg');
-    const svgText = readFileSync((await download.path())!, 'utf8');
+    const svg = await download(page, out.locator('a[download$=".svg"]'));
+    expect(svg.name).toBe('basketball.svg');
+    const svgText = svg.bytes.toString('utf8');
     expect(svgText).toMatch(/<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(svgText).toContain('<path');
   });
@@ -266,8 +224,8 @@ describe.skipIf(!browser)('try-it page in chromium', () => {
     await page.screenshot({ path: artifact('06-fix.png'), fullPage: true });
     expect(await page.locator('#scan-out').textContent()).toContain('fix_halftone=true');
     // The downloaded PNG is the halftoned fix: every pixel fully opaque or fully transparent.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#scan-out a[download$="-fixed.png"]').click()]);
-    const { data, info } = await sharp(readFileSync((await download.path())!)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const fixed = await download(page, page.locator('#scan-out a[download$="-fixed.png"]'));
+    const { data, info } = await sharp(fixed.bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     expect([info.width, info.height]).toEqual(size);
     let semi = 0;
     for (let i = 3; i < data.length; i += 4) if (data[i]! > 0 && data[i]! < 255) semi++;

@@ -5,18 +5,15 @@
 // art and the warning boxes, that the numbers are the API's own, that the hairline and the narrow knock-out
 // are warned about in plain words, and that the separation PDF downloads. Screenshots go to
 // test-artifacts/browser/. Skips, printing why, when chromium cannot start.
-import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { Catalog } from '../../adapter-http/src/catalog/index.js';
 import { useCatalog } from '../../adapter-http/src/routes/mockup.js';
 import { startTestServer, type TestServer } from '../http/harness.js';
-import { artifact, launchChromium } from './chromium.js';
+import { artifact, chromiumOrSkip, download, dropFile, loaded, openPage, openWithKey, recordPosts, screenshotIfFailed } from './try-it.js';
 
-const launched = await launchChromium();
-if ('reason' in launched) console.warn(`[browser tests skipped] ${launched.reason}`);
-const browser: Browser | null = 'browser' in launched ? launched.browser : null;
+const browser = await chromiumOrSkip();
 
 const BLACK_SHIRT = '#1b1b1d'; // the own catalogue's Black
 const RED = '#e63946';
@@ -37,30 +34,6 @@ interface UnderbaseJson {
   white_coverage_percent: number;
   knocked_out_sq_in: number;
   warnings: { code: string; boxes: unknown[] }[];
-}
-
-/** Drop `bytes` as a file on the page's drop zone (a real DragEvent carrying a DataTransfer). */
-async function dropFile(page: Page, bytes: Uint8Array, name: string): Promise<void> {
-  await page.evaluate(`(() => {
-    const bytes = Uint8Array.from(atob(${JSON.stringify(Buffer.from(bytes).toString('base64'))}), (c) => c.charCodeAt(0));
-    const dt = new DataTransfer();
-    dt.items.add(new File([bytes], ${JSON.stringify(name)}, { type: 'image/png' }));
-    const zone = document.getElementById('drop');
-    for (const t of ['dragenter', 'dragover', 'drop']) zone.dispatchEvent(new DragEvent(t, { dataTransfer: dt, bubbles: true, cancelable: true }));
-  })()`);
-}
-
-/** The page's globals as the predicate below uses them (this file is type-checked without the DOM lib). */
-interface PageGlobals {
-  document: { querySelector(selector: string): { complete?: boolean; naturalWidth?: number } | null };
-}
-
-/** Wait until the <img> matched by `selector` has decoded pixels. */
-async function loaded(page: Page, selector: string): Promise<void> {
-  await page.waitForFunction((sel) => {
-    const i = (globalThis as unknown as PageGlobals).document.querySelector(sel);
-    return !!i && !!i.complete && (i.naturalWidth ?? 0) > 0;
-  }, selector, { timeout: 120_000 });
 }
 
 /** Pixels of the composite canvas near each of `colours` (max channel difference 12), and its size. */
@@ -84,23 +57,16 @@ describe.skipIf(!browser)('try-it page: underbase tab in chromium', () => {
   let context: BrowserContext;
   let page: Page;
   let art: Uint8Array;
-  const consoleLines: string[] = [];
+  let consoleLines: string[];
 
   beforeAll(async () => {
     useCatalog(new Catalog()); // own blanks only: no supplier network in tests
     t = await startTestServer();
     art = new Uint8Array(await sharp(Buffer.from(ART_SVG)).png().toBuffer());
-    context = await browser!.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
-    await context.addInitScript('window.__csp = []; document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(e.violatedDirective + " " + e.blockedURI));');
-    page = await context.newPage();
-    page.setDefaultTimeout(60_000);
-    page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
-    page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
+    ({ context, page, consoleLines } = await openPage(browser!));
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await page.screenshot({ path: artifact(`failed-underbase-${ctx.task.name.replace(/\W+/g, '-').slice(0, 50)}.png`), fullPage: true }).catch(() => {});
-  });
+  afterEach((ctx) => screenshotIfFailed(ctx, page, 'failed-underbase-'));
 
   afterAll(async () => {
     await context?.close();
@@ -110,10 +76,7 @@ describe.skipIf(!browser)('try-it page: underbase tab in chromium', () => {
   });
 
   it('plates, the composite with the warning boxes, the numbers, the warnings and the PDF', async () => {
-    await page.goto(t.url + '/');
-    await page.fill('#key-input', t.key);
-    await page.click('#key-use');
-    await page.locator('#key-status .ok').waitFor();
+    await openWithKey(page, t);
     await dropFile(page, art, 'hairline.png');
     await loaded(page, '#original-img');
 
@@ -133,9 +96,7 @@ describe.skipIf(!browser)('try-it page: underbase tab in chromium', () => {
     await page.fill('#underbase-form input[name=highlight_white]', '0');
     await page.fill('#underbase-form input[name=choke_mm]', '0.1');
 
-    const sent: Request[] = [];
-    const onRequest = (r: Request): void => void (r.method() === 'POST' && r.url().endsWith('/api/v1/underbase') && sent.push(r));
-    page.on('request', onRequest);
+    const { sent, stop } = recordPosts(page, '/api/v1/underbase');
     await page.click('#underbase-form button[type=submit]');
     await loaded(page, '[data-testid=underbase-white]');
     await loaded(page, '[data-testid=underbase-colour]');
@@ -188,10 +149,9 @@ describe.skipIf(!browser)('try-it page: underbase tab in chromium', () => {
     await page.screenshot({ path: artifact('11-underbase.png'), fullPage: true });
 
     // The separation PDF: the same request with format=pdf, saved as a file.
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), page.click('[data-testid=underbase-pdf]')]);
-    page.off('request', onRequest);
-    expect(download.suggestedFilename()).toBe('hairline-underbase.pdf');
-    const pdf = readFileSync((await download.path())!);
+    const { name, bytes: pdf } = await download(page, '[data-testid=underbase-pdf]', 120_000);
+    stop();
+    expect(name).toBe('hairline-underbase.pdf');
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(pdf.toString('latin1')).toContain('/Separation');
     expect(sent).toHaveLength(2);
