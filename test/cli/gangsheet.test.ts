@@ -1,12 +1,15 @@
 // `inkprep gangsheet` as a child process: designs as repeated --design flags, the order inline or from a file
 // (--items @file), the PDF written to -o with the manifest on stdout, the manifest as a JSON file, and an
 // item error naming the item (exit 2); with --underbase true: the PDF's White separation, and a png sheet
-// written as sheet.png plus sheet-white.png (or the zip with -o x.zip).
+// written as sheet.png plus sheet-white.png (or the zip with -o x.zip); the white layer's garment as a catalog
+// style + colour (own, and a supplier's through a local S&S stub) gives the plate of the equivalent hex.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { OWN_STYLES } from '@inkprep/engine';
+import { SS_RED, startSsStub } from '../http/ss-stub.js';
 import { runCli } from './run-cli.js';
 
 let dir = '';
@@ -72,5 +75,42 @@ describe('inkprep gangsheet', () => {
     const noWhite = await runCli(['gangsheet', '-o', at('plain.zip'), '--design', at('disc.png'), '--items', '[{"design":0,"width_in":2}]']);
     expect(noWhite.code).toBe(2);
     expect(noWhite.stderr).toContain('--underbase true');
+  }, 180_000);
+
+  it('--style and --color take the white layer\'s garment from the catalog: the plate of the equivalent hex', async () => {
+    const navy = OWN_STYLES.find((st) => st.id === 'classic-tee')!.colors.find((c) => c.id === 'navy')!.hex;
+    // a navy ring around a blue disc: the ring is knocked out on a navy shirt
+    const ring = Buffer.alloc(200 * 200 * 4);
+    for (let y = 0; y < 200; y++) for (let x = 0; x < 200; x++) {
+      const r = Math.hypot(x - 100, y - 100);
+      if (r < 95) ring.set(r < 55 ? [40, 140, 255, 255] : [...[1, 3, 5].map((i) => parseInt(navy.slice(i, i + 2), 16)), 255], (y * 200 + x) * 4);
+    }
+    writeFileSync(at('ring.png'), await sharp(ring, { raw: { width: 200, height: 200, channels: 4 } }).png().toBuffer());
+    const stub = await startSsStub();
+    const env = { INKPREP_SS_ACCOUNT: '1', INKPREP_SS_API_KEY: 'k', INKPREP_SS_BASE_URL: stub.baseUrl };
+    try {
+      const base = ['--design', at('ring.png'), '--items', '[{"design":0,"quantity":3,"width_in":2}]', '--sheet-width-in', '11', '--underbase', 'true', '--format', 'png'];
+      const plate = async (name: string, garment: string[]) => {
+        const r = await runCli(['gangsheet', '-o', at(`${name}.png`), ...base, ...garment], env);
+        expect(r.code, r.stderr).toBe(0);
+        return { white: (JSON.parse(r.stdout) as { white: Record<string, unknown> }).white, pixels: await sharp(at(`${name}-white.png`)).extractChannel(0).raw().toBuffer() };
+      };
+      const byStyle = await plate('own', ['--style', 'own:classic-tee', '--color', 'navy']);
+      const byHex = await plate('hex', ['--garment-color', navy]);
+      const bare = await plate('bare', []);
+      expect(byStyle.white).toMatchObject({ garment_color: navy, garment_source: 'own:classic-tee:navy', knockout: 'garment' });
+      expect(byStyle.pixels.equals(byHex.pixels)).toBe(true);
+      expect(byStyle.pixels.equals(bare.pixels)).toBe(false);
+      const supplier = await plate('ss', ['--style', 'ss:39', '--color', 'red']);
+      expect(supplier.white).toMatchObject({ garment_color: SS_RED, garment_source: 'ss:39:red' });
+      expect(supplier.pixels.equals((await plate('ss-hex', ['--garment-color', SS_RED])).pixels)).toBe(true);
+      for (const [garment, field] of [[['--style', 'ss:39', '--color', 'ultraviolet'], 'color'], [['--style', 'own:tuxedo'], 'style']] as const) {
+        const bad = await runCli(['gangsheet', '-o', at('bad.png'), ...base, ...garment], env);
+        expect(bad.code, bad.stderr).toBe(2);
+        expect(bad.stderr).toContain(`"field":"${field}"`);
+      }
+    } finally {
+      await stub.close();
+    }
   }, 180_000);
 });

@@ -1,10 +1,12 @@
 // `inkprep underbase` as a child process: the separation PDF written to -o with the summary on stdout, the white
-// plate PNG, the JSON file with both plates, warnings on stderr, and option errors naming the field (exit 2).
+// plate PNG, the JSON file with both plates, warnings on stderr, and option errors naming the field (exit 2);
+// a supplier --style resolved through the catalog (a local S&S stub).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { SS_RED, startSsStub } from '../http/ss-stub.js';
 import { runCli } from './run-cli.js';
 
 let dir = '';
@@ -47,5 +49,20 @@ describe('inkprep underbase', () => {
     const r = await runCli(['underbase', path.join(dir, 'art.png'), '-o', path.join(dir, 'x.pdf'), '--knockout', 'garment']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('knockout');
+  });
+
+  it('a supplier --style takes the garment colour from the catalog', async () => {
+    const stub = await startSsStub();
+    try {
+      const env = { INKPREP_SS_ACCOUNT: '1', INKPREP_SS_API_KEY: 'k', INKPREP_SS_BASE_URL: stub.baseUrl };
+      const r = await runCli(['underbase', path.join(dir, 'art.png'), '-o', path.join(dir, 'ss.json'), '--format', 'json', '--style', 'ss:39', '--color', 'red'], env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ garment_color: SS_RED, garment_source: 'ss:39:red', knockout: 'garment' });
+      const bad = await runCli(['underbase', path.join(dir, 'art.png'), '-o', path.join(dir, 'x.pdf'), '--style', 'ss:39', '--color', 'ultraviolet'], env);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('ultraviolet');
+    } finally {
+      await stub.close();
+    }
   });
 });

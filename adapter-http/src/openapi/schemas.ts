@@ -216,7 +216,8 @@ export const GANGSHEET_JSON = obj({
   }, ['regions'])),
   white: { oneOf: [obj({
     spot_name: str('the White separation\'s name in the PDF'),
-    garment_color: { type: ['string', 'null'], pattern: '^#[0-9a-f]{6}$', description: 'the garment colour given, or null' },
+    garment_color: { type: ['string', 'null'], pattern: '^#[0-9a-f]{6}$', description: 'the garment colour (given as hex, or the catalog colour\'s), or null' },
+    garment_source: nullable(str('style:color when the colour came from the catalog')),
     knockout: { type: 'string', enum: ['none', 'black', 'garment'] },
     choke_mm: num(), knockout_tolerance: num(), white_density: int(), highlight_white: int(),
     fixed: { type: ['string', 'null'], enum: ['alpha_threshold', 'halftone', null], description: 'the transparency fix run first, if any' },

@@ -1,6 +1,6 @@
-// The `style` field of the ops that take a garment (mockup, underbase): an own style (or none) resolves with the
-// other fields at validation, before metering; a supplier style (`<supplier>:<id>`) resolves once the catalog has
-// fetched it, inside the handler.
+// The `style` field of the ops that take a garment (mockup, underbase, gangsheet's white layer): an own style
+// (or none) resolves with the other fields at validation, before metering; a supplier style (`<supplier>:<id>`)
+// resolves once the catalog has fetched it, inside the handler.
 import { resolveOptions, type Resolved, type SupplierGarment } from '@inkprep/engine';
 // Internal: the engine's parse helper reads the style field by the ops' own rules.
 import { validate } from '@inkprep/engine/internals';
@@ -20,7 +20,7 @@ export function catalogOf(app: AppServices): Catalog {
 }
 
 /** The ops whose options take a catalog style. */
-export type StyledOp = 'mockup' | 'underbase';
+export type StyledOp = 'mockup' | 'underbase' | 'gangsheet';
 
 /** A POST's fields once validated: resolved (own style, or none) or waiting for the catalog (a supplier style). */
 export interface StyledFields<K extends StyledOp> {

@@ -26,6 +26,8 @@ export interface GangWarning {
 export interface GangWhiteReport {
   spotName: string;
   garmentColor: string | null;
+  /** `style:color` when the garment colour came from the catalog. */
+  garmentSource: string | null;
   knockout: 'none' | 'black' | 'garment';
   chokeMm: number;
   knockoutTolerance: number;
@@ -159,6 +161,7 @@ export function manifestJson(l: GangLayout): Record<string, unknown> {
     white: l.white && {
       spot_name: l.white.spotName,
       garment_color: l.white.garmentColor,
+      garment_source: l.white.garmentSource,
       knockout: l.white.knockout,
       choke_mm: l.white.chokeMm,
       knockout_tolerance: l.white.knockoutTolerance,

@@ -5,7 +5,7 @@ import { invalidOption } from '../errors.js';
 import { bool, custom, integer, number, oneOf } from '../options/fields.js';
 import { defineOptions, type LibOptions, type WireOptions } from '../options/table.js';
 import { textOptions, type OptionReader } from '../options/validate.js';
-import { GARMENT_COLOR_FIELD, UNDERBASE_OPTIONS, UNDERBASE_PLATE_FIELDS, type ResolvedUnderbase } from '../underbase/options.js';
+import { UNDERBASE_GARMENT_FIELDS, UNDERBASE_OPTIONS, UNDERBASE_PLATE_FIELDS, type ResolvedUnderbase } from '../underbase/options.js';
 
 /** How a design may be turned on the film: `any` here means the four right-angle turns 0/90/180/270. */
 export type GangRotation = 'none' | '90' | 'any';
@@ -134,12 +134,12 @@ const FIELDS = [
   bool('underbase', 'underbase', false,
     '`true` adds the white layer: each design\'s white plate made as POST /underbase makes it (the options below), as a White spot-colour separation in the PDF or a white plate PNG'),
   // the white layer's options are underbase's own declarations (same names, ranges, defaults and rules)
-  GARMENT_COLOR_FIELD,
+  ...UNDERBASE_GARMENT_FIELDS,
   ...UNDERBASE_PLATE_FIELDS,
 ] as const;
 
 /** The wire names of the white layer's options: read by underbase's own resolver. */
-const WHITE_WIRES = [GARMENT_COLOR_FIELD, ...UNDERBASE_PLATE_FIELDS].map((f) => f.wire);
+const WHITE_WIRES = [...UNDERBASE_GARMENT_FIELDS, ...UNDERBASE_PLATE_FIELDS].map((f) => f.wire);
 
 /**
  * The white layer's options resolved by the underbase table itself (its cross-field rules: knockout=garment

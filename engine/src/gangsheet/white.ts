@@ -71,6 +71,7 @@ export function makeWhiteLayer(designs: readonly (Raster | null)[], opts: Resolv
     report: {
       spotName: white.spotName,
       garmentColor: white.garment?.hex ?? null,
+      garmentSource: white.garment?.source ?? null,
       knockout: white.knockout,
       chokeMm: white.chokeMm,
       knockoutTolerance: white.knockoutTolerance,

@@ -19,8 +19,18 @@ export const UNDERBASE_DEFAULTS = Object.freeze({
   dpi: 300,
 });
 
-/** The garment colour as hex (shared with gangsheet's white layer). */
-export const GARMENT_COLOR_FIELD = text('garment_color', 'garmentColor', 'garment colour as hex (`#1b1b1d`): what knockout=garment knocks out');
+/**
+ * The garment: its hex colour, or a catalog style and its colour (shared with gangsheet's white layer, whose
+ * white is resolved by this table, so both endpoints take the same shirt with the same rules and errors).
+ */
+export const UNDERBASE_GARMENT_FIELDS = [
+  text('garment_color', 'garmentColor', 'garment colour as hex (`#1b1b1d`): what knockout=garment knocks out'),
+  text('style', 'style', 'catalog style key (own or supplier) whose `color` is the garment, as mockup takes them (instead of garment_color)'),
+  text('color', 'color', 'colour id or name of `style`; default black, else the style\'s first colour'),
+  // A supplier style resolved by the adapter's catalog (library only, never a form field or flag).
+  custom<SupplierGarment, unknown>()('supplier_style', 'supplierStyle', { spec: { kind: 'text' }, text: 'object', read: (o, w) => o.get(w) },
+    'a supplier style resolved by the catalog (required when `style` is not an own style)', { surfaces: [] }),
+] as const;
 
 /**
  * How the plates are made from the art, whatever the print size: the fields gangsheet's white layer shares
@@ -47,15 +57,10 @@ export const UNDERBASE_PLATE_FIELDS = [
 const FIELDS = [
   number('print_width_inches', 'printWidthInches', { min: PRINT_WIDTH_RANGE[0], max: PRINT_WIDTH_RANGE[1] },
     'print width of the artwork in inches; sets the resolution the millimetre and point rules are measured at; omitted: 300 DPI artwork'),
-  GARMENT_COLOR_FIELD,
-  text('style', 'style', 'catalog style key (own or supplier) whose `color` is the garment, as mockup takes them (instead of garment_color)'),
-  text('color', 'color', 'colour id or name of `style`; default black, else the style\'s first colour'),
+  ...UNDERBASE_GARMENT_FIELDS,
   ...UNDERBASE_PLATE_FIELDS,
   oneOf('format', 'format', ['pdf', 'png', 'json'] as const, 'pdf',
     '`pdf`: the print-size page with the colour image and the white as a spot colour; `png`: the white plate as grey; `json`: both plates in base64 and the numbers'),
-  // A supplier style resolved by the adapter's catalog (library only, never a form field or flag).
-  custom<SupplierGarment, unknown>()('supplier_style', 'supplierStyle', { spec: { kind: 'text' }, text: 'object', read: (o, w) => o.get(w) },
-    'a supplier style resolved by the catalog (required when `style` is not an own style)', { surfaces: [] }),
 ] as const;
 
 /** A garment colour as 8-bit sRGB, with where it came from (for the answer). */

@@ -2,12 +2,14 @@
 // designs nested on a DTF film roll, like POST /api/v1/gangsheet. Designs are `--design` flags (repeatable,
 // item `design` = their order) or plain arguments after them; `--items @file.json` reads the order from a file.
 // With `--underbase true` a png sheet has two plates: `-o sheet.png` writes sheet.png and sheet-white.png,
-// `-o sheet.zip` (or `-o -`) the zip POST /gangsheet answers.
+// `-o sheet.zip` (or `-o -`) the zip POST /gangsheet answers. The white layer's `--style` may be a supplier style
+// (e.g. ss:39), resolved through the catalog configured from env, as `inkprep mockup` and `inkprep underbase` do.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createEngine, packDesigns, textOptions, type Engine } from '@inkprep/engine';
 import { manifestJson, readStoredZip } from '@inkprep/engine/internals';
-import { engineConfigFromEnv, engineOptions, progressIntervalMsFromEnv } from '../../config.js';
+import { catalogFor } from '../../catalog/index.js';
+import { catalogConfigFromEnv, engineConfigFromEnv, engineOptions, progressIntervalMsFromEnv } from '../../config.js';
 import { FILE_VERB_FLAGS, opOptions, parseArgs } from '../args.js';
 import { EXIT, UsageError, reportError, synopsis, type Command } from '../command.js';
 import { STDIO, checkOutput, readInput, reserveStdout, writeOutput } from '../io.js';
@@ -81,11 +83,12 @@ export const gangsheetCommand: Command = {
       options.format = format;
       const files: Uint8Array[] = [];
       for (const d of designs) files.push(await readInput(d, usage));
+      const supplier_style = options.style ? await catalogFor(catalogConfigFromEnv()).garmentFor(options.style) : undefined;
       await checkOutput(output, format !== 'json', usage);
       if (output === STDIO) reserveStdout();
       engine = createEngine({ ...engineOptions(engineConfigFromEnv()), threads: 0 });
       const onProgress = progressLine(this.name, { quiet: flags.quiet === true, everyStage: flags.progress === true, intervalMs: progressIntervalMsFromEnv() });
-      const out = await engine.gangsheet(packDesigns(files), textOptions(options), onProgress ? { onProgress } : {});
+      const out = await engine.gangsheet(packDesigns(files), textOptions({ ...options, ...(supplier_style ? { supplier_style } : {}) }), onProgress ? { onProgress } : {});
       clearProgress();
       const manifest = manifestJson(out.layout);
       let whitePath: string | undefined;

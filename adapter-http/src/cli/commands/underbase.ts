@@ -1,5 +1,8 @@
 // `inkprep underbase <file|-> -o <out.pdf|out.png|out.json|-> [--garment-color '#000000' ...]`: the white plate and
-// separation file like POST /api/v1/underbase.
+// separation file like POST /api/v1/underbase. A supplier `--style` (e.g. ss:39) is resolved through the catalog
+// configured from env (INKPREP_SS_ACCOUNT, INKPREP_SS_API_KEY), as `inkprep mockup` does.
+import { catalogFor } from '../../catalog/index.js';
+import { catalogConfigFromEnv } from '../../config.js';
 import { runFileVerb } from '../file-verb.js';
 import { underbaseWire } from '../../http/wire.js';
 import type { Command } from '../command.js';
@@ -25,7 +28,8 @@ export const underbaseCommand: Command = {
   ].join('\n'),
   run(argv) {
     return runFileVerb(argv, { verb: this.name, usage: this.usage, output: 'out.pdf', binary: (format: string) => format !== 'json', formats: FORMATS, fields: FIELDS }, async ({ input, output, options, engine, call, write, report, warn }) => {
-      const out = await engine.underbase(input, textOptions(options), call);
+      const supplier_style = options.style ? await catalogFor(catalogConfigFromEnv()).garmentFor(options.style) : undefined;
+      const out = await engine.underbase(input, textOptions({ ...options, ...(supplier_style ? { supplier_style } : {}) }), call);
       if (out.requested === 'json') await write(new TextEncoder().encode(JSON.stringify(underbaseWire(out)) + '\n'));
       else await write(out.data);
       report({ output, format: out.requested, ...underbaseWire(out, false) });
