@@ -187,7 +187,7 @@ import { createEngine, InkprepError, textOptions, type OpName, type OptionsOf, t
 // Option fields whose type admits any string. Only catalog identifiers and paths may; the rest are literal.
 // (Distributed over the option types' halves: camelCase names, and the snake_case names of the transition.)
 type Widened<T> = T extends unknown ? { [P in keyof T]-?: string extends NonNullable<T[P]> ? P : never }[keyof T] : never;
-type OpenText = { info: never; scan: never; fix: never; vectorize: never; upscale: never; removeBg: 'model'; mockup: 'style' | 'color' | 'size' | 'template_id' | 'templateId' | 'garment'; mockupBatch: 'style' | 'color' | 'size'; underbase: 'garment_color' | 'garmentColor' | 'style' | 'color' | 'spot_name' | 'spotName'; gangsheet: 'garment_color' | 'garmentColor' | 'spot_name' | 'spotName' };
+type OpenText = { info: never; scan: never; fix: never; vectorize: never; upscale: never; removeBg: 'model'; mockup: 'style' | 'color' | 'size' | 'template_id' | 'templateId' | 'garment'; mockupBatch: 'style' | 'color' | 'size'; underbase: 'garment_color' | 'garmentColor' | 'style' | 'color' | 'spot_name' | 'spotName'; gangsheet: 'garment_color' | 'garmentColor' | 'style' | 'color' | 'spot_name' | 'spotName' };
 type NoWidening = { [K in OpName]: Exclude<Widened<OptionsOf<K>>, OpenText[K]> }[OpName];
 const noWidening: [NoWidening] extends [never] ? true : NoWidening = true;
 
