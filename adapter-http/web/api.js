@@ -67,6 +67,22 @@ export async function getJson(path) {
   return (await send('GET', path)).json();
 }
 
+/**
+ * The own catalogue's shirt (the first own style of GET /api/v1/garments, with its colours): what the Underbase
+ * and Gang sheet tabs offer as shirt colours. Asked once per page; a failure is asked again next time.
+ */
+let ownShirtAsked = null;
+export function ownShirt() {
+  ownShirtAsked ??= (async () => {
+    const list = await getJson('/api/v1/garments');
+    const own = list.styles.find((s) => s.key.startsWith('own:'));
+    if (!own) throw new Error('no own garment style');
+    return getJson(`/api/v1/garments/style?key=${encodeURIComponent(own.key)}`);
+  })();
+  ownShirtAsked.catch(() => { ownShirtAsked = null; });
+  return ownShirtAsked;
+}
+
 /** GET a binary answer (a job's output) as a Blob with its Content-Type. */
 export async function getBlob(path) {
   return (await send('GET', path)).blob();

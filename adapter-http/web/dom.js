@@ -126,6 +126,15 @@ export const state = {
   },
 };
 
+/** A shirt colour button (`c`: a catalogue colour { id, name, hex }): its chip and name; pressed when picked. */
+export function swatch(c, onPick) {
+  const b = el('button', { type: 'button', class: 'swatch', title: `${c.name} ${c.hex}`, 'aria-pressed': 'false', 'data-hex': c.hex.toLowerCase(), 'data-color': c.id },
+    el('span', { class: 'chip', 'aria-hidden': 'true' }), c.name);
+  b.firstChild.style.backgroundColor = c.hex;
+  b.addEventListener('click', () => onPick(c));
+  return b;
+}
+
 /** The file's name without its extension, for download names. */
 export function baseName(file) {
   return (file?.name || 'image').replace(/\.[^.]+$/, '');

@@ -2,9 +2,11 @@
 // POST /api/v1/gangsheet. One submit asks for the manifest (format=json: lengths, utilisation, every copy,
 // warnings) and the preview (format=png: the first sheet; with the white layer a zip of the colour sheet and
 // its white plate, unpacked here); the print-ready PDF (with the White separation when the layer is on) is its
-// own request behind the download button, as on the Underbase tab.
-import { hasKey, postFiles } from './api.js';
-import { baseName, blobUrl, busy, byId, el, facts, need, show, technical } from './dom.js';
+// own request behind the download button, as on the Underbase tab. The white layer's shirt is a catalogue
+// colour (a swatch: sent as `style` + `color`, as a shop names the shirt it prints on) or any colour from the
+// colour box (sent as `garment_color`).
+import { hasKey, ownShirt, postFiles } from './api.js';
+import { baseName, blobUrl, busy, byId, el, facts, need, show, swatch, technical } from './dom.js';
 
 /** The warnings in a shop owner's words (the engine's sentence stays in the tooltip). */
 const WARNING_WORDS = {
@@ -43,6 +45,12 @@ function pane(label, body, testid, cls = '') {
 }
 
 const pct = (v) => `${(v * 100).toFixed(1)} %`;
+
+/** The white layer's shirt as the manifest names it: the catalogue's `style:color` and its hex, or the hex alone. */
+function shirtWords(white) {
+  if (!white.garment_color) return 'none (nothing knocked out by colour)';
+  return white.garment_source ? `${white.garment_source} (${white.garment_color})` : white.garment_color;
+}
 
 export function initGangsheet(onLimitsChanged) {
   const form = byId('gangsheet-form');
@@ -92,6 +100,35 @@ export function initGangsheet(onLimitsChanged) {
   f.underbase.addEventListener('change', syncWhite);
   syncWhite();
 
+  // The shirt: a catalogue colour picked from the swatches, or null when the colour box says it.
+  const swatches = byId('gangsheet-swatches');
+  let shirt = null;
+  const markSwatch = () => {
+    for (const b of swatches.querySelectorAll('button')) b.setAttribute('aria-pressed', String(!!shirt && b.dataset.color === shirt.color));
+  };
+  f.garment_color.addEventListener('input', () => {
+    shirt = null;
+    markSwatch();
+  });
+  let coloursLoaded = false;
+  async function loadColours() {
+    if (coloursLoaded || !hasKey()) return;
+    coloursLoaded = true;
+    try {
+      const style = await ownShirt();
+      show(swatches, style.colors.map((c) => swatch(c, () => {
+        shirt = { style: style.key, color: c.id };
+        f.garment_color.value = c.hex.toLowerCase();
+        markSwatch();
+      })));
+    } catch (err) {
+      coloursLoaded = false; // try again next time the tab opens
+      show(swatches, el('span', { class: 'help' }, `Shirts could not be loaded (${err.message}); pick a colour with the colour box.`));
+    }
+  }
+  byId('tab-gangsheet').addEventListener('click', loadColours);
+  byId('tab-gangsheet').addEventListener('focus', loadColours);
+
   /** The form as POST /gangsheet fields (empty values are left out: the server's defaults). */
   function fieldsOf() {
     const items = designs.map((d, i) => ({ design: i, quantity: Number(d.qty.value), width_in: Number(d.width.value) }));
@@ -103,7 +140,9 @@ export function initGangsheet(onLimitsChanged) {
       spacing_in: f.spacing_in.value,
       rotation: f.rotation.value,
       underbase: white ? 'true' : '',
-      garment_color: white ? f.garment_color.value : '',
+      garment_color: white && !shirt ? f.garment_color.value : '',
+      style: white && shirt ? shirt.style : '',
+      color: white && shirt ? shirt.color : '',
       knockout: white ? f.knockout.value : '',
       choke_mm: white ? f.choke_mm.value : '',
     };
@@ -113,6 +152,7 @@ export function initGangsheet(onLimitsChanged) {
     e.preventDefault();
     if (!hasKey()) return need(out, 'Paste an API key first.');
     if (!designs.length) return need(out, 'Add at least one design first.');
+    loadColours();
     const files = designs.map((d) => d.file);
     const names = files.map((file) => file.name);
     const fields = fieldsOf();
@@ -155,6 +195,7 @@ export function initGangsheet(onLimitsChanged) {
               ['Ink area', `${m.ink_sq_in} sq in`, 'ink_sq_in'],
               ['Placed in rows (time ran out)', m.fast_placed ? String(m.fast_placed) : null, 'fast_placed'],
               ['White layer', m.white ? `${m.white.spot_name} separation, ${m.white.white_ink_sq_in} sq in of white, pulled in ${m.white.choke_mm} mm` : 'none', 'white'],
+              ['Shirt', m.white ? shirtWords(m.white) : null, 'white.garment_source, white.garment_color'],
             ])),
             el('h3', {}, 'Designs'),
             el('table', { class: 'manifest', 'data-testid': 'gangsheet-items' },

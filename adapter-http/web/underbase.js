@@ -3,9 +3,9 @@
 // plate over a checkerboard, and the print as it lands on the shirt, drawn here in a canvas (garment colour,
 // then the white plate as white ink, then the colour plate), with the warnings' boxes drawn on it. The
 // separation PDF for the RIP is the same request with format=pdf. Shirt colours come from the own catalogue
-// (GET /api/v1/garments, then the first own style's colours), fetched once when the tab is first opened.
-import { getJson, hasKey, postImage } from './api.js';
-import { baseName, blobUrl, busy, byId, el, facts, need, show, state, technical } from './dom.js';
+// (api.js ownShirt: the first own style's colours), fetched once when the tab is first opened.
+import { hasKey, ownShirt, postImage } from './api.js';
+import { baseName, blobUrl, busy, byId, el, facts, need, show, state, swatch, technical } from './dom.js';
 
 /** The warnings in a shop owner's words (the engine's sentence names form fields; it stays in the tooltip). */
 const WARNING_WORDS = {
@@ -134,20 +134,11 @@ export function initUnderbase(onLimitsChanged) {
     if (coloursLoaded || !hasKey()) return;
     coloursLoaded = true;
     try {
-      const list = await getJson('/api/v1/garments');
-      const own = list.styles.find((s) => s.key.startsWith('own:'));
-      if (!own) throw new Error('no own garment style');
-      const style = await getJson(`/api/v1/garments/style?key=${encodeURIComponent(own.key)}`);
-      show(swatches, style.colors.map((c) => {
-        const b = el('button', { type: 'button', class: 'swatch', title: `${c.name} ${c.hex}`, 'aria-pressed': 'false', 'data-hex': c.hex.toLowerCase() },
-          el('span', { class: 'chip', 'aria-hidden': 'true' }), c.name);
-        b.firstChild.style.backgroundColor = c.hex;
-        b.addEventListener('click', () => {
-          f.garment_color.value = c.hex.toLowerCase();
-          markSwatch();
-        });
-        return b;
-      }));
+      const style = await ownShirt();
+      show(swatches, style.colors.map((c) => swatch(c, () => {
+        f.garment_color.value = c.hex.toLowerCase();
+        markSwatch();
+      })));
       markSwatch();
     } catch (err) {
       coloursLoaded = false; // try again next time the tab opens

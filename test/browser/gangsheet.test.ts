@@ -2,9 +2,11 @@
 // server: paste the key, add two designs through the file chooser (several files at once), set their copies
 // and widths, pick the film width, turn the white layer on, make the sheet, and check that the preview and
 // the white plate load on the same pixel grid, that the summary numbers and the per-design table are the
-// API's own manifest, and that the PDF with the White separation downloads. Then the white layer off: one
-// PNG, no white pane. Screenshots go to test-artifacts/browser/. Skips, printing why, when chromium cannot start.
+// API's own manifest, and that the PDF with the White separation downloads. Then the shirt picked from the
+// catalogue's swatches: sent as style + color, the same white as its hex; the colour box again sends the hex.
+// Then the white layer off: one PNG, no white pane. Screenshots go to test-artifacts/browser/. Skips, printing why, when chromium cannot start.
 import sharp from 'sharp';
+import { OWN_STYLES } from '@inkprep/engine';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../http/harness.js';
@@ -22,7 +24,7 @@ interface Manifest {
   utilisation: number;
   ink_sq_in: number;
   placements: { item: number }[];
-  white: { spot_name: string; white_ink_sq_in: number; choke_mm: number } | null;
+  white: { spot_name: string; white_ink_sq_in: number; choke_mm: number; garment_color: string | null; garment_source: string | null } | null;
 }
 
 describe.skipIf(!browser)('try-it page: gang sheet tab in chromium', () => {
@@ -112,6 +114,42 @@ describe.skipIf(!browser)('try-it page: gang sheet tab in chromium', () => {
     expect(pdf.toString('latin1').match(/\/Separation \/White /g)).toHaveLength(2);
     expect(sent).toHaveLength(3);
     await expect.poll(() => page.locator('[data-testid=gangsheet-pdf-status]').textContent()).toMatch(/^Saved disc-gangsheet\.pdf .*1 page .*spot colour/);
+  });
+
+  it('a shirt from the catalogue\'s swatches is sent as style + color and makes the white its hex makes', async () => {
+    const navy = OWN_STYLES.find((st) => st.id === 'classic-tee')!.colors.find((c) => c.id === 'navy')!.hex;
+    const swatches = page.locator('#gangsheet-swatches button');
+    await expect.poll(() => swatches.count()).toBeGreaterThan(1);
+    await page.click('#gangsheet-swatches button[data-color=navy]');
+    expect(await page.getAttribute('#gangsheet-swatches button[data-color=navy]', 'aria-pressed')).toBe('true');
+    expect(await page.inputValue('#gangsheet-form input[name=garment_color]')).toBe(navy);
+    await page.click('#gangsheet-form button[type=submit]');
+    await page.locator('[data-testid=gangsheet-summary]', { hasText: /Shirt\s*own:classic-tee:navy/ }).waitFor({ timeout: 120_000 });
+    await loaded(page, '[data-testid=gangsheet-white]');
+    // the fields the page sent, as its technical details list them (the request's multipart body is not
+    // readable through playwright once it carries files)
+    const sentFields = () => page.locator('#gangsheet-out details.technical').textContent();
+    expect(await sentFields()).toMatch(/underbase=true, style=own:classic-tee, color=navy, knockout=garment/);
+    expect(await sentFields()).not.toContain('garment_color=');
+    // the same order with the hex: the same white ink, as the page shows it
+    const form = new FormData();
+    form.append('design', new Blob([disc]), 'disc.png');
+    form.append('design', new Blob([badge]), 'badge.png');
+    const fields = { items: JSON.stringify([{ design: 0, quantity: 4, width_in: 2.5 }, { design: 1, quantity: 3, width_in: 2.5 }]), sheet_width_in: '11', rotation: 'any', underbase: 'true', garment_color: navy, knockout: 'garment', choke_mm: '0.2', format: 'json' };
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    const api = await (await fetch(t.url + '/api/v1/gangsheet', { method: 'POST', body: form, headers: { 'x-api-key': t.key } })).json() as Manifest;
+    const summary = await page.locator('[data-testid=gangsheet-summary]').innerText();
+    expect(summary).toContain(`White separation, ${api.white!.white_ink_sq_in} sq in of white`);
+    expect(summary).toContain(`Shirt\nown:classic-tee:navy (${navy})`);
+    await page.screenshot({ path: artifact('12b-gangsheet-catalogue-shirt.png'), fullPage: true });
+
+    // a colour of one's own in the colour box: the swatch is let go and the hex is sent
+    await page.fill('#gangsheet-form input[name=garment_color]', '#336699');
+    expect(await page.getAttribute('#gangsheet-swatches button[data-color=navy]', 'aria-pressed')).toBe('false');
+    await page.click('#gangsheet-form button[type=submit]');
+    await page.locator('[data-testid=gangsheet-summary]', { hasText: /Shirt\s*#336699/ }).waitFor({ timeout: 120_000 });
+    expect(await sentFields()).toMatch(/underbase=true, garment_color=#336699, knockout=garment/);
+    expect(await sentFields()).not.toContain('style=');
   });
 
   it('without the white layer: one PNG, no white plate; a removed design leaves the order; no CSP violation or page error', async () => {
