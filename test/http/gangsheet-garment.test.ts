@@ -2,14 +2,15 @@
 // /underbase takes it: an own style's colour and a supplier style's (a local S&S stub behind the catalog) give
 // the same white plate, pixel for pixel, as the equivalent hex `garment_color`, the manifest names the catalog
 // colour; and every garment mistake (unknown colour or style, hex and style both, a colour without a style) is
-// the same 400 body as /underbase answers for the same fields.
+// the same 400 body as /underbase answers for the same fields. As a job (`Prefer: respond-async`) the supplier
+// style is resolved when the job runs: its manifest names it, an unknown colour fails the job with that 400.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OWN_STYLES } from '@inkprep/engine';
 import { readStoredZip } from '@inkprep/engine/internals';
 import { Catalog, SsActivewearConnector } from '../../adapter-http/src/catalog/index.js';
 import { useCatalog } from '../../adapter-http/src/routes/garment-style.js';
-import { form, post, startTestServer, type TestServer } from './harness.js';
+import { form, get, post, startTestServer, until, type TestServer } from './harness.js';
 import { SS_RED, startSsStub, type SsStub } from './ss-stub.js';
 
 const NAVY = OWN_STYLES.find((s) => s.id === 'classic-tee')!.colors.find((c) => c.id === 'navy')!.hex;
@@ -102,4 +103,24 @@ describe('POST /api/v1/gangsheet white layer on a catalog garment', () => {
     // checked with the white layer off too, as the other white options are
     expect(errorOf(await post(t, '/api/v1/gangsheet', sheetForm({ underbase: 'false', style: 'own:classic-tee', color: 'ultraviolet' })))).toMatchObject({ field: 'color' });
   }, 120_000);
+
+  it('as a job: the supplier style resolves when the job runs; an unknown colour fails it with the same 400', async () => {
+    const run = async (fields: Record<string, string>) => {
+      const res = await fetch(t.url + '/api/v1/gangsheet', { method: 'POST', body: sheetForm({ ...fields, format: 'json' }), headers: { 'x-api-key': t.key, Prefer: 'respond-async' } });
+      expect(res.status).toBe(202);
+      const id = ((await res.json()) as { id: string }).id;
+      let job: Record<string, unknown> = {};
+      await until(async () => {
+        job = (await get(t, `/api/v1/jobs/${id}`)).json!;
+        return ['succeeded', 'failed', 'canceled'].includes(job.status as string);
+      }, 120_000, 'the gang sheet job to end');
+      return job as { status: string; result?: { body: { white: Record<string, unknown> } }; error?: { status: number; body: Record<string, unknown> } };
+    };
+    const ok = await run({ style: 'ss:39', color: 'red' });
+    expect(ok.status).toBe('succeeded');
+    expect(ok.result!.body.white).toMatchObject({ garment_color: SS_RED, garment_source: 'ss:39:red' });
+    const bad = await run({ style: 'ss:39', color: 'ultraviolet' });
+    expect(bad.status).toBe('failed');
+    expect(bad.error).toMatchObject({ status: 400, body: { code: 'invalid_option', field: 'color' } });
+  }, 240_000);
 });
