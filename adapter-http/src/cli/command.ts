@@ -1,9 +1,11 @@
-// The shape of one CLI verb, the exit codes by cause, and the one error format: a single JSON line on stderr,
-// `{ error, code, ...details }`, the same body the HTTP API sends.
+// The shape of one CLI verb, how every verb starts (argv parsed, --help answered), the exit codes by cause,
+// and the one error format: a single JSON line on stderr, `{ error, code, ...details }`, the same body the
+// HTTP API sends.
 import type { ErrorDetails, OpName } from '@inkprep/engine';
 import { debugFromEnv } from '../config.js';
 import { EXIT, exitCodeFor, isCodedError, type AnyErrorCode, type CliErrorCode } from '../errors/registry.js';
 import { hostMessage } from '../errors/hints.js';
+import { parseArgs, type ParsedArgs } from './args.js';
 import { clearProgress } from './progress.js';
 import { isStoreUnavailable } from '../store/unavailable.js';
 
@@ -45,6 +47,17 @@ export function printError(code: AnyErrorCode, message: string, details: ErrorDe
   clearProgress();
   process.stderr.write(JSON.stringify({ error: message, code, ...details }) + '\n');
   return exitCodeFor(code);
+}
+
+/**
+ * Parse a verb's argv (`booleans`: flags that never take a value); with --help print its full `usage` on
+ * stdout and return null, and the verb exits 0 (every verb answers --help before it checks anything else).
+ */
+export function parseOrHelp(argv: readonly string[], usage: string, booleans?: readonly string[]): ParsedArgs | null {
+  const parsed = parseArgs(argv, booleans);
+  if (!parsed.flags.help) return parsed;
+  process.stdout.write(usage + '\n');
+  return null;
 }
 
 /** The first line of a usage text without its `usage: ` prefix. */

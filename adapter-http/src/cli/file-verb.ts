@@ -1,15 +1,15 @@
-// The common shape of the file-in verbs (info, scan, fix, vectorize, remove-bg, upscale, mockup): parse
-// flags, answer --help, reject unknown options, check the input and -o (`-` = stdin / stdout) and the -o
-// extension against the format written, read the input, run the body with an in-thread engine and a progress
-// line, map any error to its exit code, close the engine.
-import { createEngine, type CallOptions, type Engine, type EngineOptions } from '@inkprep/engine';
-import { engineConfigFromEnv, engineOptions, progressIntervalMsFromEnv } from '../config.js';
-import { FILE_VERB_FLAGS, opOptions, parseArgs } from './args.js';
-import { EXIT, UsageError, reportError, synopsis } from './command.js';
+// The common shape of the file-in verbs (info, scan, fix, vectorize, remove-bg, upscale, mockup): in the
+// engine verbs' frame (engine-verb.ts: --help, unknown options, errors, the engine's start and close), check
+// the input and -o (`-` = stdin / stdout) and the -o extension against the format written, read the input,
+// and run the body with the in-thread engine and a progress line.
+import type { CallOptions, Engine, EngineOptions } from '@inkprep/engine';
+import { progressIntervalMsFromEnv } from '../config.js';
+import { opOptions } from './args.js';
+import { UsageError } from './command.js';
+import { runEngineVerb } from './engine-verb.js';
 import { STDIO, checkOutput, readInput, reserveStdout, writeOutput } from './io.js';
-import { rejectUnknownFlags } from './known-flags.js';
 import { chooseOutputFormat, type OutputFormats } from './output-format.js';
-import { clearProgress, progressLine } from './progress.js';
+import { clearProgress } from './progress.js';
 
 export interface FileVerbSpec {
   /** The verb's name (progress line). */
@@ -51,16 +51,7 @@ export interface FileVerbCall {
 
 /** Run a file-in verb; resolves to the exit code. */
 export async function runFileVerb(argv: string[], spec: FileVerbSpec, body: (call: FileVerbCall) => Promise<void>): Promise<number> {
-  const { positionals, flags } = parseArgs(argv);
-  if (flags.help) {
-    process.stdout.write(spec.usage + '\n');
-    return EXIT.ok;
-  }
-  const usage = synopsis(spec.usage);
-  let engine: Engine | null = null;
-  try {
-    // first: a misspelt flag explains the errors it would otherwise cause (`--outptu x.png`: "missing -o")
-    rejectUnknownFlags(flags, [...FILE_VERB_FLAGS, ...spec.fields], spec.verb, usage);
+  return runEngineVerb(argv, spec, async ({ positionals, flags, usage, startEngine }) => {
     if (positionals.length === 0) throw new UsageError('missing the input file (a path, or - for stdin)', usage);
     if (positionals.length > 1) throw new UsageError(`one input file expected, got ${positionals.length}: ${positionals.join(' ')}`, usage);
     if (spec.output && typeof flags.output !== 'string') throw new UsageError(`missing -o <${spec.output}> (a path, or - for stdout)`, usage);
@@ -69,7 +60,8 @@ export async function runFileVerb(argv: string[], spec: FileVerbSpec, body: (cal
     const output = typeof flags.output === 'string' ? flags.output : '';
     const toStdout = output === STDIO;
     const quiet = flags.quiet === true;
-    const progress = { quiet, everyStage: flags.progress === true, intervalMs: progressIntervalMsFromEnv() };
+    // read before the input: a bad INKPREP_PROGRESS_SECONDS is named before any input or output problem
+    const intervalMs = progressIntervalMsFromEnv();
     let format = '';
     if (spec.output && spec.formats) {
       const field = spec.formats.field;
@@ -80,16 +72,14 @@ export async function runFileVerb(argv: string[], spec: FileVerbSpec, body: (cal
     const binary = typeof spec.binary === 'function' ? spec.binary(format) : (spec.binary ?? false);
     if (spec.output) await checkOutput(output, binary, usage);
     if (toStdout) reserveStdout();
-    // The engine's paths and models come from the environment, read here like the service reads them.
-    engine = createEngine({ ...engineOptions(engineConfigFromEnv()), ...spec.engine, threads: 0 });
-    const onProgress = progressLine(spec.verb, progress);
+    const { engine, call } = startEngine({ engine: spec.engine, intervalMs });
     await body({
       input,
       output,
       options,
       flags,
       engine,
-      call: onProgress ? { onProgress } : {},
+      call,
       write: (bytes) => {
         clearProgress();
         return writeOutput(output, bytes);
@@ -109,11 +99,5 @@ export async function runFileVerb(argv: string[], spec: FileVerbSpec, body: (cal
         if (!quiet) process.stderr.write(line + '\n');
       },
     });
-    clearProgress();
-    return EXIT.ok;
-  } catch (err) {
-    return reportError(err);
-  } finally {
-    await engine?.close();
-  }
+  });
 }

@@ -9,6 +9,16 @@ import { OutputError, UsageError } from './command.js';
 /** The path that means stdin (as input) or stdout (as -o). */
 export const STDIO = '-';
 
+/** An option given as `@file` (`--items @order.json`) becomes that file's text; a file that cannot be read is a usage error. */
+export async function readAtFile(options: Record<string, string>, field: string, usage?: string): Promise<void> {
+  const value = options[field];
+  if (!value?.startsWith('@')) return;
+  const file = value.slice(1);
+  options[field] = new TextDecoder().decode(await readFile(file).catch(() => {
+    throw new UsageError(`cannot read the ${field} file ${file}`, usage);
+  }));
+}
+
 /** Read the whole input: the file at `file`, or stdin for `-`. */
 export async function readInput(file: string, usage?: string): Promise<Uint8Array> {
   if (file === STDIO) {

@@ -22,8 +22,7 @@ import { SETTINGS, getSetting, isSettingName, parseSetting } from '../../setting
 import { dataDirFromEnv, storeConfigFromEnv } from '../../config.js';
 import { openConfiguredStore } from '../../store/open.js';
 import { ACCOUNT_STATUSES, PLANS, type Account, type AccountPatch, type AccountStatus, type Plan, type Store } from '../../store/types.js';
-import { parseArgs } from '../args.js';
-import { EXIT, UsageError, reportError, type Command } from '../command.js';
+import { EXIT, UsageError, parseOrHelp, reportError, type Command } from '../command.js';
 import { rejectUnknownFlags } from '../known-flags.js';
 import { ServiceError } from '../../errors/registry.js';
 import type { WebhookSecrets } from '../../store/webhooks.js';
@@ -292,12 +291,10 @@ export const adminCommand: Command = {
   summary: 'manage accounts, API keys, usage and settings in the server store (--json for scripts)',
   usage: USAGE,
   async run(argv) {
-    const { positionals, flags } = parseArgs(argv, ['create', 'no_admin']);
+    const parsed = parseOrHelp(argv, USAGE, ['create', 'no_admin']);
+    if (!parsed) return EXIT.ok;
+    const { positionals, flags } = parsed;
     const json = flags.json === true;
-    if (flags.help) {
-      process.stdout.write(USAGE + '\n');
-      return EXIT.ok;
-    }
     let store: Store | null = null;
     try {
       if (positionals.length === 0) throw new UsageError('admin needs a command', USAGE);

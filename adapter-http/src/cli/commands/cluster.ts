@@ -11,8 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { bootstrapStore } from '../../bootstrap.js';
 import { openConfiguredStore } from '../../store/open.js';
 import { announceFirstKey, configOrReport } from './serve.js';
-import { parseArgs } from '../args.js';
-import { EXIT, UsageError, printError, reportError, synopsis, type Command } from '../command.js';
+import { EXIT, UsageError, parseOrHelp, printError, reportError, synopsis, type Command } from '../command.js';
 import { rejectUnknownFlags } from '../known-flags.js';
 import { isStoreUnavailable } from '../../store/unavailable.js';
 
@@ -30,11 +29,9 @@ export const clusterCommand: Command = {
   summary: 'run N server processes on one port (SO_REUSEPORT), sharing the store (DATABASE_URL for PostgreSQL)',
   usage: USAGE,
   async run(argv) {
-    const { positionals, flags } = parseArgs(argv);
-    if (flags.help) {
-      process.stdout.write(USAGE + '\n');
-      return EXIT.ok;
-    }
+    const parsed = parseOrHelp(argv, USAGE);
+    if (!parsed) return EXIT.ok;
+    const { positionals, flags } = parsed;
     try {
       rejectUnknownFlags(flags, ['help', 'processes'], 'cluster', synopsis(USAGE));
       if (positionals.length > 0) throw new UsageError(`cluster takes no arguments besides --processes N, got ${positionals.join(' ')}`, synopsis(USAGE));

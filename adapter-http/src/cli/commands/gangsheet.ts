@@ -4,18 +4,17 @@
 // With `--underbase true` a png sheet has two plates: `-o sheet.png` writes sheet.png and sheet-white.png,
 // `-o sheet.zip` (or `-o -`) the zip POST /gangsheet answers. The white layer's `--style` may be a supplier style
 // (e.g. ss:39), resolved through the catalog configured from env, as `inkprep mockup` and `inkprep underbase` do.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createEngine, packDesigns, textOptions, type Engine } from '@inkprep/engine';
+import { packDesigns, textOptions } from '@inkprep/engine';
 import { manifestJson, readStoredZip } from '@inkprep/engine/internals';
 import { catalogFor } from '../../catalog/index.js';
-import { catalogConfigFromEnv, engineConfigFromEnv, engineOptions, progressIntervalMsFromEnv } from '../../config.js';
-import { FILE_VERB_FLAGS, opOptions, parseArgs } from '../args.js';
-import { EXIT, UsageError, reportError, synopsis, type Command } from '../command.js';
-import { STDIO, checkOutput, readInput, reserveStdout, writeOutput } from '../io.js';
-import { rejectUnknownFlags } from '../known-flags.js';
+import { catalogConfigFromEnv } from '../../config.js';
+import { opOptions } from '../args.js';
+import { UsageError, type Command } from '../command.js';
+import { runEngineVerb } from '../engine-verb.js';
+import { STDIO, checkOutput, readAtFile, readInput, reserveStdout, writeOutput } from '../io.js';
 import { chooseOutputFormat } from '../output-format.js';
-import { clearProgress, progressLine } from '../progress.js';
+import { clearProgress } from '../progress.js';
 import { cliFields, formatsOf, optionLines } from '../option-flags.js';
 
 const FIELDS = cliFields('gangsheet');
@@ -52,24 +51,14 @@ export const gangsheetCommand: Command = {
     'options (the fields of POST /api/v1/gangsheet; --items @file.json reads the list from a file):',
     ...optionLines('gangsheet'),
   ].join('\n'),
-  async run(argv) {
+  run(argv) {
     const { designs: designFlags, rest } = takeDesigns(argv);
-    const { positionals, flags } = parseArgs(rest);
-    if (flags.help) {
-      process.stdout.write(this.usage + '\n');
-      return EXIT.ok;
-    }
-    const usage = synopsis(this.usage);
-    let engine: Engine | null = null;
-    try {
-      rejectUnknownFlags(flags, [...FILE_VERB_FLAGS, ...FIELDS], this.name, usage);
+    return runEngineVerb(rest, { verb: this.name, usage: this.usage, fields: FIELDS }, async ({ positionals, flags, usage, startEngine }) => {
       const designs = [...designFlags, ...positionals];
       if (designs.length === 0) throw new UsageError('missing the designs (--design <file>, once per design)', usage);
       if (typeof flags.output !== 'string') throw new UsageError('missing -o <sheet.pdf> (a path, or - for stdout)', usage);
       const options = opOptions(flags);
-      if (options.items?.startsWith('@')) options.items = new TextDecoder().decode(await readFile(options.items.slice(1)).catch(() => {
-        throw new UsageError(`cannot read the items file ${options.items!.slice(1)}`, usage);
-      }));
+      await readAtFile(options, 'items', usage);
       const output = flags.output;
       // `.json` is no image or document extension to the shared chooser; here it names the manifest
       const ext = path.extname(output).toLowerCase();
@@ -86,9 +75,8 @@ export const gangsheetCommand: Command = {
       const supplier_style = options.style ? await catalogFor(catalogConfigFromEnv()).garmentFor(options.style) : undefined;
       await checkOutput(output, format !== 'json', usage);
       if (output === STDIO) reserveStdout();
-      engine = createEngine({ ...engineOptions(engineConfigFromEnv()), threads: 0 });
-      const onProgress = progressLine(this.name, { quiet: flags.quiet === true, everyStage: flags.progress === true, intervalMs: progressIntervalMsFromEnv() });
-      const out = await engine.gangsheet(packDesigns(files), textOptions({ ...options, ...(supplier_style ? { supplier_style } : {}) }), onProgress ? { onProgress } : {});
+      const { engine, call } = startEngine();
+      const out = await engine.gangsheet(packDesigns(files), textOptions({ ...options, ...(supplier_style ? { supplier_style } : {}) }), call);
       clearProgress();
       const manifest = manifestJson(out.layout);
       let whitePath: string | undefined;
@@ -103,11 +91,6 @@ export const gangsheetCommand: Command = {
       // stdout carries the sheet with -o -: the summary goes to stderr then
       (output === STDIO ? process.stderr : process.stdout).write(summary);
       if (flags.quiet !== true) for (const w of out.layout.warnings) process.stderr.write(JSON.stringify({ warning: w.message, code: w.code }) + '\n');
-      return EXIT.ok;
-    } catch (err) {
-      return reportError(err);
-    } finally {
-      await engine?.close();
-    }
+    });
   },
 };

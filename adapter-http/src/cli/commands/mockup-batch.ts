@@ -2,17 +2,17 @@
 // garments, like POST /api/v1/mockup/batch, with the local engine (the design decoded once). Each mockup is
 // written to the folder as `<NN>-<style>-<color>-<placement>.<png|jpg>` (NN = the item's index); the answer's
 // JSON (every mockup with its file, print numbers and warnings) goes to stdout.
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { createEngine, textOptions, type Engine, type SupplierGarment } from '@inkprep/engine';
+import { textOptions, type SupplierGarment } from '@inkprep/engine';
 import { catalogFor } from '../../catalog/index.js';
-import { catalogConfigFromEnv, engineConfigFromEnv, engineOptions, progressIntervalMsFromEnv } from '../../config.js';
+import { catalogConfigFromEnv } from '../../config.js';
 import { mockupWire } from '../../http/wire.js';
-import { FILE_VERB_FLAGS, opOptions, parseArgs } from '../args.js';
-import { EXIT, OutputError, UsageError, reportError, synopsis, type Command } from '../command.js';
-import { readInput, writeOutput } from '../io.js';
-import { rejectUnknownFlags } from '../known-flags.js';
-import { clearProgress, progressLine } from '../progress.js';
+import { opOptions } from '../args.js';
+import { OutputError, UsageError, type Command } from '../command.js';
+import { runEngineVerb } from '../engine-verb.js';
+import { readAtFile, readInput, writeOutput } from '../io.js';
+import { clearProgress } from '../progress.js';
 import { cliFields, optionLines } from '../option-flags.js';
 
 const FIELDS = cliFields('mockupBatch');
@@ -57,22 +57,12 @@ export const mockupBatchCommand: Command = {
     '',
     ...optionLines('mockupBatch'),
   ].join('\n'),
-  async run(argv) {
-    const { positionals, flags } = parseArgs(argv);
-    if (flags.help) {
-      process.stdout.write(this.usage + '\n');
-      return EXIT.ok;
-    }
-    const usage = synopsis(this.usage);
-    let engine: Engine | null = null;
-    try {
-      rejectUnknownFlags(flags, [...FILE_VERB_FLAGS, ...FIELDS], this.name, usage);
+  run(argv) {
+    return runEngineVerb(argv, { verb: this.name, usage: this.usage, fields: FIELDS }, async ({ positionals, flags, usage, startEngine }) => {
       if (positionals.length !== 1) throw new UsageError('expected one design file (or - for stdin)', usage);
       if (typeof flags.output !== 'string' || flags.output === '-') throw new UsageError('missing -o <folder> (the images are written there)', usage);
       const options = opOptions(flags);
-      if (options.items?.startsWith('@')) options.items = new TextDecoder().decode(await readFile(options.items.slice(1)).catch(() => {
-        throw new UsageError(`cannot read the items file ${options.items!.slice(1)}`, usage);
-      }));
+      await readAtFile(options, 'items', usage);
       const folder = flags.output;
       const input = await readInput(positionals[0]!, usage);
       try {
@@ -82,9 +72,8 @@ export const mockupBatchCommand: Command = {
       }
       if (!(await stat(folder)).isDirectory()) throw new OutputError(`Output path is not a folder: ${folder}`, folder);
       const supplier_styles = await supplierStyles(options);
-      engine = createEngine({ ...engineOptions(engineConfigFromEnv()), threads: 0 });
-      const onProgress = progressLine(this.name, { quiet: flags.quiet === true, everyStage: flags.progress === true, intervalMs: progressIntervalMsFromEnv() });
-      const out = await engine.mockupBatch(input, textOptions({ ...options, supplier_styles }), onProgress ? { onProgress } : {});
+      const { engine, call } = startEngine();
+      const out = await engine.mockupBatch(input, textOptions({ ...options, supplier_styles }), call);
       clearProgress();
       const images = [];
       for (const [i, r] of out.images.entries()) {
@@ -96,11 +85,6 @@ export const mockupBatchCommand: Command = {
       if (flags.quiet !== true) {
         for (const img of images) for (const w of img.warnings) process.stderr.write(JSON.stringify({ warning: w.message, code: w.code, item: img.index }) + '\n');
       }
-      return EXIT.ok;
-    } catch (err) {
-      return reportError(err);
-    } finally {
-      await engine?.close();
-    }
+    });
   },
 };

@@ -11,8 +11,7 @@ import { cachedModelState, modelPath } from '@inkprep/engine/internals';
 import { engineConfigFromEnv } from '../../config.js';
 import { fetchModel, verifyModel } from '../../models/fetch.js';
 import { ISNET_TERMS } from '../../models/terms.js';
-import { parseArgs } from '../args.js';
-import { EXIT, UsageError, reportError, synopsis, type Command } from '../command.js';
+import { EXIT, UsageError, parseOrHelp, reportError, synopsis, type Command } from '../command.js';
 import { rejectUnknownFlags } from '../known-flags.js';
 
 const USAGE = [
@@ -46,11 +45,9 @@ export const modelsCommand: Command = {
   summary: 'list, fetch (npm registry) and verify the segmentation models used by remove-bg for photos',
   usage: USAGE,
   async run(argv) {
-    const { positionals, flags } = parseArgs(argv, ['accept_terms']);
-    if (flags.help) {
-      process.stdout.write(USAGE + '\n');
-      return EXIT.ok;
-    }
+    const parsed = parseOrHelp(argv, USAGE, ['accept_terms']);
+    if (!parsed) return EXIT.ok;
+    const { positionals, flags } = parsed;
     try {
       rejectUnknownFlags(flags, ['help', 'dir', 'json', 'quiet', 'accept_terms'], 'models', synopsis(USAGE));
       if (flags.dir === true) throw new UsageError('--dir needs a path', synopsis(USAGE));

@@ -9,8 +9,7 @@ import { startServer } from '../../server.js';
 import { PortInUseError } from '../../transport/types.js';
 import { startModelAutoFetch } from '../../model-autofetch.js';
 import { openConfiguredStore } from '../../store/open.js';
-import { parseArgs } from '../args.js';
-import { EXIT, UsageError, printError, reportError, synopsis, type Command } from '../command.js';
+import { EXIT, UsageError, parseOrHelp, printError, reportError, synopsis, type Command } from '../command.js';
 import { rejectUnknownFlags } from '../known-flags.js';
 import { isStoreUnavailable } from '../../store/unavailable.js';
 
@@ -38,11 +37,9 @@ export const serveCommand: Command = {
     'On an empty store a local Business account is created and its first key printed once.',
   ].join('\n'),
   async run(argv) {
-    const { positionals, flags } = parseArgs(argv);
-    if (flags.help) {
-      process.stdout.write(this.usage + '\n');
-      return EXIT.ok;
-    }
+    const parsed = parseOrHelp(argv, this.usage);
+    if (!parsed) return EXIT.ok;
+    const { positionals, flags } = parsed;
     try {
       rejectUnknownFlags(flags, ['help'], 'serve', synopsis(this.usage));
       if (positionals.length > 0) throw new UsageError(`serve takes no arguments (configuration comes from the environment), got ${positionals.join(' ')}`, synopsis(this.usage));
