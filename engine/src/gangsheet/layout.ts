@@ -122,12 +122,15 @@ export function layoutGangsheet(designs: readonly Raster[], opts: ResolvedGangsh
     heightIn: round(s.shape.boxHeightIn),
     rotation: s.shape.turn,
   }));
+  // each copy's lowest ink (its outline's ink bounds, conservative), where the sheet is cut: art with
+  // transparent edges would otherwise lengthen the sheet by its empty bottom rows
+  const inkBottom = new Map(spots.map((s) => [`${s.item}:${s.copy}`, origin + (s.y + s.shape.inkBottom) / NEST_CELLS_PER_IN]));
   placements.sort((a, b) => a.sheet - b.sheet || a.item - b.item || a.copy - b.copy);
   const sheetCount = Math.max(...placements.map((p) => p.sheet)) + 1;
   const sheets: GangSheet[] = [];
   for (let k = 0; k < sheetCount; k++) {
     const on = placements.filter((p) => p.sheet === k);
-    const bottom = Math.max(...on.map((p) => p.yIn + p.heightIn));
+    const bottom = Math.max(...on.map((p) => inkBottom.get(`${p.item}:${p.copy}`)!));
     const lengthIn = Math.min(opts.maxLengthIn, Math.ceil((bottom + opts.marginIn) * 100 - 1e-6) / 100);
     const ink = on.reduce((s, p) => s + prepared[p.item]!.shape.inkSqIn, 0);
     sheets.push({ index: k, widthIn: opts.sheetWidthIn, lengthIn, copies: on.length, inkSqIn: round(ink, 3), utilisation: round(ink / (opts.sheetWidthIn * lengthIn)) });
