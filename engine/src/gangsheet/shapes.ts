@@ -6,11 +6,12 @@ import { squaredDistance } from '../raster/distance.js';
 import type { Raster } from '../raster/types.js';
 
 /**
- * Nesting grid: 0.025 in cells (placement steps and the outline's resolution). Measured against 0.05 in
- * (docs/benchmarks/gangsheet.md): 2.7 % (mixed) and 5.9 % (round) shorter per layout for about 3x the CPU.
+ * Nesting grid: 0.05 in cells (placement steps and the outline's resolution). 0.025 in was measured
+ * (docs/benchmarks/gangsheet.md): sheets 1.1 % (mixed) and 5.0 % (round) shorter for 3x the CPU, and a loaded
+ * machine's wall-clock cap then cut the mixed set's first layout short; kept at 0.05 in.
  */
-export const NEST_CELLS_PER_IN = 40;
-/** The growth is measured on a 4x finer grid (0.00625 in) before it is pooled to the nesting grid. */
+export const NEST_CELLS_PER_IN = 20;
+/** The growth is measured on a 4x finer grid (0.0125 in) before it is pooled to the nesting grid. */
 const FINE = 4;
 const FINE_PER_IN = NEST_CELLS_PER_IN * FINE;
 

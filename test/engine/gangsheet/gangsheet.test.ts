@@ -153,6 +153,27 @@ describe('gangsheet: a mixed order on an 11 in roll', () => {
     expect(layout.sheets[0]!.lengthIn).toBeLessThanOrEqual(l.yIn + l.heightIn + 0.25 + 0.01);
   }, 120_000);
 
+  it('cuts the sheet at the lowest ink, not at the bottom of a box with transparent rows', async () => {
+    // a 2 in disc on a 2 x 3 in canvas: its bottom inch is transparent
+    const tall = await shape(2, 3, [200, 30, 30], (x, y) => (x - 1) ** 2 + (y - 1) ** 2 <= 1);
+    const png = await run([tall], { items: [{ design: 0, quantity: 1, width_in: 2 }], sheetWidthIn: 11, rotation: 'none', spacingIn: 0.125, marginIn: 0.25, format: 'png' });
+    const p = png.layout.placements[0]!;
+    const inkBottom = p.yIn + 2;
+    const length = png.layout.sheets[0]!.lengthIn;
+    expect(p.yIn + p.heightIn).toBeGreaterThan(length); // the box's empty rows lie past the cut
+    // the ink's bounds are outward by at most one 0.0125 in growth cell; the length rounds up to 0.01 in
+    expect(length).toBeGreaterThanOrEqual(inkBottom + 0.25 - 1e-4);
+    expect(length).toBeLessThanOrEqual(inkBottom + 0.25 + 0.0125 + 0.01);
+    // and the rendered sheet holds all the ink with the margin below it
+    const dpi = png.pngDpi!;
+    const { data, info } = await sharp(png.data).extractChannel(3).raw().toBuffer({ resolveWithObject: true });
+    expect(info.height).toBe(Math.round(length * dpi));
+    let lowest = -1;
+    for (let i = 0; i < data.length; i++) if (data[i]) lowest = Math.floor(i / info.width);
+    expect(lowest).toBeGreaterThan(0);
+    expect(info.height - 1 - lowest).toBeGreaterThanOrEqual(0.25 * dpi - 2);
+  }, 120_000);
+
   it('splits a job longer than max_length_in into several sheets, each within it', async () => {
     const { layout } = await run([await disc(2)], { items: [{ design: 0, quantity: 30, width_in: 2 }], sheetWidthIn: 11, maxLengthIn: 8, format: 'json' });
     expect(layout.sheets.length).toBeGreaterThan(1);
