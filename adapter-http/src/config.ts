@@ -11,6 +11,7 @@ import { invalidOption, type EngineOptions, type MaskOutput, type ModelOptions, 
 // Internal: the engine's model-option parser (to name the variables in its errors) and its blank cache default.
 import { DEFAULT_MEMORY_CACHE_MB, MAX_MEMORY_CACHE_MB, defaultGarmentCacheDir, resolveModelConfig } from '@inkprep/engine/internals';
 import { parseTrustedProxies } from './http/client-address.js';
+import { DEFAULT_KEEPALIVE_TIMEOUT_S } from './transport/keep-alive.js';
 import { parseTransportChoice } from './transport/select.js';
 import type { TransportChoice } from './transport/types.js';
 
@@ -61,6 +62,12 @@ export interface ServerConfig {
   metricsToken: string | null;
   /** HTTP transport: `uws`, `node` or `auto` (uWebSockets.js where its @btc-vision build loads, else node:http). Env `INKPREP_HTTP`, default `auto`. */
   http: TransportChoice;
+  /**
+   * Seconds an idle keep-alive connection stays open after a response (node:http; replies advertise half, as
+   * `Keep-Alive: timeout=N`). uWebSockets.js has its own fixed 10 s and refuses another value at start.
+   * Env `INKPREP_KEEPALIVE_TIMEOUT_S` (2-3600), default 10.
+   */
+  keepAliveTimeoutS: number;
   /**
    * Reverse proxies (addresses and CIDRs) whose X-Forwarded-For names the client in the request log. Env
    * `INKPREP_TRUSTED_PROXY` (comma-separated, e.g. `127.0.0.1,10.0.0.0/8`), default none: the socket peer.
@@ -203,6 +210,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze([
   { name: 'INKPREP_DATA_DIR', section: 'server', type: 'directory', default: './data', description: 'The SQLite store `inkprep.db` (created on first start), local result storage, and the default home of the model and blank caches. Resolved against the working directory.', example: '/var/lib/inkprep' },
   { name: 'INKPREP_BOOTSTRAP_KEY', section: 'server', type: 'string, 16-256 characters, no spaces', default: 'unset', description: 'When the store is empty: the first key of the local account created at start.', example: 'change-me-0123456789abcdef' },
   { name: 'INKPREP_HTTP', section: 'server', type: '`uws` | `node` | `auto`', default: 'auto', description: 'HTTP transport: uWebSockets.js, node:http, or (auto) uWebSockets.js where its @btc-vision build loads (Node 20-25 with glibc 2.38 or newer), else node:http. `uws` also runs on the trufflesuite build (Node 20 on older glibc), which closes malformed requests without an answer (see Malformed requests in the operating guide).', example: 'node' },
+  { name: 'INKPREP_KEEPALIVE_TIMEOUT_S', section: 'server', type: 'integer 2-3600 (s)', default: '10', description: 'How long an idle keep-alive connection stays open after a response (node:http adds a second). Replies advertise half of it (`Keep-Alive: timeout=N`) so clients that read the hint (Node\'s fetch, http.Agent) retire the connection well before the server closes it. Set it above the idle timeout of a proxy or load balancer that keeps connections to the service (they do not read the hint). node:http only: uWebSockets.js closes idle connections after its own fixed 10 s (8-12 s) and advertises `timeout=4`; another value stops its start.', example: '75' },
   { name: 'INKPREP_LOG_LEVEL', section: 'server', type: '`debug` | `info` | `warn` | `error` | `silent`', default: 'info', description: 'Least level of the JSON log lines written (`debug` adds the `/healthz`, `/readyz`, `/metrics` request lines).', example: 'warn' },
   { name: 'INKPREP_TRUSTED_PROXY', section: 'server', type: 'comma-separated addresses and CIDRs', default: 'unset (the socket peer is the client)', description: 'Reverse proxies whose `X-Forwarded-For` names the client in the request log. A malformed entry stops the start.', example: '127.0.0.1,10.0.0.0/8' },
   { name: 'INKPREP_PUBLIC_URL', section: 'server', type: 'origin URL', default: 'unset (answers carry paths)', description: 'Origin put before the paths of hosted results (`output_url`) and preview pictures; trailing slashes dropped.', example: 'https://api.example.com' },
@@ -270,6 +278,7 @@ export const CONFIG_DEFAULTS: Readonly<Omit<ServerConfig, 'threads' | 'dataDir' 
   metricsHost: null,
   metricsToken: null,
   http: 'auto',
+  keepAliveTimeoutS: DEFAULT_KEEPALIVE_TIMEOUT_S,
   trustedProxy: [],
   publicUrl: null,
 });
@@ -330,6 +339,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     metricsHost: env.INKPREP_METRICS_HOST?.trim() || CONFIG_DEFAULTS.metricsHost,
     metricsToken: token(env, 'INKPREP_METRICS_TOKEN'),
     http: parseTransportChoice(env.INKPREP_HTTP),
+    keepAliveTimeoutS: int(env, 'INKPREP_KEEPALIVE_TIMEOUT_S', CONFIG_DEFAULTS.keepAliveTimeoutS, 2, 3600),
     trustedProxy: trustedProxyList(env.INKPREP_TRUSTED_PROXY),
     engine: engineConfigFromEnv(env),
     clusterSlot: env.INKPREP_CLUSTER_SLOT === undefined ? null : Number(env.INKPREP_CLUSTER_SLOT.trim() || 0),

@@ -119,6 +119,9 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
     logRequests: true,
     proxies: parseTrustedProxies((config.trustedProxy ?? []).join(',')),
     quietRoutes: QUIET_ROUTES,
+    // Draining: every reply ends its connection (Connection: close), so no client reuses one the process is
+    // about to drop with a request that would then never be read.
+    closing: () => draining,
     ...(opts.onReply ? { onReply: (ex: Exchange, reply: Reply) => opts.onReply!({ method: ex.method, path: ex.path, requestId: ex.id, reply }) } : {}),
     onStart: (ex) => {
       active.add(ex);
@@ -235,7 +238,7 @@ export async function startServer(opts: ServerOptions): Promise<InkprepServer> {
   metrics.serving(transport.kind);
   let listener;
   try {
-    listener = await transport.listen({ host: config.host, port: config.port, sharePort: opts.sharePort ?? false }, handle);
+    listener = await transport.listen({ host: config.host, port: config.port, sharePort: opts.sharePort ?? false, keepAliveTimeoutS: config.keepAliveTimeoutS }, handle);
   } catch (err) {
     clearInterval(pruneTimer);
     await jobs.close(0);

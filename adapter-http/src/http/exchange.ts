@@ -21,6 +21,8 @@ export interface ExchangeHooks {
   proxies?: TrustedProxies;
   /** Routes whose request lines are `debug` (health and readiness probes, scrapes): hidden at the default level. */
   quietRoutes?: ReadonlySet<string>;
+  /** Whether the server is shutting down: every reply then closes its connection. */
+  closing?(): boolean;
   onStart(ex: Exchange): void;
   /** Called once when the exchange is over (replied or aborted) and its work has settled. */
   onEnd(ex: Exchange): void;
@@ -217,14 +219,15 @@ export class Exchange {
         this.log.error('onReply hook failed', { err: String(err) });
       }
     }
-    let close = closeConnection;
+    const closeAfter = closeConnection || (this.hooks.closing?.() ?? false);
+    let close = closeAfter;
     if (!this.bodyDone) {
       const left = this.contentLength === null ? 0 : this.contentLength - this.bodySeen;
       if (left > DRAIN_LIMIT_BYTES) {
         close = true; // too much to read only to say no: answer and close
       } else {
         this.draining = true;
-        this.closeAfterDrain = closeConnection;
+        this.closeAfterDrain = closeAfter;
         close = false;
         this.bodyConsumer = null;
         this.attachBody();

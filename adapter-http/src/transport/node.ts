@@ -2,15 +2,24 @@
 // or when INKPREP_HTTP=node. Maps IncomingMessage/ServerResponse onto the Wire contract: body chunks with a
 // final `last` call, pause/resume, an abort callback when the connection closes before the response was
 // flushed, and replies with Content-Length whose completion waits for the socket to take the body.
+// Idle keep-alive connections close after `keepAliveTimeoutS` (Node adds a second of its own); replies
+// advertise half of it, not Node's default hint of the full timeout (keep-alive.ts says why).
 import http, { STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { ListenOptions as NetListenOptions } from 'node:net';
 import type { Reply } from '../http/reply.js';
+import { keepAliveHint } from './keep-alive.js';
 import { answerClientError } from './node-client-error.js';
 import { PortInUseError, type BodyChunkHandler, type ListenOptions, type Transport, type TransportServer, type Wire } from './types.js';
 
 /** Replies at least this large complete on the socket's 'finish' (the client reads them at its own pace). */
 const LARGE_REPLY = 64 * 1024;
 const EMPTY = new Uint8Array(0);
+/**
+ * Node's own defaults, pinned so a Node upgrade does not move them: the request's headers must arrive within
+ * 60 s of its first byte, the whole request (body included) within 5 minutes.
+ */
+const HEADERS_TIMEOUT_MS = 60_000;
+const REQUEST_TIMEOUT_MS = 300_000;
 
 /** SO_REUSEPORT for node:http (`reusePort`) exists from Node 22.12 and 23.1. */
 export function nodeCanSharePort(version = process.versions.node): boolean {
@@ -26,7 +35,7 @@ class NodeWire implements Wire {
   readonly ownsChunks = true;
   private abortCb: (() => void) | null = null;
 
-  constructor(private readonly req: IncomingMessage, private readonly res: ServerResponse) {
+  constructor(private readonly req: IncomingMessage, private readonly res: ServerResponse, private readonly hint: string) {
     this.method = (req.method ?? 'GET').toLowerCase();
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -68,7 +77,10 @@ class NodeWire implements Wire {
     const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
     const headers: OutgoingHttpHeaders = { 'Content-Type': reply.contentType, 'Content-Length': length, 'X-Request-Id': requestId, 'X-Content-Type-Options': 'nosniff' };
     if (reply.headers) for (const k in reply.headers) headers[k] = reply.headers[k];
+    // Our Keep-Alive header replaces Node's (which would name the full timeout); none where the connection
+    // ends with this reply (asked by the pipeline, or by the client's `Connection: close`).
     if (closeConnection) headers.Connection = 'close';
+    else if (res.shouldKeepAlive) headers['Keep-Alive'] = this.hint;
     res.writeHead(reply.status, STATUS_CODES[reply.status] ?? (reply.status === 499 ? 'Client Closed Request' : 'Status'), headers);
     // The socket keeps a reference to the body (no copy) and sends it as the client reads: node's own
     // backpressure. A large reply is over when it was flushed, as with uWS tryEnd/onWritable. For HEAD,
@@ -100,7 +112,11 @@ export const nodeTransport: Transport = {
     if (opts.sharePort && !nodeCanSharePort()) {
       return Promise.reject(new Error(`Sharing a port between processes on the node:http transport needs Node >= 22.12 (reusePort); this is Node ${process.version}. Use INKPREP_HTTP=uws where uWebSockets.js loads, or one process per port.`));
     }
-    const server = http.createServer({ keepAliveTimeout: 10_000 }, (req, res) => handler(new NodeWire(req, res)));
+    const hint = keepAliveHint(opts.keepAliveTimeoutS);
+    const server = http.createServer(
+      { keepAliveTimeout: opts.keepAliveTimeoutS * 1000, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS },
+      (req, res) => handler(new NodeWire(req, res, hint)),
+    );
     // Requests the parser refuses (bad Content-Length, Content-Length with Transfer-Encoding) get a JSON error.
     server.on('clientError', answerClientError);
     // Without reusePort a second bind fails with EADDRINUSE, which is what `serve` wants.

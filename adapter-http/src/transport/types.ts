@@ -39,7 +39,8 @@ export interface Wire {
   /**
    * Write the whole response (status, Content-Type, X-Request-Id, extra headers, body with Content-Length),
    * with backpressure for large bodies. `done` runs once the body has been handed to the socket in full
-   * (not when the client left first). `closeConnection` closes the connection after the response.
+   * (not when the client left first). `closeConnection` closes the connection after the response and says
+   * so (`Connection: close`); otherwise the reply advertises the idle timeout (`Keep-Alive: timeout=N`).
    */
   respond(reply: Reply, requestId: string, closeConnection: boolean, done: () => void): void;
   /** Close the connection at once (shutdown, or a body drained past its bound). */
@@ -65,6 +66,11 @@ export interface ListenOptions {
    * error, even for uWS, which would share it silently through SO_REUSEPORT.
    */
   sharePort: boolean;
+  /**
+   * Seconds an idle keep-alive connection stays open after a response (`INKPREP_KEEPALIVE_TIMEOUT_S`); the
+   * replies advertise half of it (keep-alive.ts). uWS has its own fixed timer and refuses any other value.
+   */
+  keepAliveTimeoutS: number;
 }
 
 /** A transport implementation: listens and runs `handler` once per request. */

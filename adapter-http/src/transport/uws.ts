@@ -3,9 +3,12 @@
 // uWS rules kept here: the HttpRequest is only valid inside the handler call; a handler that returns
 // without having ended the response must attach onAborted; body memory is reused after each onData call;
 // large replies go out with tryEnd/onWritable so a slow reader never makes uWS buffer the whole body.
+// uWS closes idle connections on its own fixed timer and sends no Keep-Alive hint: every reply that keeps
+// the connection says how long it may be reused (keep-alive.ts).
 import type { HttpRequest, HttpResponse, us_listen_socket } from 'uWebSockets.js';
 import { ERROR_CODES } from '../errors/registry.js';
 import { JSON_TYPE, statusLine, type Reply } from '../http/reply.js';
+import { UWS_IDLE_TIMEOUT_S, UWS_KEEPALIVE_HINT } from './keep-alive.js';
 import { assertPortFree } from './port.js';
 import { PortInUseError, type BodyChunkHandler, type ListenOptions, type Transport, type TransportServer, type Wire } from './types.js';
 import type { UwsModule } from './uws-load.js';
@@ -22,6 +25,8 @@ class UwsWire implements Wire {
   private abortCb: (() => void) | null = null;
   private armed = false;
   private ended = false;
+  /** The client sent `Connection: close` (read now: the request is gone by the time the reply is written). */
+  private readonly clientCloses: boolean;
 
   constructor(private readonly res: HttpResponse, req: HttpRequest) {
     this.req = req;
@@ -30,6 +35,7 @@ class UwsWire implements Wire {
     this.query = req.getQuery() ?? '';
     // Read now: the response (and its socket) may be gone by the time the request line is logged.
     this.remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString('latin1');
+    this.clientCloses = /\bclose\b/i.test(req.getHeader('connection'));
   }
 
   header(name: string): string {
@@ -73,6 +79,10 @@ class UwsWire implements Wire {
       res.writeHeader('X-Request-Id', requestId);
       res.writeHeader('X-Content-Type-Options', 'nosniff');
       if (reply.headers) for (const k in reply.headers) res.writeHeader(k, reply.headers[k]!);
+      // uWS writes `Connection: close` when it ends with a close, except where the client asked for it (it
+      // closes then, without saying so); a connection that stays open says how long it may be reused.
+      if (this.clientCloses) res.writeHeader('Connection', 'close');
+      else if (!closeConnection) res.writeHeader('Keep-Alive', UWS_KEEPALIVE_HINT);
       if (this.method === 'head') {
         // The GET reply's length, no body. uWS 20.30: endWithoutBody(length) closes the connection without a
         // response, so the header is written by hand and endWithoutBody() adds no Content-Length of its own.
@@ -169,6 +179,9 @@ export function createUwsTransport(uws: UwsModule): Transport {
   return {
     kind: 'uws',
     async listen(opts: ListenOptions, handler: (wire: Wire) => void): Promise<TransportServer> {
+      if (opts.keepAliveTimeoutS !== UWS_IDLE_TIMEOUT_S) {
+        throw new Error(`INKPREP_KEEPALIVE_TIMEOUT_S=${opts.keepAliveTimeoutS}, but uWebSockets.js closes idle connections after its own ${UWS_IDLE_TIMEOUT_S} s, which cannot be changed; use INKPREP_HTTP=node for another idle timeout, or leave the variable unset`);
+      }
       // uWS binds with SO_REUSEPORT: without this probe a second server would share the port silently.
       if (!opts.sharePort) await assertPortFree(opts.host, opts.port);
       const app = uws.App();
