@@ -5,11 +5,10 @@
 // and it succeeds, counted once; and a cancel through one process stops a job held by another.
 // Prints the measurement (wall time of the 20 jobs beside 20 synchronous calls in the same run, uses
 // counted). Skipped, with the reason printed, when no PostgreSQL server answers.
-import http from 'node:http';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, pgUnavailableReason } from './pg.js';
-import { discsPng, startProc, stopProc, type Proc } from './procs.js';
+import { discsPng, postImage, startProc, stopProc, type Proc } from './procs.js';
 
 const pgReason = await pgUnavailableReason();
 if (pgReason) console.warn(`[jobs] skipped: ${pgReason}`);
@@ -22,49 +21,25 @@ const procs: Proc[] = [];
 
 interface Job { id: string; status: string; progress: { fraction: number } | null; result?: { headers: Record<string, string>; output_url?: string }; error?: unknown }
 
-/**
- * One request on a connection of its own (node:http, no agent): a kept-alive socket reused just as a busy
- * server closes it (its keep-alive timer against the client's, on a loaded 2-core machine) would fail the
- * request before it reached the server ('other side closed'), which says nothing about jobs.
- */
-async function call(method: string, url: string, opts: { headers?: Record<string, string>; form?: FormData } = {}): Promise<{ status: number; text: string }> {
-  let body: Buffer | undefined;
-  const headers: Record<string, string> = { 'x-api-key': BOOT_KEY, connection: 'close', ...opts.headers };
-  if (opts.form) {
-    const r = new Response(opts.form);
-    body = Buffer.from(await r.arrayBuffer());
-    headers['content-type'] = r.headers.get('content-type')!;
-    headers['content-length'] = String(body.byteLength);
-  }
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-function imageForm(image: Blob, fields: Record<string, string>): FormData {
+async function submit(p: Proc, image: Blob, fields: Record<string, string> = {}): Promise<Job> {
   const f = new FormData();
   f.append('image', image, 'art.png');
   for (const [k, v] of Object.entries(fields)) f.append(k, v);
-  return f;
+  const res = await fetch(`${p.base}/api/v1/vectorize`, { method: 'POST', body: f, headers: { 'x-api-key': BOOT_KEY, Prefer: 'respond-async' } });
+  const body = await res.text();
+  expect(res.status, body).toBe(202);
+  return JSON.parse(body) as Job;
 }
 
-async function submit(p: Proc, image: Blob, fields: Record<string, string> = {}): Promise<Job> {
-  const res = await call('POST', `${p.base}/api/v1/vectorize`, { form: imageForm(image, fields), headers: { Prefer: 'respond-async' } });
-  expect(res.status, res.text).toBe(202);
-  return JSON.parse(res.text) as Job;
+/** A GET on the processes' kept-alive connections (Node's fetch: the servers' Keep-Alive hint retires them in time). */
+function get(url: string): Promise<Response> {
+  return fetch(url, { headers: { 'x-api-key': BOOT_KEY } });
 }
 
 async function read(p: Proc, id: string): Promise<Job> {
-  const res = await call('GET', `${p.base}/api/v1/jobs/${id}`);
+  const res = await get(`${p.base}/api/v1/jobs/${id}`);
   expect(res.status).toBe(200);
-  return JSON.parse(res.text) as Job;
+  return (await res.json()) as Job;
 }
 
 async function untilFinal(p: Proc, id: string, ms = 300_000): Promise<Job> {
@@ -108,7 +83,7 @@ describe.skipIf(pgReason !== null)('jobs on three processes sharing PostgreSQL',
     let t0 = performance.now();
     const syncs: { status: number; svg: string }[] = [];
     for (let i = 0; i < 20; i += 3) {
-      const batch = Array.from({ length: Math.min(3, 20 - i) }, (_, k) => call('POST', `${procs[(i + k) % 3]!.base}/api/v1/vectorize`, { form: imageForm(image, { colors: '8' }) }).then((r) => ({ status: r.status, svg: r.text })));
+      const batch = Array.from({ length: Math.min(3, 20 - i) }, (_, k) => postImage(procs[(i + k) % 3]!.base, '/api/v1/vectorize', BOOT_KEY, image, { colors: '8' }).then(async (r) => ({ status: r.status, svg: await r.text() })));
       syncs.push(...(await Promise.all(batch)));
     }
     const syncMs = performance.now() - t0;
@@ -125,9 +100,9 @@ describe.skipIf(pgReason !== null)('jobs on three processes sharing PostgreSQL',
       for (const p of procs) {
         const again = await read(p, d.id);
         expect(again.result!.headers['X-Paths']).toBe(d.result!.headers['X-Paths']);
-        const out = await call('GET', `${p.base}${d.result!.output_url!}`);
+        const out = await get(`${p.base}${d.result!.output_url!}`);
         expect(out.status).toBe(200);
-        expect(out.text).toBe(syncs[0]!.svg);
+        expect(await out.text()).toBe(syncs[0]!.svg);
       }
     }
     const counted = (await uses()) - base0 - 20;
@@ -173,9 +148,9 @@ describe.skipIf(pgReason !== null)('jobs on three processes sharing PostgreSQL',
       if (Date.now() > end) throw new Error('the job never started');
       await new Promise((r) => setTimeout(r, 50));
     }
-    const del = await call('DELETE', `${procs[0]!.base}/api/v1/jobs/${job.id}`);
+    const del = await fetch(`${procs[0]!.base}/api/v1/jobs/${job.id}`, { method: 'DELETE', headers: { 'x-api-key': BOOT_KEY } });
     expect(del.status).toBe(200);
-    expect((JSON.parse(del.text) as Job).status).toBe('canceled');
+    expect(((await del.json()) as Job).status).toBe('canceled');
     // the line frees: a small job after it completes (the canceled conversion was stopped, not run out)
     const next = await submit(procs[0]!, await discsPng(48, 3));
     expect((await untilFinal(procs[0]!, next.id)).status).toBe('succeeded');

@@ -10,7 +10,6 @@
 // told from bugs; the queue's bounds (entries, answer bytes) drop a keyed confirmation with its answer.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -351,22 +350,6 @@ describe('the confirmation queue (a store that is away, then back)', () => {
 
 const LIVE: object[] = [];
 
-/**
- * GET on a connection of its own (no keep-alive reuse): the busy-timeout request below blocks the server's
- * event loop (a synchronous SQLite busy wait) for 5 s, and on node:http a kept-alive socket of the test's
- * earlier request was then reset under load (ECONNRESET) before the answer was read.
- */
-function getFresh(url: string, headers: Record<string, string>): Promise<{ status: number; retryAfter: string | undefined; body: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    http.get(url, { headers: { ...headers, connection: 'close' }, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], body: JSON.parse(text) as Record<string, unknown> }));
-    }).on('error', reject);
-  });
-}
-
 describe('a SQLite store locked by another process', () => {
   it('a metered call waits out the busy timeout, then 503 store_unavailable with Retry-After; 200 once the lock is gone', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'inkprep-busy-'));
@@ -381,14 +364,14 @@ describe('a SQLite store locked by another process', () => {
     LIVE.push(other); // never garbage-collected: on Node 24 a collected better-sqlite3 Database aborts the process
     try {
       const url = `http://127.0.0.1:${server.port}/test/metered`;
-      expect((await getFresh(url, { 'x-api-key': secret })).status).toBe(200);
+      expect((await fetch(url, { headers: { 'x-api-key': secret } })).status).toBe(200);
       other.exec('BEGIN EXCLUSIVE');
-      const r = await getFresh(url, { 'x-api-key': secret });
+      const r = await fetch(url, { headers: { 'x-api-key': secret } });
       expect(r.status).toBe(503);
-      expect(r.retryAfter).toMatch(/^[1-9][0-9]*$/);
-      expect(r.body).toMatchObject({ code: 'store_unavailable' });
+      expect(r.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
+      expect(await r.json()).toMatchObject({ code: 'store_unavailable' });
       other.exec('COMMIT');
-      expect((await getFresh(url, { 'x-api-key': secret })).status).toBe(200);
+      expect((await fetch(url, { headers: { 'x-api-key': secret } })).status).toBe(200);
     } finally {
       if (other.inTransaction) other.exec('ROLLBACK');
       other.close();
