@@ -135,6 +135,21 @@ export function swatch(c, onPick) {
   return b;
 }
 
+/**
+ * The knock-out modes (field `knockout`) of the Underbase and Gang sheet forms, the default first: the words
+ * of the form's choice, and what a result's summary says of it. One list, so both forms offer the same modes.
+ */
+export const KNOCKOUT = [
+  { value: 'garment', choice: 'art in the shirt colour', summary: 'shirt-coloured art left bare' },
+  { value: 'black', choice: 'black in the art', summary: 'black in the art left bare' },
+  { value: 'none', choice: 'nothing', summary: 'nothing left bare' },
+];
+
+/** Fill a form's empty knock-out <select> with KNOCKOUT's modes, the default selected. */
+export function knockoutChoices(select) {
+  select.replaceChildren(...KNOCKOUT.map((k, i) => el('option', { value: k.value, selected: i === 0 }, k.choice)));
+}
+
 /** The file's name without its extension, for download names. */
 export function baseName(file) {
   return (file?.name || 'image').replace(/\.[^.]+$/, '');

@@ -6,7 +6,7 @@
 // colour (a swatch: sent as `style` + `color`, as a shop names the shirt it prints on) or any colour from the
 // colour box (sent as `garment_color`).
 import { hasKey, ownShirt, postFiles } from './api.js';
-import { baseName, blobUrl, busy, byId, el, facts, need, show, swatch, technical } from './dom.js';
+import { baseName, blobUrl, busy, byId, el, facts, knockoutChoices, need, show, swatch, technical } from './dom.js';
 
 /** The warnings in a shop owner's words (the engine's sentence stays in the tooltip). */
 const WARNING_WORDS = {
@@ -58,6 +58,7 @@ export function initGangsheet(onLimitsChanged) {
   const list = byId('gangsheet-designs');
   const picker = byId('gangsheet-files');
   const f = form.elements;
+  knockoutChoices(f.knockout);
   /** The designs in order: { file, url, row } (the `design` index is the position here). */
   const designs = [];
 

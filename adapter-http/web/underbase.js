@@ -5,7 +5,7 @@
 // separation PDF for the RIP is the same request with format=pdf. Shirt colours come from the own catalogue
 // (api.js ownShirt: the first own style's colours), fetched once when the tab is first opened.
 import { hasKey, ownShirt, postImage } from './api.js';
-import { baseName, blobUrl, busy, byId, el, facts, need, show, state, swatch, technical } from './dom.js';
+import { KNOCKOUT, baseName, blobUrl, busy, byId, el, facts, knockoutChoices, need, show, state, swatch, technical } from './dom.js';
 
 /** The warnings in a shop owner's words (the engine's sentence names form fields; it stays in the tooltip). */
 const WARNING_WORDS = {
@@ -19,9 +19,6 @@ const COMPOSITE_MARGIN = 0.06;
 
 /** Box colours on the composite, one per warning kind (they read on dark and light shirts alike). */
 const BOX_COLOURS = { white_too_thin: '#ff2d95', knockout_gap_too_narrow: '#00c2ff', semi_transparent_pixels: '#ffb000' };
-
-/** The knock-out choice in plain words, for the summary. */
-const KNOCKOUT_WORDS = { none: 'nothing left bare', black: 'black in the art left bare', garment: 'shirt-coloured art left bare' };
 
 /** Decode base64 into a PNG File. */
 function pngFile(b64, name) {
@@ -122,6 +119,7 @@ export function initUnderbase(onLimitsChanged) {
   const out = byId('underbase-out');
   const swatches = byId('underbase-swatches');
   const f = form.elements;
+  knockoutChoices(f.knockout);
   let coloursLoaded = false;
 
   /** Pick a swatch (or none when the colour was typed in the colour input). */
@@ -185,7 +183,7 @@ export function initUnderbase(onLimitsChanged) {
               ['White covers', `${r.white_coverage_percent} % of the print area`, 'white_coverage_percent'],
               ['Left bare (shirt shows)', sqIn(r.knocked_out_sq_in), 'knocked_out_sq_in'],
               ['White ink only', r.white_only_sq_in ? sqIn(r.white_only_sq_in) : null, 'white_only_sq_in'],
-              ['Knock-out', KNOCKOUT_WORDS[r.knockout] ?? r.knockout, 'knockout'],
+              ['Knock-out', KNOCKOUT.find((k) => k.value === r.knockout)?.summary ?? r.knockout, 'knockout'],
               ['Choke', `${r.choke_mm} mm (${r.choke_px} px)`, 'choke_mm, choke_px'],
               ['Resolution', `${r.dpi} DPI`, 'dpi'],
             ]),
