@@ -25,8 +25,14 @@ export interface ItemShape {
   h: number;
   /** 1 where the grown outline covers the cell. */
   cells: Uint8Array;
-  /** Cells between the grid's edge and the art's box (on every side at least). */
+  /** Cells of growth room the grid was made with around the art's box, before it was cropped to the outline. */
   pad: number;
+  /**
+   * Top-left of the art's box in the grid, cells (fractional; negative where transparent edges of the art lie
+   * beyond the outline: the grid is cropped to the grown ink, so the art's empty margins take no film).
+   */
+  artX: number;
+  artY: number;
   /** The art's print size in inches. */
   widthIn: number;
   heightIn: number;
@@ -125,10 +131,29 @@ export function itemShape(r: Raster, widthIn: number, heightIn: number, spacingI
     }
   }
   const dpiSq = (r.width / widthIn) * (r.height / heightIn);
+  const inkSqIn = ink / dpiSq;
+  const grownSqIn = grown / (FINE_PER_IN * FINE_PER_IN);
+  if (x1 < 0) return { w, h, cells, pad, artX: pad, artY: pad, widthIn, heightIn, ink: [pad, pad, pad, pad], inkSqIn, grownSqIn };
+  // crop the grid to the grown outline: the art's transparent margins then neither take film nor keep the
+  // shape from a turn or a place it fits in (the cells are unchanged, so the spacing holds as before)
+  let cx0 = w, cy0 = h, cx1 = -1, cy1 = -1;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      if (!cells[y * w + x]) continue;
+      if (x < cx0) cx0 = x;
+      if (x > cx1) cx1 = x;
+      if (y < cy0) cy0 = y;
+      cy1 = y;
+    }
+  }
+  const cw = cx1 - cx0 + 1;
+  const ch = cy1 - cy0 + 1;
+  const cropped = new Uint8Array(cw * ch);
+  for (let y = 0; y < ch; y++) cropped.set(cells.subarray((y + cy0) * w + cx0, (y + cy0) * w + cx0 + cw), y * cw);
   return {
-    w, h, cells, pad, widthIn, heightIn,
-    ink: x1 < 0 ? [pad, pad, pad, pad] : [x0 / FINE, y0 / FINE, (x1 + 1) / FINE, (y1 + 1) / FINE],
-    inkSqIn: ink / dpiSq, grownSqIn: grown / (FINE_PER_IN * FINE_PER_IN),
+    w: cw, h: ch, cells: cropped, pad, artX: pad - cx0, artY: pad - cy0, widthIn, heightIn,
+    ink: [x0 / FINE - cx0, y0 / FINE - cy0, (x1 + 1) / FINE - cx0, (y1 + 1) / FINE - cy0],
+    inkSqIn, grownSqIn,
   };
 }
 
@@ -159,8 +184,8 @@ export function turnShape(s: ItemShape, turn: Turn): TurnedShape {
   rowStart[h] = runs.length / 2;
   const aw = s.widthIn * NEST_CELLS_PER_IN;
   const ah = s.heightIn * NEST_CELLS_PER_IN;
-  const p = s.pad;
-  const art = turn === 0 ? [p, p] : turn === 90 ? [s.h - p - ah, p] : turn === 180 ? [s.w - p - aw, s.h - p - ah] : [p, s.w - p - aw];
+  const { artX: ax, artY: ay } = s;
+  const art = turn === 0 ? [ax, ay] : turn === 90 ? [s.h - ay - ah, ax] : turn === 180 ? [s.w - ax - aw, s.h - ay - ah] : [ay, s.w - ax - aw];
   const [l, t, r, b] = s.ink;
   return {
     turn, w, h, rowStart, runs: Int32Array.from(runs), artX: art[0]!, artY: art[1]!,
