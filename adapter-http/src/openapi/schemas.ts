@@ -206,7 +206,7 @@ export const GANGSHEET_JSON = obj({
   search_capped: bool('true when the time budget (a wall-clock cap) cut the search short, so the layout may vary with the machine\'s load; false when the work budget alone bounded it (the same request gives the same layout)'),
   placements: arr(obj({
     item: int(), copy: int(), design: int(), sheet: int(),
-    x_in: num('left of the placed (turned) art box from the sheet\'s left edge'), y_in: num('top of the box from the sheet\'s top edge'),
+    x_in: num('left of the placed (turned) art box from the sheet\'s left edge (the box may reach past the sheet\'s edges where the art is transparent)'), y_in: num('top of the box from the sheet\'s top edge'),
     width_in: num(), height_in: num(), rotation: { type: 'integer', enum: [0, 90, 180, 270], description: 'clockwise turn, degrees' },
   })),
   warnings: arr(obj({
