@@ -8,6 +8,7 @@
 // - Photo-based mockups (supplier style on its garment photo): first use of a photo, then per call.
 // - One-off costs, reported separately: neutral render of a blank (first use ever, then disk), loading it
 //   from the disk cache, and colouring it (what a new colour costs).
+// - New output sizes: a colour at a new size, and a storefront's N colours x M sizes (what the memory cache keeps).
 // - Batch (POST /mockup/batch) against 10 single calls, through HTTP on a real server: bench/lib/mockup-batch.ts.
 import os from 'node:os';
 import path from 'node:path';
@@ -121,6 +122,40 @@ export default async function mockupSuite(ctx: BenchContext): Promise<void> {
     }
   }
   ctx.table(`mockup ${out} px: CPU time per call (ratio vs flat paste, new design)`, ctx.ratio(cpuRows, 'flat paste, PNG, new design', 'cpu p50 ms'));
+  // What the memory cache saves at new output sizes: a customer's colour at a new size, and a storefront's
+  // sequence (one design on N colours x M output sizes, colour by colour), each round from a cache holding no
+  // blank (on disk only). CPU per call; the baseline is the same call again (blank and design cached).
+  {
+    const sizes = ctx.short ? [600, 800, 1000] : [1200, 1600, 2000];
+    const colours = ['black', 'white', 'navy', 'red'];
+    const steps: Array<[string, string, number]> = [
+      ['first (blank on disk only)', 'navy', out], ['same blank again (cached)', 'navy', out],
+      ['new colour, same size', 'red', out], [`same colour, new output size (${sizes[1]})`, 'navy', sizes[1]!],
+      [`same colour, another new size (${sizes[0]})`, 'navy', sizes[0]!],
+    ];
+    const perStep: number[][] = steps.map(() => []);
+    const shop: number[] = [];
+    for (let r = 0; r < (ctx.short ? 1 : 3); r++) {
+      clearGarmentMemory();
+      clearMockupDesignCache();
+      for (let i = 0; i < steps.length; i++) {
+        const c0 = process.cpuUsage();
+        await engine.mockup(png, { ...base, color: steps[i]![1], output_size: steps[i]![2], fabric: 0.8 }, { transfer: false });
+        const c = process.cpuUsage(c0);
+        perStep[i]!.push((c.user + c.system) / 1000);
+      }
+      clearGarmentMemory();
+      clearMockupDesignCache();
+      const c0 = process.cpuUsage();
+      for (const color of colours) for (const output_size of sizes) await engine.mockup(png, { ...base, color, output_size, fabric: 0.8 }, { transfer: false });
+      const c = process.cpuUsage(c0);
+      shop.push((c.user + c.system) / 1000 / (colours.length * sizes.length));
+    }
+    const med = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1]!;
+    const rows = steps.map(([name], i) => ({ name, 'cpu p50 ms': med(perStep[i]!) }));
+    rows.push({ name: `storefront: ${colours.length} colours x ${sizes.length} sizes (${sizes.join(', ')}), per mockup`, 'cpu p50 ms': med(shop) });
+    ctx.table(`mockup: new output sizes and a storefront's sequence (CPU per call, ratio vs the same blank again)`, ctx.ratio(rows, 'same blank again (cached)', 'cpu p50 ms'));
+  }
   // PNG encode of the output (the op uses level 1, no adaptive filtering: a preview).
   const { data: raw, info } = await sharp(lastPng!).raw().toBuffer({ resolveWithObject: true });
   const encRows = [];

@@ -11,7 +11,7 @@ export type { OpDef, OpContext } from './ops/types.js';
 export { stageProgress, type ProgressSink, type StageReporter } from './progress.js';
 export { fromWire, type WireError } from './errors.js';
 export { defaultSettings, resolveSettings, MAX_MEMORY_CACHE_MB, type EngineSettings } from './settings.js';
-export { DEFAULT_MEMORY_CACHE_MB, memoryCacheStats, type MemoryCacheStats } from './cache/memory.js';
+export { DEFAULT_MEMORY_CACHE_MB, memoryCacheStats, memoryCacheGet, memoryCachePut, memoryCacheClear, memoryCacheHas, setMemoryCacheBytes, type MemoryCacheStats, type MemoryCachePutOptions } from './cache/memory.js';
 export { decodeImage, DEFAULT_MAX_PIXELS, type DecodeOptions } from './raster/decode.js';
 export { encodeImage, encodePng, type EncodeOptions, type OutputFormat } from './raster/encode.js';
 export { createRaster, type DecodedImage } from './raster/types.js';

@@ -13,6 +13,10 @@ export const DEFAULT_MEMORY_CACHE_MB = 256;
 interface Entry {
   v: unknown;
   bytes: number;
+  /** The entry whose arrays this value shares (counted there, not here). */
+  parent?: string;
+  /** Entries that share this one's arrays: they go when it goes. */
+  children?: Set<string>;
 }
 
 // Map insertion order is the recency order: a hit moves the entry to the end, eviction takes from the front.
@@ -20,12 +24,28 @@ const entries = new Map<string, Entry>();
 let total = 0;
 let limit = DEFAULT_MEMORY_CACHE_MB * MB;
 
+// A child counts only its own bytes, which is honest only while its parent is cached (counted) too: so a
+// parent takes its children with it, and a child is never kept without its parent.
+function drop(key: string): void {
+  const e = entries.get(key);
+  if (!e) return;
+  entries.delete(key);
+  total -= e.bytes;
+  if (e.parent !== undefined) entries.get(e.parent)?.children?.delete(key);
+  if (e.children) for (const c of e.children) drop(c);
+}
+
 function evictToFit(max: number): void {
-  for (const [k, e] of entries) {
+  // Deleting entries not yet visited (a parent's children) during the walk is safe for a Map.
+  for (const k of entries.keys()) {
     if (total <= max) break;
-    entries.delete(k);
-    total -= e.bytes;
+    drop(k);
   }
+}
+
+function touch(key: string, e: Entry): void {
+  entries.delete(key);
+  entries.set(key, e);
 }
 
 /** Set this thread's budget (bytes; 0 keeps nothing), dropping the least recently used entries above it. */
@@ -34,39 +54,58 @@ export function setMemoryCacheBytes(bytes: number): void {
   evictToFit(limit);
 }
 
-/** The cached value under `key`, now the most recently used; undefined when absent. */
+/**
+ * The cached value under `key`, now the most recently used; undefined when absent. A child's parent is
+ * touched after it, so a parent is always at least as recent as its most recent child and the least recently
+ * used children leave before it.
+ */
 export function memoryCacheGet<V>(key: string): V | undefined {
   const e = entries.get(key);
   if (!e) return undefined;
-  entries.delete(key);
-  entries.set(key, e);
+  touch(key, e);
+  if (e.parent !== undefined) {
+    const p = entries.get(e.parent);
+    if (p) touch(e.parent, p);
+  }
   return e.v as V;
 }
 
-/**
- * Keep `v` under `key`, counted as `bytes` (everything it keeps alive, including arrays it shares with other
- * entries: counting them twice errs on the safe side). A value over `maxShare` of the budget is not kept at all
- * (it would push out everything else; the caller still has it), so the total never exceeds the budget.
- */
-export function memoryCachePut(key: string, v: unknown, bytes: number, maxShare = 1): void {
-  const old = entries.get(key);
-  if (old) {
-    entries.delete(key);
-    total -= old.bytes;
-  }
-  if (bytes > limit * maxShare) return;
-  evictToFit(limit - bytes);
-  entries.set(key, { v, bytes });
-  total += bytes;
+/** Options of memoryCachePut. */
+export interface MemoryCachePutOptions {
+  /** Largest share of the budget one value may take (default 1); a larger value is not kept. */
+  maxShare?: number;
+  /**
+   * Key of a cached entry whose arrays `v` shares: `bytes` then counts only what `v` adds, `v` is dropped
+   * whenever that entry is, and it is not kept at all when that entry is not cached.
+   */
+  parent?: string;
 }
 
-/** Drop the entries whose key starts with `prefix` (all of them without one). */
-export function memoryCacheClear(prefix = ''): void {
-  for (const [k, e] of entries) {
-    if (!k.startsWith(prefix)) continue;
-    entries.delete(k);
-    total -= e.bytes;
+/**
+ * Keep `v` under `key`, counted as `bytes` (everything it keeps alive that no parent entry counts; arrays it
+ * shares with entries other than its parent are counted twice, erring on the safe side). A value over `maxShare`
+ * of the budget is not kept at all (it would push out everything else; the caller still has it), so the total
+ * never exceeds the budget.
+ */
+export function memoryCachePut(key: string, v: unknown, bytes: number, o: MemoryCachePutOptions = {}): void {
+  drop(key);
+  if (bytes > limit * (o.maxShare ?? 1)) return;
+  if (o.parent !== undefined) {
+    const p = entries.get(o.parent);
+    if (!p) return;
+    touch(o.parent, p); // recent, so making room below takes other entries first
   }
+  evictToFit(limit - bytes);
+  const p = o.parent === undefined ? undefined : entries.get(o.parent);
+  if (o.parent !== undefined && !p) return; // the room was made by dropping the parent itself
+  entries.set(key, { v, bytes, ...(o.parent === undefined ? {} : { parent: o.parent }) });
+  total += bytes;
+  if (p) (p.children ??= new Set()).add(key);
+}
+
+/** Drop the entries whose key starts with `prefix` (all of them without one), and their children. */
+export function memoryCacheClear(prefix = ''): void {
+  for (const k of entries.keys()) if (k.startsWith(prefix)) drop(k);
 }
 
 /** What this thread's cache holds: bytes counted, entries, and the budget (bytes). */
@@ -79,4 +118,9 @@ export interface MemoryCacheStats {
 /** This thread's cache now (for tests, benches and the operator's numbers). */
 export function memoryCacheStats(): MemoryCacheStats {
   return { bytes: total, entries: entries.size, limitBytes: limit };
+}
+
+/** Whether `key` is cached, without touching its recency (tests: what the budget kept). */
+export function memoryCacheHas(key: string): boolean {
+  return entries.has(key);
 }

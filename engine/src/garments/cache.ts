@@ -52,14 +52,23 @@ export function renderSizeFor(longSide: number): number {
 }
 
 // Every entry lives in the thread's one memory cache (cache/memory.ts: one byte budget, least recently used
-// first out) under these prefixes. Bytes per pixel as counted there: a neutral render holds 10 (mask, print
-// mask, 16-bit shade, sheen, yarn, shadow, 32-bit folds); a coloured blank 12 (its RGBA plus the neutral's
-// mask, print mask, folds and shade, which it keeps alive even once the neutral is dropped).
+// first out) under these prefixes, counted at what each holds of its own:
+// - neutral render of a style/view at a render size: 11 bytes per pixel (mask, print mask, 16-bit shade, sheen,
+//   yarn, shadow, 32-bit folds);
+// - coloured blank at a render size: its RGBA, 4 (it shares the neutral's mask, print mask, folds and shade, so
+//   it is the neutral's child in the cache: dropped with it, never kept without it). It is both the answer at
+//   that size and the source every output size of the colour is resampled from, so a new output size of a
+//   colour costs a resample, not a colouring;
+// - geometry at an output size: the colour-free fields resampled (mask, print mask, 32-bit folds, 16-bit light),
+//   8, shared by every colour at that size (resampling them costs more than colouring);
+// - coloured blank at an output size: its RGBA, 4, the child of that size's geometry.
 const NEUTRAL = 'garment:n:';
 const COLOURED = 'garment:c:';
+const GEOMETRY = 'garment:g:';
 const RESAMPLED = 'garment:r:';
-const NEUTRAL_BYTES_PER_PX = 10;
-const ASSET_BYTES_PER_PX = 12;
+const NEUTRAL_BYTES_PER_PX = 11;
+const RGBA_BYTES_PER_PX = 4;
+const GEOMETRY_BYTES_PER_PX = 8;
 const pending = new Map<string, Promise<unknown>>();
 
 function once<T>(key: string, make: () => Promise<T>): Promise<T> {
@@ -187,23 +196,21 @@ function colorKey(c: ColorSpec): string {
 
 /** The coloured blank at a render size (memory-cached). */
 export async function getColored(style: OwnStyle, view: View, color: ColorSpec, size: number, cacheDir = defaultGarmentCacheDir()): Promise<GarmentAsset> {
+  const nkey = NEUTRAL + `${style.id}-${view}-${size}`;
   const key = `${COLOURED}${style.id}-${view}-${size}-${colorKey(color)}`;
   const hit = memoryCacheGet<GarmentAsset>(key);
   if (hit) return hit;
   return once(key, async () => {
-    const a = await colourBlank(style, view, color, size, cacheDir);
-    memoryCachePut(key, a, a.width * a.height * ASSET_BYTES_PER_PX);
+    const n = await getNeutral(style, view, size, cacheDir);
+    const a: GarmentAsset = {
+      width: n.width, height: n.height, ppi: n.ppi, center_x: n.center_x, collar_y: n.collar_y,
+      rgba: colorize(n, color), mask: n.mask, print_mask: n.print_mask, fold_in: n.fold_in, light: n.shade,
+    };
+    // Counted as its RGBA only while the very neutral it shares is the cached one (another call may have
+    // reloaded it meanwhile).
+    if (memoryCacheGet(nkey) === n) memoryCachePut(key, a, a.width * a.height * RGBA_BYTES_PER_PX, { parent: nkey });
     return a;
   });
-}
-
-/** The coloured blank at a render size, not cached (an intermediate of a resample). */
-async function colourBlank(style: OwnStyle, view: View, color: ColorSpec, size: number, cacheDir: string): Promise<GarmentAsset> {
-  const n = await getNeutral(style, view, size, cacheDir);
-  return {
-    width: n.width, height: n.height, ppi: n.ppi, center_x: n.center_x, collar_y: n.collar_y,
-    rgba: colorize(n, color), mask: n.mask, print_mask: n.print_mask, fold_in: n.fold_in, light: n.shade,
-  };
 }
 
 /** Bilinear resample of a single-channel field to w x h (pixel centres aligned). */
@@ -223,16 +230,39 @@ function resampleField<T extends Float32Array | Uint8Array | Uint16Array>(src: T
   return out;
 }
 
+/** A blank's colour-free fields at an output size: everything of a GarmentAsset but its RGBA. */
+type Geometry = Omit<GarmentAsset, 'rgba'>;
+
+/** The neutral's fields resampled to w x h (memory-cached per size, shared by every colour). */
+function getGeometry(style: OwnStyle, view: View, size: number, longSide: number, w: number, h: number, cacheDir: string): Promise<Geometry> {
+  const key = `${GEOMETRY}${style.id}-${view}-${size}-${longSide}`;
+  const hit = memoryCacheGet<Geometry>(key);
+  if (hit) return Promise.resolve(hit);
+  return once(key, async () => {
+    const n = await getNeutral(style, view, size, cacheDir);
+    const sx = w / n.width;
+    const sy = h / n.height;
+    const g: Geometry = {
+      width: w, height: h, ppi: n.ppi * sx,
+      center_x: n.center_x * sx, collar_y: n.collar_y * sy,
+      mask: resampleField(n.mask, n.width, n.height, w, h, (k) => new Uint8Array(k)),
+      print_mask: resampleField(n.print_mask, n.width, n.height, w, h, (k) => new Uint8Array(k)),
+      fold_in: resampleField(n.fold_in, n.width, n.height, w, h, (k) => new Float32Array(k)),
+      light: resampleField(n.shade, n.width, n.height, w, h, (k) => new Uint16Array(k)),
+    };
+    memoryCachePut(key, g, w * h * GEOMETRY_BYTES_PER_PX);
+    return g;
+  });
+}
+
 /**
  * The coloured blank resampled so its long side is `longSide` px (memory-cached per size).
  * ppi, centre and collar are scaled with it.
  */
 export async function getGarmentAt(style: OwnStyle, view: View, color: ColorSpec, longSide: number, cacheDir = defaultGarmentCacheDir()): Promise<GarmentAsset> {
   const size = renderSizeFor(longSide);
-  // At the render size itself the coloured blank is the answer; otherwise it is only the resample's source,
-  // coloured afresh and dropped (a new output size of a colour costs a colouring; the budget holds the blanks
-  // mockups actually use instead).
-  const key = `${RESAMPLED}${style.id}-${view}-${size}-${colorKey(color)}-${longSide}`;
+  const geoKey = `${GEOMETRY}${style.id}-${view}-${size}-${longSide}`;
+  const key = `${RESAMPLED}${style.id}-${view}-${size}-${longSide}-${colorKey(color)}`;
   const hit = memoryCacheGet<GarmentAsset>(key);
   if (hit) return hit;
   const neutral = await getNeutral(style, view, size, cacheDir);
@@ -241,25 +271,16 @@ export async function getGarmentAt(style: OwnStyle, view: View, color: ColorSpec
   const h = Math.max(1, Math.round(neutral.height * s));
   if (w === neutral.width && h === neutral.height) return getColored(style, view, color, size, cacheDir);
   return once(key, async () => {
-    const base = await colourBlank(style, view, color, size, cacheDir);
+    const geo = await getGeometry(style, view, size, longSide, w, h, cacheDir);
+    const base = await getColored(style, view, color, size, cacheDir);
     const buf = await sharp(Buffer.from(base.rgba.buffer, base.rgba.byteOffset, base.rgba.byteLength), { raw: { width: base.width, height: base.height, channels: 4 } })
       .resize(w, h, { kernel: s < 1 ? 'lanczos3' : 'mitchell', fit: 'fill' })
       .raw()
       .toBuffer();
     const rgba = new Uint8ClampedArray(buf.length);
     rgba.set(buf);
-    const sx = w / base.width;
-    const sy = h / base.height;
-    const a: GarmentAsset = {
-      width: w, height: h, ppi: base.ppi * sx,
-      center_x: base.center_x * sx, collar_y: base.collar_y * sy,
-      rgba,
-      mask: resampleField(base.mask, base.width, base.height, w, h, (n) => new Uint8Array(n)),
-      print_mask: resampleField(base.print_mask, base.width, base.height, w, h, (n) => new Uint8Array(n)),
-      fold_in: resampleField(base.fold_in, base.width, base.height, w, h, (n) => new Float32Array(n)),
-      light: resampleField(base.light, base.width, base.height, w, h, (n) => new Uint16Array(n)),
-    };
-    memoryCachePut(key, a, w * h * ASSET_BYTES_PER_PX);
+    const a: GarmentAsset = { ...geo, rgba };
+    if (memoryCacheGet(geoKey) === geo) memoryCachePut(key, a, w * h * RGBA_BYTES_PER_PX, { parent: geoKey });
     return a;
   });
 }

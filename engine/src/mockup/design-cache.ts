@@ -18,7 +18,7 @@ export function designCacheGet(key: string): Raster | undefined {
 
 /** Keep `r` under `key` (not when it would take over half the budget: it would push the blanks out). */
 export function designCachePut(key: string, r: Raster): void {
-  memoryCachePut(PREFIX + key, r, r.width * r.height * BYTES_PER_PX, 0.5);
+  memoryCachePut(PREFIX + key, r, r.width * r.height * BYTES_PER_PX, { maxShare: 0.5 });
 }
 
 /** Drop the resampled-design cache (benches measuring a new design each call). */
