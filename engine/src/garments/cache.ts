@@ -264,7 +264,12 @@ export async function getGarmentAt(style: OwnStyle, view: View, color: ColorSpec
   const geoKey = `${GEOMETRY}${style.id}-${view}-${size}-${longSide}`;
   const key = `${RESAMPLED}${style.id}-${view}-${size}-${longSide}-${colorKey(color)}`;
   const hit = memoryCacheGet<GarmentAsset>(key);
-  if (hit) return hit;
+  if (hit) {
+    // A colour in use keeps its coloured blank at the render size (and so its neutral) recent: its next output
+    // size is a resample, not a colouring, even after other colours came in between.
+    memoryCacheGet(`${COLOURED}${style.id}-${view}-${size}-${colorKey(color)}`);
+    return hit;
+  }
   const neutral = await getNeutral(style, view, size, cacheDir);
   const s = longSide / Math.max(neutral.width, neutral.height);
   const w = Math.max(1, Math.round(neutral.width * s));

@@ -1,8 +1,9 @@
 // The blanks' share of the memory cache (engine/src/garments/cache.ts over cache/memory.ts): an entry that shares
 // another's arrays (a coloured blank its neutral's, a resampled colour its size's geometry) counts only its own
 // bytes, goes when that entry goes and is never kept without it; within the budget a new output size of a colour
-// is resampled from the kept coloured blank and every colour at one size shares that size's fields; the output
-// is the same byte for byte whether the blanks came from the cache or were made afresh.
+// is resampled from the kept coloured blank (which a colour in use keeps recent) and every colour at one size
+// shares that size's fields; the output is the same byte for byte whether the blanks came from the cache or were
+// made afresh.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Raster } from '@inkprep/engine';
 import {
@@ -74,6 +75,23 @@ describe('blanks in the memory cache', () => {
     expect(red500.fold_in).toBe(at500.fold_in);
     expect(red500.rgba).not.toBe(at500.rgba);
     expect(await getGarmentAt(tee, 'front', navy, 500)).toBe(at500);
+  }, 120_000);
+
+  it('a colour in use keeps its coloured blank when a new colour needs room', async () => {
+    memoryCacheClear();
+    const tee = findOwnStyle('classic-tee')!;
+    const navy500 = await getGarmentAt(tee, 'front', navy, 500);
+    const colouredBytes = (await getColored(tee, 'front', navy, 512)).width * (await getColored(tee, 'front', navy, 512)).height * 4;
+    const answerBytes = navy500.width * navy500.height * 4;
+    // Room for red's coloured blank and half of its answer: something of navy's must go.
+    setMemoryCacheBytes(memoryCacheStats().bytes + colouredBytes + answerBytes / 2);
+    await getGarmentAt(tee, 'front', navy, 500); // navy in use
+    await getGarmentAt(tee, 'front', red, 500);
+    // Navy's answer at 500 went (the least recently used), not its coloured blank: asking for that adds nothing.
+    const held = memoryCacheStats();
+    await getColored(tee, 'front', navy, 512);
+    expect(memoryCacheStats()).toEqual(held);
+    expect(held.bytes).toBeLessThanOrEqual(held.limitBytes);
   }, 120_000);
 
   it('within a small budget the blanks stay under it, and the images are the same cached or made afresh', async () => {
