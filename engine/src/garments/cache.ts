@@ -276,8 +276,9 @@ export async function getGarmentAt(style: OwnStyle, view: View, color: ColorSpec
   const h = Math.max(1, Math.round(neutral.height * s));
   if (w === neutral.width && h === neutral.height) return getColored(style, view, color, size, cacheDir);
   return once(key, async () => {
-    const geo = await getGeometry(style, view, size, longSide, w, h, cacheDir);
+    // The coloured blank first: making room for a new size's fields must not drop the source it is about to use.
     const base = await getColored(style, view, color, size, cacheDir);
+    const geo = await getGeometry(style, view, size, longSide, w, h, cacheDir);
     const buf = await sharp(Buffer.from(base.rgba.buffer, base.rgba.byteOffset, base.rgba.byteLength), { raw: { width: base.width, height: base.height, channels: 4 } })
       .resize(w, h, { kernel: s < 1 ? 'lanczos3' : 'mitchell', fit: 'fill' })
       .raw()
