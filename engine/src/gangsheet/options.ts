@@ -3,6 +3,7 @@
 // Defaults and where they come from: docs/algorithms/gangsheet.md.
 import { invalidOption } from '../errors.js';
 import { bool, custom, integer, number, oneOf } from '../options/fields.js';
+import { readItemList } from '../options/item-list.js';
 import { defineOptions, type LibOptions, type WireOptions } from '../options/table.js';
 import { textOptions, type OptionReader } from '../options/validate.js';
 import { UNDERBASE_GARMENT_FIELDS, UNDERBASE_OPTIONS, UNDERBASE_PLATE_FIELDS, type ResolvedUnderbase } from '../underbase/options.js';
@@ -68,29 +69,10 @@ function num(v: unknown): number | undefined {
 
 /** Parse and check the item list (JSON text on HTTP/CLI, an array in the library); errors name `items[i].field`. */
 function readItems(o: OptionReader, wire: string): GangItem[] {
-  let v = o.get(wire);
-  if (v === undefined || v === null) throw invalidOption(wire, 'a list of items [{ "design": 0, "quantity": 1, "width_in": 3 }]', v);
-  if (typeof v === 'string') {
-    // JSON text is how HTTP forms and CLI flags carry the list; typed callers pass the array
-    if (!o.text) throw invalidOption(wire, 'a list of items (JSON text only in textOptions)', v);
-    try {
-      v = JSON.parse(v) as unknown;
-    } catch {
-      throw invalidOption(wire, 'a JSON list of items', v);
-    }
-  }
-  if (!Array.isArray(v)) throw invalidOption(wire, 'a list of items', v);
-  if (v.length === 0) throw invalidOption(wire, 'at least one item', '[]');
   let copies = 0;
-  return v.map((raw: unknown, i): GangItem => {
-    const at = `${wire}[${i}]`;
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalidOption(at, 'an object { design, quantity, width_in | height_in }', raw);
-    const r = raw as Record<string, unknown>;
-    for (const k of Object.keys(r)) {
-      if (!['design', 'quantity', 'width_in', 'widthIn', 'height_in', 'heightIn', 'rotation'].includes(k)) {
-        throw invalidOption(`${at}.${k}`, 'no such item field (design, quantity, width_in, height_in, rotation)', r[k]);
-      }
-    }
+  const fields = { design: 'design', quantity: 'quantity', width_in: 'widthIn', height_in: 'heightIn', rotation: 'rotation' };
+  const expected = 'a list of items [{ "design": 0, "quantity": 1, "width_in": 3 }]';
+  return readItemList(o, wire, { expected, item: 'an object { design, quantity, width_in | height_in }', fields, libNames: 'always' }, (r, at): GangItem => {
     const design = r.design;
     if (typeof design !== 'number' || !Number.isInteger(design) || design < 0 || design >= GANGSHEET_LIMITS.maxDesigns) {
       throw invalidOption(`${at}.design`, `a design file index 0-${GANGSHEET_LIMITS.maxDesigns - 1}`, design);

@@ -5,6 +5,7 @@
 // only (a `style` per item or shared): the legacy template fields and `response` are not part of this table.
 import { InkprepError, invalidOption } from '../errors.js';
 import { custom } from '../options/fields.js';
+import { readItemList } from '../options/item-list.js';
 import { defineOptions, type LibOptions, type TableReader, type WireOptions } from '../options/table.js';
 import { textOptions, type OptionReader } from '../options/validate.js';
 import { isMarkedResolved } from '../options/resolved.js';
@@ -52,34 +53,17 @@ export interface MockupBatchItem {
 /** An item as the table reads it: fields as sent, or a mockup already resolved by the caller (the service's supplier styles). */
 type ItemInput = MockupBatchItem | Readonly<ResolvedMockup>;
 
-const ITEM_HINT = 'an object { style, color, placement, view, size, print_width_in, top_in, offset_x_in }';
-
-/** Parse the list (JSON text on HTTP and the CLI, an array in the library) and check its shape and length. */
+/** The list's shape, length and item fields (JSON text on HTTP and the CLI, an array in the library). */
 function readItems(o: OptionReader, wire: string): ItemInput[] {
-  let v = o.get(wire);
-  if (v === undefined || v === null) throw invalidOption(wire, 'a list of mockups [{ "style": "own:classic-tee", "color": "black" }, ...]', v);
-  if (typeof v === 'string') {
-    // JSON text is how HTTP forms and CLI flags carry the list; typed callers pass the array
-    if (!o.text) throw invalidOption(wire, 'a list of items (JSON text only in textOptions)', v);
-    try {
-      v = JSON.parse(v) as unknown;
-    } catch {
-      throw invalidOption(wire, 'a JSON list of items', v);
-    }
-  }
-  if (!Array.isArray(v)) throw invalidOption(wire, 'a list of items', v);
-  if (v.length === 0) throw invalidOption(wire, 'at least one item', '[]');
-  if (v.length > MOCKUP_BATCH_LIMITS.maxItems) throw invalidOption(wire, `at most ${MOCKUP_BATCH_LIMITS.maxItems} items`, `${v.length} items`);
-  return v.map((raw: unknown, i) => {
-    const at = `${wire}[${i}]`;
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalidOption(at, ITEM_HINT, raw);
-    if (!o.text && isMarkedResolved('mockup', raw)) return raw as ResolvedMockup;
-    const libs = Object.values(ITEM_FIELDS) as string[];
-    for (const k of Object.keys(raw)) {
-      if (!(k in ITEM_FIELDS) && !(!o.text && libs.includes(k))) throw invalidOption(`${at}.${k}`, `no such item field (${Object.keys(ITEM_FIELDS).join(', ')})`, (raw as Record<string, unknown>)[k]);
-    }
-    return raw as MockupBatchItem;
-  });
+  return readItemList(o, wire, {
+    expected: 'a list of mockups [{ "style": "own:classic-tee", "color": "black" }, ...]',
+    item: 'an object { style, color, placement, view, size, print_width_in, top_in, offset_x_in }',
+    fields: ITEM_FIELDS,
+    libNames: 'typed',
+    maxItems: MOCKUP_BATCH_LIMITS.maxItems,
+    // the service's supplier styles: mockups it resolved itself
+    prepared: (raw) => isMarkedResolved('mockup', raw),
+  }, (raw) => raw as ItemInput);
 }
 
 const FIELDS = [

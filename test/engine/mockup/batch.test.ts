@@ -48,6 +48,8 @@ describe('engine.mockupBatch', () => {
     expect(await codeOf(engine.mockupBatch(design, { items: [{ style: 'own:classic-tee', topIn: 2, top_in: 3 }] }))).toEqual({ code: 'invalid_option', field: 'items[0].top_in' });
     expect(await codeOf(engine.mockupBatch(design, { items: [{ style: 'own:classic-tee' }, { style: 'own:classic-tee', colour: 'red' } as MockupBatchItem] }))).toEqual({ code: 'invalid_option', field: 'items[1].colour' });
     expect(await codeOf(engine.mockupBatch(design, { items: [{ style: 'own:classic-tee', view: 'back', placement: 'left-chest' }] }))).toEqual({ code: 'invalid_option', field: 'items[0].view' });
+    // an item's own fields only: a name every object inherits is no item field either
+    expect(await codeOf(engine.mockupBatch(design, { items: [{ style: 'own:classic-tee', toString: 1 } as never] }))).toEqual({ code: 'invalid_option', field: 'items[0].toString' });
     const many = Array.from({ length: MOCKUP_BATCH_LIMITS.maxItems + 1 }, () => ({ style: 'own:classic-tee' }));
     expect(await codeOf(engine.mockupBatch(design, { items: many }))).toEqual({ code: 'invalid_option', field: 'items' });
     // Text forms carry the list as JSON text; typed callers pass the array.
