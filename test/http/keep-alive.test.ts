@@ -64,7 +64,10 @@ class RawConnection {
       const headers = new Map<string, string>();
       for (const line of m[2]!.split('\r\n')) {
         const i = line.indexOf(':');
-        headers.set(line.slice(0, i).trim().toLowerCase(), line.slice(i + 1).trim());
+        const name = line.slice(0, i).trim().toLowerCase();
+        const value = line.slice(i + 1).trim();
+        // A header sent twice is joined, as HTTP reads it: a second Keep-Alive or Connection fails the asserts.
+        headers.set(name, headers.has(name) ? `${headers.get(name)!}, ${value}` : value);
       }
       const len = Number(headers.get('content-length') ?? 0);
       const start = m[0].length;
