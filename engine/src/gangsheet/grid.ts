@@ -115,15 +115,27 @@ export function mark(g: Grid, s: TurnedShape, x: number, y: number): void {
     for (let k = s.rowStart[r]!; k < s.rowStart[r + 1]!; k++) {
       for (let c = x + s.runs[2 * k]!, end = x + s.runs[2 * k + 1]!; c < end; c++) g.bits[base + (c >> 5)] = g.bits[base + (c >> 5)]! | (1 << (c & 31));
     }
-    let longest = 0;
-    let run = 0;
-    for (let c = 0; c < g.cols; c++) {
-      if ((g.bits[base + (c >> 5)]! >>> (c & 31)) & 1) run = 0;
-      else if (++run > longest) longest = run;
-    }
-    g.free[y + r] = longest;
+    refreshFree(g, y + r);
   }
   g.usedRows = Math.max(g.usedRows, y + s.h);
+}
+
+/** Set (`on`) or clear one cell; the row's longest free run is then stale until `refreshFree`. */
+export function setCell(g: Grid, x: number, y: number, on: boolean): void {
+  const i = y * g.stride + (x >> 5);
+  g.bits[i] = on ? g.bits[i]! | (1 << (x & 31)) : g.bits[i]! & ~(1 << (x & 31));
+}
+
+/** Recount row `y`'s longest free run. */
+export function refreshFree(g: Grid, y: number): void {
+  const base = y * g.stride;
+  let longest = 0;
+  let run = 0;
+  for (let c = 0; c < g.cols; c++) {
+    if ((g.bits[base + (c >> 5)]! >>> (c & 31)) & 1) run = 0;
+    else if (++run > longest) longest = run;
+  }
+  g.free[y] = longest;
 }
 
 /** Counts probes (the deterministic work measure) and says when to give up (the wall-clock cap). */

@@ -3,6 +3,7 @@
 // orders, then order moves of a local search) each lay out every copy; the shortest layout wins. The search
 // is bounded by a work budget counted in outline probes, so the same input gives the same layout on any
 // machine; the wall-clock cap is only a safety net (the one source of variation, reported as `capped`).
+import { compact, type CompactPiece } from './compact.js';
 import { collide, firstFit, mark, newGrid, resetHint, type Grid, type Probe } from './grid.js';
 import { NEST_CELLS_PER_IN, type TurnedShape, type Turn } from './shapes.js';
 
@@ -38,9 +39,21 @@ export interface NestResult {
   spots: NestSpot[];
   /** Complete layouts tried (the winner is the shortest). */
   runs: number;
-  /** Outline probes spent (the deterministic work measure). */
+  /** Outline probes spent by the search over orders (the deterministic work measure; compaction's is in `compaction`). */
   work: number;
   /** True when the wall-clock cap cut the search (the layout then depends on the machine's speed). */
+  capped: boolean;
+  /** What compaction of the last sheet did (null when it did not run: no budget left, or the cap had passed). */
+  compaction: CompactStats | null;
+}
+
+/** Compaction of the last sheet: its rows before and after, strips tried and made to fit, work in compaction's units. */
+export interface CompactStats {
+  rowsBefore: number;
+  rowsAfter: number;
+  tries: number;
+  shrinks: number;
+  work: number;
   capped: boolean;
 }
 
@@ -51,6 +64,14 @@ export interface NestResult {
  * idle core: the budget's clock, a safety cap, should only cut it on a machine several times oversubscribed.
  */
 export const NEST_PROBES_PER_MS = 400;
+
+/**
+ * Compaction's work budget per probe of the constructive search's: after the search over orders has spent its
+ * probes, compaction of the last sheet spends `workBudget` x this in its own units (outline rows evaluated,
+ * prefix cells rewritten / 8, first-fit probes x 4: see overlap.ts and compact.ts). A unit costs about 0.03
+ * microseconds of one core of the build machine, so at the default budget compaction takes about 1.5 s.
+ */
+export const NEST_COMPACT_WORK_PER_PROBE = 25;
 
 /** Area in cells of the roll width `widthIn` by `lengthIn` when ink keeps `marginIn` from the edges and outlines grow by `halfSpacingIn`. */
 export function nestArea(widthIn: number, lengthIn: number, marginIn: number, halfSpacingIn: number): NestArea {
@@ -273,7 +294,37 @@ export function nest(groups: readonly NestGroup[], area: NestArea, limits: { cap
   // local search from the best order: moves that shorten the layout are kept
   const rand = lcg(32);
   for (let tries = 0; !capped && m.work < budget && tries < 1000; tries++) tryRun(neighbour(bestOrder, rand));
-  return { spots: best.spots, runs, work: m.work, capped };
+  let spots = best.spots;
+  let compaction: CompactStats | null = null;
+  // then the last sheet made shorter by compaction, on a budget of its own
+  if (!capped && budget > 0) {
+    const c = compactLast(groups, spots, area, budget * NEST_COMPACT_WORK_PER_PROBE, lcg(33), deadline);
+    spots = c.spots;
+    capped = c.stats.capped;
+    compaction = c.stats;
+  }
+  return { spots, runs, work: m.work, capped, compaction };
 }
 
 export type { Turn };
+
+/** The last sheet's copies compacted (earlier sheets are full and stay as they are). */
+function compactLast(groups: readonly NestGroup[], spots: readonly NestSpot[], area: NestArea, budget: number, rand: () => number, deadline: number): { spots: NestSpot[]; stats: CompactStats } {
+  const last = Math.max(...spots.map((s) => s.sheet));
+  const on = spots.filter((s) => s.sheet === last);
+  const shapesOf = new Map(groups.map((g) => [g.item, g.shapes]));
+  const pieces: CompactPiece[] = on.map((s) => {
+    const shapes = shapesOf.get(s.item)!;
+    return { shapes, turn: shapes.indexOf(s.shape), x: s.x, y: s.y };
+  });
+  const rowsBefore = Math.max(...on.map((s) => s.y + s.shape.h));
+  const c = compact(pieces, area.cols, budget, rand, deadline);
+  const moved = on.map((s, i) => {
+    const p = c.pieces[i]!;
+    return { ...s, shape: p.shapes[p.turn]!, x: p.x, y: p.y };
+  });
+  return {
+    spots: [...spots.filter((s) => s.sheet !== last), ...moved],
+    stats: { rowsBefore, rowsAfter: c.rows, tries: c.tries, shrinks: c.shrinks, work: c.work, capped: c.capped },
+  };
+}

@@ -1,0 +1,62 @@
+// Study of the nester on the gang-sheet bench's two sets (bench/suites/gangsheet.ts), for tuning: per budget,
+// the sheet length, its ratio to issue 32's bound, CPU time and what compaction did. Designs are rasterised
+// as the bench does (1024 px) and cached decoded in /tmp.
+// Run: node --import tsx bench/tools/gangsheet-study.ts [budget_ms ...]   (BENCH_GANG_PNG=dir: the sheets' masks)
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import sharp from 'sharp';
+import type { Raster } from '@inkprep/engine';
+import { itemShape, layoutGangsheet, resolveGangsheet } from '@inkprep/engine/internals';
+import { readCorpus } from '../../golden/lib/corpus.js';
+
+const ROLL = 22;
+const SPACING = 0.125;
+const MARGIN = 0.25;
+
+function draw(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+const MIXED = ['si-starbucks.svg', 'si-nasa.svg', 'lettering-brew-co.svg', 'lettering-good-vibes.svg', 'lettering-mountain-club.svg', 'gi-barn-owl.svg',
+  'tw-1f98a-fox.svg', 'noto-1f981-lion.svg', 'om-black-2693-anchor.svg', 'gi-heraldic-sun.svg', 'tw-1f36f-honey-pot.svg', 'gi-dagger-rose.svg'];
+const ROUND = ['noto-1f3c0-basketball.svg', 'noto-1f369-doughnut.svg', 'noto-1f4c0-dvd.svg', 'noto-1f31e-sun-face.svg', 'si-starbucks.svg',
+  'noto-1f680-rocket.svg', 'om-black-1f680-rocket.svg', 'noto-1f988-shark.svg'];
+const sets = {
+  mixed: (() => { const r = draw(32); return MIXED.map((file) => ({ file, widthIn: Math.round((2 + r() * 10) * 4) / 4, quantity: 1 + Math.floor(r() * 20) })); })(),
+  round: (() => { const r = draw(7); return ROUND.map((file) => ({ file, widthIn: Math.round((2 + r() * 4) * 4) / 4, quantity: 4 + Math.floor(r() * 12) })); })(),
+};
+
+async function raster(file: string): Promise<Raster> {
+  const cache = `/tmp/gang-study-${file}.rgba`;
+  if (existsSync(cache)) {
+    const b = readFileSync(cache);
+    return { width: b.readUInt32LE(0), height: b.readUInt32LE(4), data: new Uint8ClampedArray(b.buffer, b.byteOffset + 8, b.byteLength - 8) };
+  }
+  const png = await sharp(Buffer.from(readCorpus(file)), { density: 300 }).resize({ width: 1024, height: 1024, fit: 'inside' }).png().toBuffer();
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const head = Buffer.alloc(8);
+  head.writeUInt32LE(info.width, 0);
+  head.writeUInt32LE(info.height, 4);
+  writeFileSync(cache, Buffer.concat([head, data]));
+  return { width: info.width, height: info.height, data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength) };
+}
+
+const budgets = process.argv.slice(2).map(Number);
+for (const [name, set] of Object.entries(sets)) {
+  const files = [...new Set(set.map((s) => s.file))];
+  const rasters = await Promise.all(files.map(raster));
+  const items = set.map((s) => ({ design: files.indexOf(s.file), quantity: s.quantity, width_in: s.widthIn }));
+  const issue = items.reduce((sum, it) => {
+    const r = rasters[it.design]!;
+    return sum + it.quantity * itemShape(r, it.width_in, (it.width_in * r.height) / r.width, 2 * SPACING).grownSqIn;
+  }, 0) / ROLL;
+  for (const b of budgets.length ? budgets : [5000]) {
+    const cpu0 = process.cpuUsage();
+    const l = layoutGangsheet(rasters, resolveGangsheet({ items, sheetWidthIn: ROLL, maxLengthIn: 1200, spacingIn: SPACING, marginIn: MARGIN, timeBudgetMs: b }), 3_600_000);
+    const c = process.cpuUsage(cpu0);
+    const len = l.sheets[0]!.lengthIn;
+    console.log(`${name} budget ${b}: ${len} in, ${(len / issue).toFixed(3)} x issue bound (${issue.toFixed(2)}), util ${l.utilisation}, CPU ${((c.user + c.system) / 1e6).toFixed(2)} s, capped ${l.searchCapped}, rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
+  }
+}
