@@ -45,12 +45,14 @@ const STRIKES = 3;
  * numbers, so the field's sums fit its 32-bit integers for any order the options allow.
  */
 const BASE_WEIGHT = 16;
-const MAX_WEIGHT = 256;
+const MAX_WEIGHT = 128;
 /**
  * Compaction works on the last rows of the sheet, this many heights of its tallest outline: where the length
  * is decided, and what keeps the field's memory bounded on a long sheet (at most cols x this x 6 bytes).
  */
 const WINDOW_HEIGHTS = 2;
+/** Failed tries in a row, each to take one row off, before compaction stops. */
+const GIVE_UP = 24;
 /** First shrink of the strip (a share of its length); halved after each failure, down to one row. */
 const FIRST_SHRINK = 0.005;
 
@@ -78,6 +80,9 @@ export function compact(start: readonly CompactPiece[], cols: number, budget: nu
   // no strip can be shorter than the tallest moving copy in its flattest turn
   const floor = Math.max(...best.map((p) => Math.min(...p.shapes.map((s) => s.h))));
   let shrink = FIRST_SHRINK;
+  // failures in a row to take a single row off: past GIVE_UP the layout is taken as tight (a small order then
+  // stops long before its budget)
+  let misses = 0;
   const weights = new Int32Array(best.length);
   while (best.length > 1 && field.work < budget && !res.capped) {
     const target = Math.min(bestRows - 1, Math.floor((bestRows + top) * (1 - shrink)) - top);
@@ -90,7 +95,9 @@ export function compact(start: readonly CompactPiece[], cols: number, budget: nu
       best = cur;
       bestRows = Math.max(...best.map(bottom), ...obstacles.map(bottom));
       res.shrinks++;
+      misses = 0;
     } else {
+      if (target === bestRows - 1 && ++misses >= GIVE_UP) break;
       shrink = Math.max(shrink / 2, 1 / (bestRows + top));
     }
   }
@@ -200,7 +207,7 @@ function hole(field: OverlapField, p: CompactPiece): { turn: number; x: number; 
 /** Whether the copy's cells meet another's (its own weight taken out of the sum). */
 function inCollision(field: OverlapField, p: CompactPiece, w: number): boolean {
   const s = p.shapes[p.turn]!;
-  return field.cost(s, p.x, p.y, Infinity) - w * field.areaOf(s) > 0;
+  return field.cost(s, p.x, p.y, Infinity) - w * field.massOf(s) > 0;
 }
 
 /** Move one copy to the spot of least weighted overlap found: samples over the strip and near it, every turn, then refined. */
