@@ -57,6 +57,21 @@ for (const [name, set] of Object.entries(sets)) {
     const l = layoutGangsheet(rasters, resolveGangsheet({ items, sheetWidthIn: ROLL, maxLengthIn: 1200, spacingIn: SPACING, marginIn: MARGIN, timeBudgetMs: b }), 3_600_000);
     const c = process.cpuUsage(cpu0);
     const len = l.sheets[0]!.lengthIn;
+    if (process.env.BENCH_GANG_PNG) {
+      // the sheet at 20 px per inch: each copy's art resized and turned as placed
+      const PX = 20;
+      const layers = await Promise.all(l.placements.filter((p) => p.sheet === 0).map(async (p) => {
+        const r = rasters[p.design]!;
+        const quarter = p.rotation === 90 || p.rotation === 270;
+        const [w, h] = quarter ? [p.heightIn, p.widthIn] : [p.widthIn, p.heightIn];
+        const art = await sharp(Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength), { raw: { width: r.width, height: r.height, channels: 4 } })
+          .resize(Math.max(1, Math.round(w * PX)), Math.max(1, Math.round(h * PX)), { fit: 'fill' }).rotate(p.rotation).png().toBuffer();
+        return { input: art, left: Math.round(p.xIn * PX), top: Math.round(p.yIn * PX) };
+      }));
+      const file = `${process.env.BENCH_GANG_PNG}/study-${name}-${b}.png`;
+      await sharp({ create: { width: ROLL * PX, height: Math.ceil(len * PX), channels: 4, background: '#d0d0d0' } }).composite(layers).png().toFile(file);
+      console.log(`${name}: ${file}`);
+    }
     console.log(`${name} budget ${b}: ${len} in, ${(len / issue).toFixed(3)} x issue bound (${issue.toFixed(2)}), util ${l.utilisation}, CPU ${((c.user + c.system) / 1e6).toFixed(2)} s, capped ${l.searchCapped}, rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
   }
 }
