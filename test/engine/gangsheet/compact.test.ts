@@ -23,7 +23,7 @@ function outline(art: string, turns: 'none' | 'any' = 'any'): TurnedShape[] {
   const h = lines.length;
   const cells = new Uint8Array(w * h);
   lines.forEach((l, y) => [...l].forEach((ch, x) => { if (ch === '#') cells[y * w + x] = 1; }));
-  const shape: ItemShape = { w, h, cells, pad: 0, ink: [0, 0, w, h], widthIn: w / 20, heightIn: h / 20, inkSqIn: 0, grownSqIn: 0 };
+  const shape: ItemShape = { w, h, cells, pad: 0, artX: 0, artY: 0, ink: [0, 0, w, h], widthIn: w / 20, heightIn: h / 20, inkSqIn: 0, grownSqIn: 0 };
   return turnsOf(turns).map((t) => turnShape(shape, t));
 }
 
