@@ -29,9 +29,13 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+// Runs whose outputs are compared must lay out alike: a long wall-clock cap keeps a busy machine's clock out of
+// it (these small orders end their search on their own, as with the default budget).
+const UNCAPPED = ['--time-budget-ms', '60000'];
+
 describe('inkprep gangsheet', () => {
   it('writes the PDF and prints the manifest; --items @file; the json format writes the manifest', async () => {
-    const r = await runCli(['gangsheet', '-o', at('sheet.pdf'), '--design', at('disc.png'), '--design', at('wedge.png'), '--items', `@${at('items.json')}`, '--sheet-width-in', '11']);
+    const r = await runCli(['gangsheet', '-o', at('sheet.pdf'), '--design', at('disc.png'), '--design', at('wedge.png'), '--items', `@${at('items.json')}`, '--sheet-width-in', '11', ...UNCAPPED]);
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(at('sheet.pdf')).subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const summary = JSON.parse(r.stdout) as { format: string; sheets: { width_in: number; length_in: number }[]; placements: { item: number; copy: number }[] };
@@ -39,7 +43,7 @@ describe('inkprep gangsheet', () => {
     expect(summary.sheets).toHaveLength(1);
     expect(summary.sheets[0]!.width_in).toBe(11);
     expect(summary.placements).toHaveLength(7);
-    const j = await runCli(['gangsheet', '-o', at('sheet.json'), '--design', at('disc.png'), '--design', at('wedge.png'), '--items', readFileSync(at('items.json'), 'utf8'), '--sheet-width-in', '11']);
+    const j = await runCli(['gangsheet', '-o', at('sheet.json'), '--design', at('disc.png'), '--design', at('wedge.png'), '--items', readFileSync(at('items.json'), 'utf8'), '--sheet-width-in', '11', ...UNCAPPED]);
     expect(j.code, j.stderr).toBe(0);
     const manifest = JSON.parse(readFileSync(at('sheet.json'), 'utf8')) as { placements: unknown[]; sheets: unknown[] };
     expect(manifest.placements).toEqual(summary.placements);
@@ -47,7 +51,7 @@ describe('inkprep gangsheet', () => {
   }, 120_000);
 
   it('an item that fits nowhere is exit 2 naming the item', async () => {
-    const r = await runCli(['gangsheet', '-o', at('bad.pdf'), '--design', at('disc.png'), '--items', '[{"design":0,"quantity":1,"width_in":1},{"design":0,"quantity":1,"width_in":12}]', '--sheet-width-in', '11']);
+    const r = await runCli(['gangsheet', '-o', at('bad.pdf'), '--design', at('disc.png'), '--items', '[{"design":0,"quantity":1,"width_in":1},{"design":0,"quantity":1,"width_in":12}]', '--sheet-width-in', '11', ...UNCAPPED]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('items[1].width_in');
     const none = await runCli(['gangsheet', '-o', at('none.pdf'), '--items', '[]']);
@@ -56,7 +60,7 @@ describe('inkprep gangsheet', () => {
   }, 120_000);
 
   it('--underbase true: the White separation in the PDF; a png sheet as sheet.png + sheet-white.png, or one zip', async () => {
-    const base = ['--design', at('disc.png'), '--design', at('wedge.png'), '--items', `@${at('items.json')}`, '--sheet-width-in', '11', '--underbase', 'true', '--choke-mm', '0.3'];
+    const base = ['--design', at('disc.png'), '--design', at('wedge.png'), '--items', `@${at('items.json')}`, '--sheet-width-in', '11', ...UNCAPPED, '--underbase', 'true', '--choke-mm', '0.3'];
     const pdf = await runCli(['gangsheet', '-o', at('white.pdf'), ...base, '--spot-name', 'W1']);
     expect(pdf.code, pdf.stderr).toBe(0);
     expect(readFileSync(at('white.pdf')).toString('latin1').match(/\/Separation \/W1 /g)).toHaveLength(2);
@@ -89,7 +93,7 @@ describe('inkprep gangsheet', () => {
     const stub = await startSsStub();
     const env = { INKPREP_SS_ACCOUNT: '1', INKPREP_SS_API_KEY: 'k', INKPREP_SS_BASE_URL: stub.baseUrl };
     try {
-      const base = ['--design', at('ring.png'), '--items', '[{"design":0,"quantity":3,"width_in":2}]', '--sheet-width-in', '11', '--underbase', 'true', '--format', 'png'];
+      const base = ['--design', at('ring.png'), '--items', '[{"design":0,"quantity":3,"width_in":2}]', '--sheet-width-in', '11', ...UNCAPPED, '--underbase', 'true', '--format', 'png'];
       const plate = async (name: string, garment: string[]) => {
         const r = await runCli(['gangsheet', '-o', at(`${name}.png`), ...base, ...garment], env);
         expect(r.code, r.stderr).toBe(0);

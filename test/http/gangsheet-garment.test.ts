@@ -26,7 +26,9 @@ async function ringed(ring: string): Promise<Uint8Array> {
 }
 
 function sheetForm(fields: Record<string, string>): FormData {
-  const f = form(null, { items: JSON.stringify([{ design: 0, quantity: 3, width_in: 2 }, { design: 1, quantity: 2, width_in: 2 }]), sheet_width_in: '11', underbase: 'true', ...fields });
+  // plates of separate requests are compared pixel for pixel, so their layouts must agree: a long wall-clock cap
+  // keeps a busy machine's clock out of it (this small order ends its search on its own, as with the default)
+  const f = form(null, { items: JSON.stringify([{ design: 0, quantity: 3, width_in: 2 }, { design: 1, quantity: 2, width_in: 2 }]), sheet_width_in: '11', underbase: 'true', time_budget_ms: '60000', ...fields });
   designs.forEach((d, i) => f.append('design', new Blob([d]), `design-${i}.png`));
   return f;
 }

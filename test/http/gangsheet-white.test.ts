@@ -35,6 +35,9 @@ const CHOKE_MM = 0.5;
 const FIELDS = {
   items: JSON.stringify([{ design: 0, quantity: 5, width_in: 2 }, { design: 1, quantity: 4, width_in: 2 }]),
   sheet_width_in: '11', underbase: 'true', garment_color: '#000000', choke_mm: String(CHOKE_MM),
+  // the manifest and the PDF are separate requests that must lay out alike: a long wall-clock cap keeps a busy
+  // machine's clock out of it (this small order ends its search on its own, as with the default)
+  time_budget_ms: '60000',
 };
 
 /** The sheet's expected white (0/1 per pixel at DPI): every placement's plate from the underbase code, sampled at pixel centres. */

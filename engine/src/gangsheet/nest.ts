@@ -73,7 +73,7 @@ export const NEST_PROBES_PER_MS = 400;
  * 0.02 microseconds of one core of the loaded build machine: at the default budget (50,000,000 units)
  * compaction took about 1 s on the bench's sets, the whole layout 1.5 s.
  */
-export const NEST_COMPACT_WORK_PER_PROBE = 25;
+export const NEST_COMPACT_WORK_PER_PROBE = 8;
 
 /** Area in cells of the roll width `widthIn` by `lengthIn` when ink keeps `marginIn` from the edges and outlines grow by `halfSpacingIn`. */
 export function nestArea(widthIn: number, lengthIn: number, marginIn: number, halfSpacingIn: number): NestArea {
