@@ -62,7 +62,7 @@ export class Exchange {
   readonly authorizationHeader: string;
   /** The `Idempotency-Key` header as sent ('' when absent): read here because uWS headers exist only in the request callback. */
   readonly idempotencyKey: string;
-  /** The `Prefer` header as sent ('' when absent; jobs/prefer.ts reads it): `respond-async` makes a metered POST a job. */
+  /** The `Prefer` header as sent, its lines joined ('' when absent, and on GET/HEAD; jobs/prefer.ts reads it): `respond-async` makes a metered POST a job. */
   readonly prefer: string;
   /** The client's address (socket peer, or the forwarded client behind a trusted proxy), for the log. */
   readonly client: string;
@@ -97,17 +97,18 @@ export class Exchange {
       this.contentLength = null;
       this.query = wire.query;
       this.bodyDone = true;
+      this.prefer = ''; // jobs are POSTs: a GET's Prefer asks for nothing the service offers
     } else {
       this.contentType = wire.header('content-type');
       this.query = '';
       const cl = wire.header('content-length');
       this.contentLength = cl && /^\d+$/.test(cl) ? Number(cl) : null;
       this.bodyDone = this.contentLength === null ? wire.header('transfer-encoding') === '' : this.contentLength === 0;
+      this.prefer = wire.header('prefer');
     }
     this.apiKeyHeader = wire.header('x-api-key');
     this.authorizationHeader = wire.header('authorization');
     this.idempotencyKey = wire.header('idempotency-key');
-    this.prefer = wire.header('prefer');
     this.id = requestId(wire.header('x-request-id'));
     this.client = clientAddress(wire.remoteAddress, hooks.proxies ? wire.header('x-forwarded-for') : '', hooks.proxies ?? null);
     wire.onAborted(() => this.clientLeft());

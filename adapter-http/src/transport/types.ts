@@ -23,7 +23,11 @@ export interface Wire {
   readonly path: string;
   /** Raw query string without `?` (empty when absent). */
   readonly query: string;
-  /** A request header by lower-case name; empty string when absent. */
+  /**
+   * A request header by lower-case name; empty string when absent. The list headers of list-headers.ts come
+   * with all their lines joined by ", " on every transport; for a repeated single-value header each transport
+   * keeps its own rule (node:http joins most, uWS gives the first line).
+   */
   header(name: string): string;
   /** The socket peer's address as the transport reports it (normalised by http/client-address.ts); empty if unknown. */
   readonly remoteAddress: string;

@@ -4,11 +4,13 @@
 // without having ended the response must attach onAborted; body memory is reused after each onData call;
 // large replies go out with tryEnd/onWritable so a slow reader never makes uWS buffer the whole body.
 // uWS closes idle connections on its own fixed timer and sends no Keep-Alive hint: every reply that keeps
-// the connection says how long it may be reused (keep-alive.ts).
+// the connection says how long it may be reused (keep-alive.ts). uWS's getHeader gives a header's first
+// line only: the list headers the pipeline reads are joined from all their lines, as node:http does.
 import type { HttpRequest, HttpResponse, us_listen_socket } from 'uWebSockets.js';
 import { ERROR_CODES } from '../errors/registry.js';
 import { JSON_TYPE, statusLine, type Reply } from '../http/reply.js';
 import { UWS_IDLE_TIMEOUT_S, UWS_KEEPALIVE_HINT } from './keep-alive.js';
+import { LIST_HEADERS, joinLines } from './list-headers.js';
 import { assertPortFree } from './port.js';
 import { PortInUseError, type BodyChunkHandler, type ListenOptions, type Transport, type TransportServer, type Wire } from './types.js';
 import type { UwsModule } from './uws-load.js';
@@ -22,14 +24,17 @@ class UwsWire implements Wire {
   readonly remoteAddress: string;
   readonly ownsChunks = false;
   private req: HttpRequest | null;
+  /** The list headers' lines joined (list-headers.ts), from one pass over the headers, made when first needed. */
+  private lists: ReadonlyMap<string, string> | null;
   private abortCb: (() => void) | null = null;
   private armed = false;
   private ended = false;
   /** The client sent `Connection: close` (read now: the request is gone by the time the reply is written). */
   private readonly clientCloses: boolean;
 
-  constructor(private readonly res: HttpResponse, req: HttpRequest) {
+  constructor(private readonly res: HttpResponse, req: HttpRequest, lists: ReadonlyMap<string, string> | null) {
     this.req = req;
+    this.lists = lists;
     this.method = req.getMethod();
     this.path = req.getUrl();
     this.query = req.getQuery() ?? '';
@@ -39,7 +44,10 @@ class UwsWire implements Wire {
   }
 
   header(name: string): string {
-    return this.req ? this.req.getHeader(name) : '';
+    if (!this.req) return '';
+    // getHeader sees the first line of a header only; a list header's later lines are part of its value.
+    if (LIST_HEADERS.has(name)) return (this.lists ??= scanHeaders(this.req).lists).get(name) ?? '';
+    return this.req.getHeader(name);
   }
 
   /** Called by the transport when the handler returned: the request is gone; arm onAborted if still open. */
@@ -138,19 +146,27 @@ class UwsWire implements Wire {
   }
 }
 
+/** What one pass over a request's header lines finds. */
+interface HeaderLines {
+  /** How many Content-Length lines came. */
+  contentLengths: number;
+  /** Each list header's lines joined (list-headers.ts); absent when the header was not sent. */
+  lists: Map<string, string>;
+}
+
 /**
- * Whether a header came more than once. uWS 20.30 reads the first Content-Length of several (node:http
- * refuses them): a body framed two ways is refused on both transports. Only requests that may carry a body
- * are walked (one pass over their headers).
+ * Every header line of the request in one pass (uWS names arrive lower-case). Counted: Content-Length,
+ * because uWS 20.30 reads the first of several (node:http refuses them) and a body framed two ways is
+ * refused on both transports; joined: the list headers, of which getHeader would give the first line only.
  */
-function sentTwice(req: HttpRequest, name: string): boolean {
-  const method = req.getMethod();
-  if (method === 'get' || method === 'head') return false;
-  let n = 0;
-  req.forEach((k) => {
-    if (k === name) n++;
+function scanHeaders(req: HttpRequest): HeaderLines {
+  let contentLengths = 0;
+  const lists = new Map<string, string>();
+  req.forEach((k, v) => {
+    if (k === 'content-length') contentLengths++;
+    else if (LIST_HEADERS.has(k)) lists.set(k, joinLines(lists.get(k), v));
   });
-  return n > 1;
+  return { contentLengths, lists };
 }
 
 /** 400 malformed_request with its JSON body, then close (the body's framing cannot be trusted). */
@@ -186,11 +202,15 @@ export function createUwsTransport(uws: UwsModule): Transport {
       if (!opts.sharePort) await assertPortFree(opts.host, opts.port);
       const app = uws.App();
       app.any('/*', (res, req) => {
-        if (sentTwice(req, 'content-length')) {
+        // Requests that may carry a body are walked once here; a GET or HEAD only if the pipeline asks for a
+        // list header (X-Forwarded-For behind a trusted proxy), so the common GET walks nothing.
+        const method = req.getMethod();
+        const lines = method === 'get' || method === 'head' ? null : scanHeaders(req);
+        if (lines && lines.contentLengths > 1) {
           refuseMalformed(res, 'Content-Length was sent more than once');
           return;
         }
-        const wire = new UwsWire(res, req);
+        const wire = new UwsWire(res, req, lines?.lists ?? null);
         handler(wire);
         wire.handlerReturned();
       });
