@@ -14,41 +14,8 @@ import { createEngine, packDesigns, type GangsheetResult, type Raster } from '@i
 import { itemShape, layoutGangsheet, resolveGangsheet } from '@inkprep/engine/internals';
 import type { BenchContext } from '../lib/harness.js';
 import { skylineLength } from '../lib/skyline-packer.js';
+import { MARGIN, mixedSet, ROLL, roundSet, SPACING } from '../lib/gangsheet-sets.js';
 import { readCorpus } from '../../golden/lib/corpus.js';
-
-const ROLL = 22;
-const SPACING = 0.125;
-const MARGIN = 0.25;
-
-interface SetItem { file: string; widthIn: number; quantity: number }
-
-/** A fixed draw (LCG) so every run benches the same order. */
-function draw(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-const MIXED_FILES = ['si-starbucks.svg', 'si-nasa.svg', 'lettering-brew-co.svg', 'lettering-good-vibes.svg', 'lettering-mountain-club.svg', 'gi-barn-owl.svg',
-  'tw-1f98a-fox.svg', 'noto-1f981-lion.svg', 'om-black-2693-anchor.svg', 'gi-heraldic-sun.svg', 'tw-1f36f-honey-pot.svg', 'gi-dagger-rose.svg'];
-const ROUND_FILES = ['noto-1f3c0-basketball.svg', 'noto-1f369-doughnut.svg', 'noto-1f4c0-dvd.svg', 'noto-1f31e-sun-face.svg', 'si-starbucks.svg',
-  'noto-1f680-rocket.svg', 'om-black-1f680-rocket.svg', 'noto-1f988-shark.svg'];
-
-function mixedSet(short: boolean): SetItem[] {
-  const r = draw(32);
-  return MIXED_FILES.slice(0, short ? 6 : MIXED_FILES.length).map((file) => ({
-    file, widthIn: Math.round((2 + r() * 10) * 4) / 4, quantity: 1 + Math.floor(r() * (short ? 5 : 20)),
-  }));
-}
-
-function roundSet(short: boolean): SetItem[] {
-  const r = draw(7);
-  return ROUND_FILES.slice(0, short ? 4 : ROUND_FILES.length).map((file) => ({
-    file, widthIn: Math.round((2 + r() * 4) * 4) / 4, quantity: 4 + Math.floor(r() * (short ? 4 : 12)),
-  }));
-}
 
 async function decodeRgba(png: Uint8Array): Promise<Raster> {
   const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });

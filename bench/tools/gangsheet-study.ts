@@ -7,26 +7,9 @@ import sharp from 'sharp';
 import type { Raster } from '@inkprep/engine';
 import { itemShape, layoutGangsheet, resolveGangsheet } from '@inkprep/engine/internals';
 import { readCorpus } from '../../golden/lib/corpus.js';
+import { MARGIN, mixedSet, ROLL, roundSet, SPACING } from '../lib/gangsheet-sets.js';
 
-const ROLL = 22;
-const SPACING = 0.125;
-const MARGIN = 0.25;
-
-function draw(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-const MIXED = ['si-starbucks.svg', 'si-nasa.svg', 'lettering-brew-co.svg', 'lettering-good-vibes.svg', 'lettering-mountain-club.svg', 'gi-barn-owl.svg',
-  'tw-1f98a-fox.svg', 'noto-1f981-lion.svg', 'om-black-2693-anchor.svg', 'gi-heraldic-sun.svg', 'tw-1f36f-honey-pot.svg', 'gi-dagger-rose.svg'];
-const ROUND = ['noto-1f3c0-basketball.svg', 'noto-1f369-doughnut.svg', 'noto-1f4c0-dvd.svg', 'noto-1f31e-sun-face.svg', 'si-starbucks.svg',
-  'noto-1f680-rocket.svg', 'om-black-1f680-rocket.svg', 'noto-1f988-shark.svg'];
-const sets = {
-  mixed: (() => { const r = draw(32); return MIXED.map((file) => ({ file, widthIn: Math.round((2 + r() * 10) * 4) / 4, quantity: 1 + Math.floor(r() * 20) })); })(),
-  round: (() => { const r = draw(7); return ROUND.map((file) => ({ file, widthIn: Math.round((2 + r() * 4) * 4) / 4, quantity: 4 + Math.floor(r() * 12) })); })(),
-};
+const sets = { mixed: mixedSet(), round: roundSet() };
 
 async function raster(file: string): Promise<Raster> {
   const cache = `/tmp/gang-study-${file}.rgba`;
