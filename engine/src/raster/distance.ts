@@ -1,40 +1,75 @@
 // Exact Euclidean distance transform of a binary mask (Felzenszwalb & Huttenlocher's lower envelope of
-// parabolas, one pass down the columns and one along the rows). The underbase chokes its white plate and
-// measures line widths with it; an exact transform keeps a choke or a width verdict the same wherever a
-// shape sits on the grid, which chamfer or block approximations do not.
+// parabolas along the rows, over each column's distance to its nearest source). The underbase chokes its white
+// plate and measures line widths with it; an exact transform keeps a choke or a width verdict the same wherever
+// a shape sits on the grid, which chamfer or block approximations do not.
+
+const INF = 1e20;
 
 /**
  * Squared distance, in pixels, from every pixel centre to the nearest pixel where `isSource[i]` is non-zero
  * (0 on source pixels). With `outsideIsSource`, the ring of pixels just outside the image counts as source,
  * so a shape touching the border is measured to the border (the art ends there).
+ * With `limit`, only distances up to it are needed (callers that compare with a threshold): a pixel whose
+ * squared distance is at most `limit` gets it exactly, any other gets some value above `limit`. `out`, when
+ * given (width * height long), is written instead of a new array.
  */
-export function squaredDistance(width: number, height: number, isSource: Uint8Array, outsideIsSource = false): Float32Array {
-  const INF = 1e20;
-  const out = new Float32Array(width * height);
-  const n = Math.max(width, height) + 2;
-  const f = new Float64Array(n);
-  const d = new Float64Array(n);
-  const v = new Int32Array(n);
-  const z = new Float64Array(n + 1);
-  // columns: f holds 0 on sources, INF elsewhere; with outsideIsSource, virtual sources at -1 and height
+export function squaredDistance(width: number, height: number, isSource: Uint8Array, outsideIsSource = false, limit = Infinity, out?: Float32Array): Float32Array {
+  const n = width * height;
+  const dist = out ?? new Float32Array(n);
+  columnDistances(width, height, isSource, outsideIsSource, dist);
   const pad = outsideIsSource ? 1 : 0;
-  for (let x = 0; x < width; x++) {
-    const len = height + 2 * pad;
-    if (pad) { f[0] = 0; f[len - 1] = 0; }
-    for (let y = 0; y < height; y++) f[y + pad] = isSource[y * width + x] ? 0 : INF;
-    envelope(f, len, d, v, z);
-    for (let y = 0; y < height; y++) out[y * width + x] = d[y + pad]!;
-  }
-  // rows: the column result is the cost; virtual border sources again sit just outside
+  const len = width + 2 * pad;
+  const f = new Float64Array(len);
+  const d = new Float64Array(len);
+  const v = new Int32Array(len);
+  const z = new Float64Array(len + 1);
+  // rows: the column result is the cost; virtual border sources again sit just outside. Costs above the
+  // limit cannot give a distance within it, so they are left out of the envelope (fewer parabolas).
   for (let y = 0; y < height; y++) {
-    const len = width + 2 * pad;
     const row = y * width;
     if (pad) { f[0] = 0; f[len - 1] = 0; }
-    for (let x = 0; x < width; x++) f[x + pad] = out[row + x]!;
+    let any = pad === 1;
+    for (let x = 0; x < width; x++) {
+      const c = dist[row + x]!;
+      if (c <= limit) { f[x + pad] = c; if (c < INF) any = true; } else f[x + pad] = INF;
+    }
+    if (!any) {
+      dist.fill(INF, row, row + width);
+      continue;
+    }
     envelope(f, len, d, v, z);
-    for (let x = 0; x < width; x++) out[row + x] = d[x + pad]!;
+    for (let x = 0; x < width; x++) dist[row + x] = d[x + pad]!;
   }
-  return out;
+  return dist;
+}
+
+/**
+ * Squared distance along each column to the nearest source in it (INF when there is none), by one sweep down
+ * and one up over whole rows, so memory is read in order. Equal to the 1-D envelope on a 0 / INF column.
+ */
+function columnDistances(width: number, height: number, isSource: Uint8Array, outsideIsSource: boolean, dist: Float32Array): void {
+  // the row of the last source seen in each column; "none" is far enough away that its square exceeds INF
+  const NONE = -1e11;
+  const last = new Float64Array(width).fill(outsideIsSource ? -1 : NONE);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) {
+      if (isSource[row + x]) { last[x] = y; dist[row + x] = 0; continue; }
+      const l = last[x]!;
+      dist[row + x] = l === NONE ? INF : (y - l) * (y - l);
+    }
+  }
+  last.fill(outsideIsSource ? height : -NONE);
+  for (let y = height - 1; y >= 0; y--) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) {
+      if (isSource[row + x]) { last[x] = y; continue; }
+      const l = last[x]!;
+      if (l === -NONE) continue;
+      const s = (l - y) * (l - y);
+      if (s < dist[row + x]!) dist[row + x] = s;
+    }
+  }
 }
 
 /** 1-D squared distance transform of sampled function f[0..n) into d (lower envelope of parabolas). */
@@ -42,9 +77,9 @@ function envelope(f: Float64Array, n: number, d: Float64Array, v: Int32Array, z:
   let k = 0;
   // skip leading infinite samples: they never form the envelope
   let first = 0;
-  while (first < n && f[first]! >= 1e20) first++;
+  while (first < n && f[first]! >= INF) first++;
   if (first === n) {
-    for (let q = 0; q < n; q++) d[q] = 1e20;
+    for (let q = 0; q < n; q++) d[q] = INF;
     return;
   }
   v[0] = first;
@@ -52,7 +87,7 @@ function envelope(f: Float64Array, n: number, d: Float64Array, v: Int32Array, z:
   z[1] = Infinity;
   for (let q = first + 1; q < n; q++) {
     const fq = f[q]!;
-    if (fq >= 1e20) continue;
+    if (fq >= INF) continue;
     // z[0] is -Infinity, so the loop always stops at k = 0
     let p = v[k]!;
     let s = (fq + q * q - (f[p]! + p * p)) / (2 * (q - p));

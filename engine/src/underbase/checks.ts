@@ -40,14 +40,20 @@ export function narrowRegions(width: number, height: number, mask: Uint8Array, m
   // distance about (m + 1) / 2 from the outside (pixel centres)
   const outside = new Uint8Array(n);
   for (let i = 0; i < n; i++) outside[i] = mask[i] ? 0 : 1;
-  const dOut = squaredDistance(width, height, outside, !outsideIsMask);
+  // both transforms are only compared with r2, so neither needs distances beyond it (limit), and the
+  // second reuses the first's array
   const r = (minPx + 1) / 2;
   const r2 = r * r;
-  const core = new Uint8Array(n);
+  const dOut = squaredDistance(width, height, outside, !outsideIsMask, r2);
+  const core = outside;
   let anyCore = false;
-  for (let i = 0; i < n; i++) if (mask[i] && dOut[i]! >= r2) { core[i] = 1; anyCore = true; }
+  for (let i = 0; i < n; i++) {
+    const c = mask[i] && dOut[i]! >= r2 ? 1 : 0;
+    core[i] = c;
+    if (c) anyCore = true;
+  }
   // covered: within r of a core pixel (inside a disc of diameter >= minPx that fits in the shape)
-  const dCore = anyCore ? squaredDistance(width, height, core, false) : null;
+  const dCore = anyCore ? squaredDistance(width, height, core, false, r2, dOut) : null;
   const narrow = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     if (!mask[i] || (count && !count[i])) continue;

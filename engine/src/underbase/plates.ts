@@ -105,8 +105,9 @@ export function computePlates(input: Raster, o: Readonly<ResolvedUnderbase>, own
   const noInk = new Uint8Array(n);
   for (let i = 0; i < n; i++) noInk[i] = classes[i] === NO_INK || classes[i] === KNOCKED ? 1 : 0;
   const chokePx = (o.chokeMm / 25.4) * dpi;
-  const d2 = chokePx > 0 ? squaredDistance(w, h, noInk, true) : null;
   const choke2 = chokePx * chokePx;
+  // only "within the choke or not" is asked, so distances beyond it are not needed
+  const d2 = chokePx > 0 ? squaredDistance(w, h, noInk, true, choke2) : null;
   const white = new Uint8Array(n);
   const density = o.whiteDensity / 100;
   const boost = o.highlightWhite / 100;
