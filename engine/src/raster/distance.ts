@@ -4,6 +4,8 @@
 // a shape sits on the grid, which chamfer or block approximations do not.
 
 const INF = 1e20;
+/** Largest sideways reach (pixels) done by a plain scan rather than the envelope. */
+const MAX_SCAN_REACH = 8;
 
 /**
  * Squared distance, in pixels, from every pixel centre to the nearest pixel where `isSource[i]` is non-zero
@@ -18,6 +20,12 @@ export function squaredDistance(width: number, height: number, isSource: Uint8Ar
   const dist = out ?? new Float32Array(n);
   columnDistances(width, height, isSource, outsideIsSource, dist);
   const pad = outsideIsSource ? 1 : 0;
+  // a small limit reaches only a few pixels sideways: a short scan of them beats the envelope's divisions
+  const reach = Math.floor(Math.sqrt(limit));
+  if (reach <= MAX_SCAN_REACH) {
+    rowsWithin(width, height, dist, reach, outsideIsSource);
+    return dist;
+  }
   const len = width + 2 * pad;
   const f = new Float64Array(len);
   const d = new Float64Array(len);
@@ -41,6 +49,32 @@ export function squaredDistance(width: number, height: number, isSource: Uint8Ar
     for (let x = 0; x < width; x++) dist[row + x] = d[x + pad]!;
   }
   return dist;
+}
+
+/**
+ * The row pass for a small limit: each pixel's squared distance is the least of dx^2 plus the column distance
+ * over the pixels at most `reach` away in its row (and the virtual border sources), which is exact whenever
+ * the answer is within reach^2 + 1 > limit; otherwise it is above the limit, which is all callers ask.
+ */
+function rowsWithin(width: number, height: number, dist: Float32Array, reach: number, outsideIsSource: boolean): void {
+  if (reach === 0) return;
+  // the row with `reach` cells either side: INF beyond the image, except the border sources just outside it
+  const f = new Float64Array(width + 2 * reach).fill(INF);
+  if (outsideIsSource) { f[reach - 1] = 0; f[reach + width] = 0; }
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) f[x + reach] = dist[row + x]!;
+    for (let x = 0; x < width; x++) {
+      const c = x + reach;
+      let best = f[c]!;
+      for (let dx = 1; dx <= reach; dx++) {
+        const a = f[c - dx]!, b = f[c + dx]!;
+        const m = (a < b ? a : b) + dx * dx;
+        if (m < best) best = m;
+      }
+      dist[row + x] = best;
+    }
+  }
 }
 
 /**

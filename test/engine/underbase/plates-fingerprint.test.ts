@@ -89,7 +89,7 @@ describe('underbase output is pinned', () => {
 });
 
 describe('squaredDistance', () => {
-  it('equals the brute-force nearest source on random masks, with and without the border as source', () => {
+  it('equals the brute-force nearest source on random masks, with and without the border as source, with and without a limit', () => {
     const r = rng(42);
     for (let t = 0; t < 40; t++) {
       const w = 1 + Math.floor(r() * 23), h = 1 + Math.floor(r() * 23);
@@ -97,13 +97,27 @@ describe('squaredDistance', () => {
       const src = new Uint8Array(w * h);
       for (let i = 0; i < src.length; i++) src[i] = r() < density ? 1 : 0;
       for (const outside of [false, true]) {
-        const got = squaredDistance(w, h, src, outside);
+        const truth = new Float64Array(w * h);
         for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
           let best = Infinity;
           for (let yy = 0; yy < h; yy++) for (let xx = 0; xx < w; xx++) if (src[yy * w + xx]) best = Math.min(best, (x - xx) ** 2 + (y - yy) ** 2);
           if (outside) best = Math.min(best, (x + 1) ** 2, (w - x) ** 2, (y + 1) ** 2, (h - y) ** 2);
-          if (best === Infinity) expect(got[y * w + x]).toBeGreaterThanOrEqual(1e19);
-          else expect(got[y * w + x]).toBe(best);
+          truth[y * w + x] = best;
+        }
+        const got = squaredDistance(w, h, src, outside);
+        for (let i = 0; i < w * h; i++) {
+          if (truth[i] === Infinity) expect(got[i]).toBeGreaterThanOrEqual(1e19);
+          else expect(got[i]).toBe(truth[i]);
+        }
+        // with a limit (scan and envelope paths): exact up to it, above it otherwise; written into `out`
+        for (const limit of [0.35, 2.4, 7, 21.8, 64, 100.5]) {
+          const out = new Float32Array(w * h).fill(-1);
+          const lim = squaredDistance(w, h, src, outside, limit, out);
+          expect(lim).toBe(out);
+          for (let i = 0; i < w * h; i++) {
+            if (truth[i]! <= limit) expect(lim[i]).toBe(truth[i]);
+            else expect(lim[i]).toBeGreaterThan(limit);
+          }
         }
       }
     }
