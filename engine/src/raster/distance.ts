@@ -82,25 +82,27 @@ function rowsWithin(width: number, height: number, dist: Float32Array, reach: nu
  * and one up over whole rows, so memory is read in order. Equal to the 1-D envelope on a 0 / INF column.
  */
 function columnDistances(width: number, height: number, isSource: Uint8Array, outsideIsSource: boolean, dist: Float32Array): void {
-  // the row of the last source seen in each column; "none" is far enough away that its square exceeds INF
-  const NONE = -1e11;
-  const last = new Float64Array(width).fill(outsideIsSource ? -1 : NONE);
+  // the row of the last source seen in each column, NONE before the first
+  const NONE = -0x7fffffff;
+  const last = new Int32Array(width).fill(outsideIsSource ? -1 : NONE);
   for (let y = 0; y < height; y++) {
     const row = y * width;
     for (let x = 0; x < width; x++) {
       if (isSource[row + x]) { last[x] = y; dist[row + x] = 0; continue; }
       const l = last[x]!;
-      dist[row + x] = l === NONE ? INF : (y - l) * (y - l);
+      const dy = y - l;
+      dist[row + x] = l === NONE ? INF : dy * dy;
     }
   }
-  last.fill(outsideIsSource ? height : -NONE);
+  last.fill(outsideIsSource ? height : NONE);
   for (let y = height - 1; y >= 0; y--) {
     const row = y * width;
     for (let x = 0; x < width; x++) {
       if (isSource[row + x]) { last[x] = y; continue; }
       const l = last[x]!;
-      if (l === -NONE) continue;
-      const s = (l - y) * (l - y);
+      if (l === NONE) continue;
+      const dy = l - y;
+      const s = dy * dy;
       if (s < dist[row + x]!) dist[row + x] = s;
     }
   }

@@ -75,6 +75,7 @@ export function computePlates(input: Raster, o: Readonly<ResolvedUnderbase>, own
   // art has few distinct colours: classify each once (class in the low 2 bits, L* above them)
   const seen = new Map<number, number>();
   const lab: Vec3 = [0, 0, 0];
+  let lastKey = -1, lastV = 0;
   let semiTransparent = 0;
   let sx0 = w, sy0 = h, sx1 = -1, sy1 = -1;
   for (let i = 0; i < n; i++) {
@@ -89,7 +90,8 @@ export function computePlates(input: Raster, o: Readonly<ResolvedUnderbase>, own
       if (y > sy1) sy1 = y;
     }
     const key = (px[i * 4]! << 16) | (px[i * 4 + 1]! << 8) | px[i * 4 + 2]!;
-    let v = seen.get(key);
+    // neighbours mostly share a colour: the last one's class saves the map lookup
+    let v = key === lastKey ? lastV : seen.get(key);
     if (v === undefined) {
       rgbToLab(px[i * 4]!, px[i * 4 + 1]!, px[i * 4 + 2]!, lab);
       const cls = target && deltaE2000(lab[0], lab[1], lab[2], target[0], target[1], target[2]) <= o.knockoutTolerance ? KNOCKED
@@ -97,6 +99,8 @@ export function computePlates(input: Raster, o: Readonly<ResolvedUnderbase>, own
       v = cls | (Math.round(Math.max(0, Math.min(100, lab[0])) * 2.55) << 2);
       if (seen.size < 1 << 20) seen.set(key, v);
     }
+    lastKey = key;
+    lastV = v;
     classes[i] = v & 3;
     lightness[i] = v >> 2;
   }
