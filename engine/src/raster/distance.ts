@@ -67,6 +67,7 @@ function rowsWithin(width: number, height: number, dist: Float32Array, reach: nu
     for (let x = 0; x < width; x++) {
       const c = x + reach;
       let best = f[c]!;
+      if (best === 0) { dist[row + x] = 0; continue; }
       for (let dx = 1; dx <= reach; dx++) {
         const a = f[c - dx]!, b = f[c + dx]!;
         const m = (a < b ? a : b) + dx * dx;
