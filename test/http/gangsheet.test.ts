@@ -89,6 +89,11 @@ describe('POST /api/v1/gangsheet', () => {
       expect(res.status, field).toBe(400);
       expect(res.json, field).toMatchObject({ code: 'invalid_option', field });
     }
+    // the usual slip, the design sent as `image`: the answer names the field to use
+    const asImage = form(discArt, { items: ITEMS });
+    const wrongName = await post(t, '/api/v1/gangsheet', asImage);
+    expect(wrongName.json).toMatchObject({ code: 'invalid_option', field: 'image' });
+    expect(String(wrongName.json!.error)).toMatch(/send the file as design/);
     const none = await post(t, '/api/v1/gangsheet', form(null, { items: ITEMS }));
     expect(none.status).toBe(400);
     expect(none.json).toMatchObject({ code: 'missing_image' });

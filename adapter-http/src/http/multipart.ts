@@ -161,7 +161,7 @@ export function readForm(ex: Exchange, limits: FormLimits): BodyReader {
       stream.on('error', () => {}); // destroying busboy after a limit errors its open file stream; already handled
       // Only `image` may be a file, once: a text field sent as a file (`-F scale=@two.txt`), an unknown file
       // or a second image would otherwise be dropped silently and the request run on defaults or the wrong file.
-      const refusal = name !== fileName ? `Part ${name} was sent as a file; only ${fileName} is a file (send ${name} as a text field)`
+      const refusal = name !== fileName ? `Part ${name} was sent as a file, but ${fileName} is this endpoint's only file field: send the file as ${fileName} (or ${name} as a text field)`
         : parts.length >= maxFileParts
           ? (maxFileParts === 1 ? `The ${fileName} file was sent more than once; send one file part named ${fileName}` : `Too many ${fileName} files (at most ${maxFileParts})`)
           : null;

@@ -2,7 +2,7 @@
 // from typed callers. Read here once for every op that has one: the list's shape and length, each item an
 // object with known fields only; every mistake is `invalid_option` naming the list (`items`), the item
 // (`items[3]`) or the item's field (`items[3].color`). What an item's fields must hold is the op's to check.
-import { invalidOption } from '../errors.js';
+import { InkprepError, invalidOption } from '../errors.js';
 import type { OptionReader } from './validate.js';
 
 export interface ItemListSpec {
@@ -26,7 +26,8 @@ export interface ItemListSpec {
  */
 export function readItemList<T>(o: OptionReader, wire: string, spec: ItemListSpec, make: (raw: Record<string, unknown>, at: string) => T): T[] {
   let v = o.get(wire);
-  if (v === undefined || v === null) throw invalidOption(wire, spec.expected, v);
+  // "Expected ... but received undefined" reads like a bug report; a missing list says so, and what to send
+  if (v === undefined || v === null) throw new InkprepError('invalid_option', `Missing ${wire}: expected ${spec.expected}`, { field: wire });
   if (typeof v === 'string') {
     // JSON text is how HTTP forms and CLI flags carry the list; typed callers pass the array
     if (!o.text) throw invalidOption(wire, 'a list of items (JSON text only in textOptions)', v);
@@ -47,10 +48,18 @@ export function readItemList<T>(o: OptionReader, wire: string, spec: ItemListSpe
     if (!(!o.text && spec.prepared?.(raw))) {
       for (const k of Object.keys(r)) {
         if (!Object.prototype.hasOwnProperty.call(spec.fields, k) && !libs.includes(k)) {
-          throw invalidOption(`${at}.${k}`, `no such item field (${Object.keys(spec.fields).join(', ')})`, r[k]);
+          throw unknownItemField(at, k, Object.keys(spec.fields));
         }
       }
     }
     return make(r, at);
   });
+}
+
+/** `items[0].width` is no field: the error names the fields an item takes and a close one (`width_in`). */
+function unknownItemField(at: string, key: string, fields: readonly string[]): InkprepError {
+  // a cut-short or over-long name (`width` for `width_in`, `design_index` for `design`) is the usual slip
+  const near = key.length >= 3 ? fields.filter((f) => f.startsWith(key) || key.startsWith(f)) : [];
+  const hint = near.length === 1 ? `; did you mean ${near[0]}?` : '';
+  return new InkprepError('invalid_option', `${at} has no field ${JSON.stringify(key.slice(0, 60))} (an item takes ${fields.join(', ')})${hint}`, { field: `${at}.${key}` });
 }

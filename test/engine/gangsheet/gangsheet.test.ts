@@ -222,4 +222,24 @@ describe('gangsheet: validation names the item', () => {
     expect(await field([d], textOptions({ items: '[{"design": 0, "quantity": 1, "width_in": 1}, {"design": 0, "width_in": "x"}]' }))).toBe('items[1].width_in');
     expect(await field([d], textOptions({ items: '[{"design": 0,' }))).toBe('items');
   }, 60_000);
+
+  it('a missing list and a misnamed item field say what to send', async () => {
+    const d = await disc(1);
+    const error = async (options: Parameters<typeof run>[1]): Promise<InkprepError> => {
+      const e: unknown = await run([d], options).then(() => null, (err: unknown) => err);
+      expect(e).toBeInstanceOf(InkprepError);
+      return e as InkprepError;
+    };
+    const missing = await error(textOptions({ item: '[{"design": 0, "quantity": 1, "width_in": 1}]' }));
+    expect(missing).toMatchObject({ code: 'invalid_option', details: { field: 'items' } });
+    expect(missing.message).toMatch(/^Missing items: expected a list of items \[/);
+    expect(missing.message).not.toMatch(/undefined/);
+    const width = await error(textOptions({ items: '[{"design": 0, "quantity": 1, "width": 1}]' }));
+    expect(width).toMatchObject({ code: 'invalid_option', details: { field: 'items[0].width' } });
+    expect(width.message).toBe('items[0] has no field "width" (an item takes design, quantity, width_in, height_in, rotation); did you mean width_in?');
+    // no close field: the list of fields, no guess
+    const qty = await error(textOptions({ items: '[{"design": 0, "qty": 1, "width_in": 1}]' }));
+    expect(qty).toMatchObject({ code: 'invalid_option', details: { field: 'items[0].qty' } });
+    expect(qty.message).not.toMatch(/did you mean/);
+  }, 60_000);
 });
