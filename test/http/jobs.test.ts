@@ -221,7 +221,10 @@ describe('Prefer: respond-async', () => {
     const png = await tinyPng();
     const res = await fetch(t.url + '/api/v1/scan', { method: 'POST', body: form(png, { callback_url: 'https://hooks.example.invalid/hook' }), headers: { 'x-api-key': t.key } });
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ code: 'invalid_option', field: 'callback_url' });
+    const refused = (await res.json()) as { error: string };
+    expect(refused).toMatchObject({ code: 'invalid_option', field: 'callback_url' });
+    expect(refused.error).toMatch(/Prefer: respond-async/);
+    expect(refused.error).not.toMatch(/received/); // the URL is not what is wrong
     const seen: { job: JobBody; url: string | null }[] = [];
     jobsOf(t.server.services).hooks.onFinal.push((j, url) => void seen.push({ job: j, url }));
     const a = await submit('/api/v1/scan', form(png, { callback_url: 'https://hooks.example.invalid/hook' }));

@@ -237,7 +237,8 @@ export function postImageRoute(spec: AnySpec): RouteDef {
         // callback_url (the webhooks module posts the final job there) belongs to a job only.
         const callbackUrl = Object.prototype.hasOwnProperty.call(form.fields, 'callback_url') ? form.fields.callback_url! : null;
         if (callbackUrl !== null) {
-          if (!asJob) throw invalidOption('callback_url', 'a callback_url only with the header Prefer: respond-async (it is where the finished job is posted)', callbackUrl);
+          // said plainly: the generic "Expected ... but received <the URL>" made a good URL look like the problem
+          if (!asJob) throw new InkprepError('invalid_option', 'callback_url is taken only with the header Prefer: respond-async (the finished job is posted there): add the header, or leave callback_url out', { field: 'callback_url' });
           const check = jobsOf(app).hooks.checkCallback;
           if (check) await check(callbackUrl);
           else if (callbackUrl === '' || callbackUrl.length > MAX_CALLBACK_URL) throw invalidOption('callback_url', `a URL of 1 to ${MAX_CALLBACK_URL} characters`, callbackUrl);
