@@ -78,7 +78,7 @@ export { layoutGangsheet, manifestJson } from './gangsheet/layout.js';
 export { itemShape, turnShape, turnsOf, NEST_CELLS_PER_IN, type ItemShape, type TurnedShape, type Turn } from './gangsheet/shapes.js';
 export { compact, type CompactPiece, type CompactResult } from './gangsheet/compact.js';
 export { OverlapField, depthOf } from './gangsheet/overlap.js';
-export { nest, nestArea, NEST_PROBES_PER_MS, NEST_COMPACT_WORK_PER_PROBE, type NestArea, type NestGroup, type NestSpot, type NestResult } from './gangsheet/nest.js';
+export { nest, nestArea, PLACEMENT, BOTTOM_LEFT, type PlacementRule, NEST_PROBES_PER_MS, NEST_COMPACT_WORK_PER_PROBE, type NestArea, type NestGroup, type NestSpot, type NestResult } from './gangsheet/nest.js';
 export { imageToSheet, sheetToImage } from './gangsheet/place.js';
 export { writeGangPdf, type GangPdfWhite } from './gangsheet/pdf.js';
 export { renderSheetPng, type GreyArt, type SheetPngSources } from './gangsheet/png.js';

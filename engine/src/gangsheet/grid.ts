@@ -145,12 +145,12 @@ export interface Probe {
   check(): void;
 }
 
-/** Lowest-then-leftmost free spot of `s` from (startX, startY) in scan order; null when none. */
-export function firstFit(g: Grid, s: TurnedShape, startX: number, startY: number, p: Probe): { x: number; y: number } | null {
+/** Lowest-then-leftmost free spot of `s` from (startX, startY) in scan order, on rows up to `maxY`; null when none. */
+export function firstFit(g: Grid, s: TurnedShape, startX: number, startY: number, p: Probe, maxY = Infinity): { x: number; y: number } | null {
   const m = masksOf(s);
   const need = m.longest;
   const { free } = g;
-  rows: for (let y = startY; y + s.h <= g.rows; y++) {
+  rows: for (let y = startY; y + s.h <= g.rows && y <= maxY; y++) {
     if ((y & 31) === 0) p.check();
     p.work++;
     // a row whose longest free run is shorter than the outline's there rules the whole line out; below the
@@ -165,4 +165,48 @@ export function firstFit(g: Grid, s: TurnedShape, startX: number, startY: number
     }
   }
   return null;
+}
+
+/** Set bits in a word. */
+function popcount(v: number): number {
+  v -= (v >>> 1) & 0x55555555;
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+}
+
+/** Grid row `y`'s 32 cells from column `x`, as one word (bit i = column x + i). */
+function gridWord(g: Grid, y: number, x: number): number {
+  const k = y * g.stride + (x >> 5);
+  const sh = x & 31;
+  return sh === 0 ? g.bits[k]! : (g.bits[k]! >>> sh) | (g.bits[k + 1]! << (32 - sh));
+}
+
+/**
+ * Contact of `s` at (x, y), a free position: how many edges of its outline's cells touch an occupied cell or
+ * a wall of the sheet (the top, bottom and sides). An outline that touches much leaves little free film
+ * trapped around it, which first fit alone does not look at.
+ */
+export function contact(g: Grid, s: TurnedShape, x: number, y: number): number {
+  const m = masksOf(s);
+  let n = 0;
+  for (let r = 0; r < s.h; r++) {
+    const gy = y + r;
+    // sideways: each run's two ends
+    for (let k = s.rowStart[r]!; k < s.rowStart[r + 1]!; k++) {
+      const a = x + s.runs[2 * k]!;
+      const b = x + s.runs[2 * k + 1]!;
+      if (a === 0 || (g.bits[gy * g.stride + ((a - 1) >> 5)]! >>> ((a - 1) & 31)) & 1) n++;
+      if (b === g.cols || (g.bits[gy * g.stride + (b >> 5)]! >>> (b & 31)) & 1) n++;
+    }
+    // up and down: the row's cells with no outline cell above (below), against the grid's row there
+    for (let j = 0; j < m.words; j++) {
+      const mask = m.masks[r * m.words + j]!;
+      if (mask === 0) continue;
+      const up = mask & ~(r > 0 ? m.masks[(r - 1) * m.words + j]! : 0);
+      if (up !== 0) n += popcount(gy === 0 ? up : up & gridWord(g, gy - 1, x + 32 * j));
+      const down = mask & ~(r + 1 < s.h ? m.masks[(r + 1) * m.words + j]! : 0);
+      if (down !== 0) n += popcount(gy + 1 === g.rows ? down : down & gridWord(g, gy + 1, x + 32 * j));
+    }
+  }
+  return n;
 }

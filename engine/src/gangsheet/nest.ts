@@ -5,7 +5,7 @@
 // probes and compaction's units, so the same input gives the same layout on any machine; the wall-clock cap is
 // only a safety net (the one source of variation, reported as `capped`).
 import { compact, type CompactPiece } from './compact.js';
-import { collide, firstFit, mark, newGrid, resetHint, type Grid, type Probe } from './grid.js';
+import { collide, contact, firstFit, mark, newGrid, resetHint, type Grid, type Probe } from './grid.js';
 import { NEST_CELLS_PER_IN, type TurnedShape, type Turn } from './shapes.js';
 
 /** One item to place: its index, how many copies, the turned outlines it may take and its grown area. */
@@ -107,6 +107,40 @@ interface Run {
   lastRows: number;
 }
 
+/** A position a copy may take, with its score under the placement rule (higher is better). */
+interface Candidate {
+  x: number;
+  y: number;
+  ti: number;
+  bottom: number;
+  score: number;
+}
+
+/** How a layout picks each copy's position among the free ones (see `PLACEMENT`). */
+export interface PlacementRule {
+  /** Positions scored per turn: the first fit, then the leftmost fit of each of the next rows that have one. */
+  candidates: number;
+  /** How far below the first fit those rows may go, in outline heights. */
+  window: number;
+  /** Score lost per row the copy's bottom goes lower; the score gained is its contact (0 when `contact` is off). */
+  bottomWeight: number;
+  contact: boolean;
+}
+
+/**
+ * The placement rule, measured on the bench's two sets (docs/benchmarks/gangsheet.md, "Placement rule"): per
+ * turn, the first fit and the leftmost fit of the next 2 rows that have one, at most a quarter of the outline's
+ * height below it, scored by contact (edges of outline cells touching ink or a wall) less 2 per row of the
+ * bottom's depth: a copy goes a little lower only where it touches much more, which leaves less film trapped.
+ */
+export const PLACEMENT: PlacementRule = { candidates: 3, window: 0.25, bottomWeight: 2, contact: true };
+
+/** Bottom-left first fit alone (the rule before contact): the lowest bottom over the turns, then the leftmost. */
+export const BOTTOM_LEFT: PlacementRule = { candidates: 1, window: 0, bottomWeight: 1, contact: false };
+
+/** A contact count reads about twice the rows of a probe that finds a fit: counted as two probes of work. */
+const CONTACT_PROBES = 2;
+
 const better = (a: Run, b: Run): boolean => a.sheets < b.sheets || (a.sheets === b.sheets && a.lastRows < b.lastRows);
 
 /**
@@ -114,7 +148,7 @@ const better = (a: Run, b: Run): boolean => a.sheets < b.sheets || (a.sheets ===
  * bottom ends highest (then leftmost). When `fast` is set and the cap passes, the copies left go in rows below
  * (the first run must return a layout); otherwise `Capped` escapes.
  */
-function run(groups: readonly NestGroup[], order: readonly Chunk[], area: NestArea, m: Probe, fast: boolean): Run {
+function run(groups: readonly NestGroup[], order: readonly Chunk[], area: NestArea, m: Probe, fast: boolean, rule: PlacementRule): Run {
   resetHint();
   const sheets: Sheet[] = [newSheet(area)];
   const spots: NestSpot[] = [];
@@ -146,15 +180,36 @@ function run(groups: readonly NestGroup[], order: readonly Chunk[], area: NestAr
       for (let n = 0; n < count; n++) {
         let placed = false;
         for (let si = 0; si < sheets.length && !placed; si++) {
-          let best: { x: number; y: number; ti: number } | null = null;
+          let best: Candidate | null = null;
+          const consider = (c: Candidate): void => {
+            if (!best || c.score > best.score || (c.score === best.score && (c.bottom < best.bottom || (c.bottom === best.bottom && c.x < best.x)))) best = c;
+          };
           for (let ti = 0; ti < shapes.length; ti++) {
             const at = fitOf(si, gi, ti);
             if (!at) continue;
-            const b = at.y + shapes[ti]!.h;
-            if (!best || b < best.y + shapes[best.ti]!.h || (b === best.y + shapes[best.ti]!.h && at.x < best.x)) best = { ...at, ti };
+            const s = shapes[ti]!;
+            const sheet = sheets[si]!;
+            const scored = (p: { x: number; y: number }): Candidate => {
+              let score = -rule.bottomWeight * (p.y + s.h);
+              if (rule.contact) {
+                m.work += CONTACT_PROBES;
+                score += contact(sheet, s, p.x, p.y);
+              }
+              return { x: p.x, y: p.y, ti, bottom: p.y + s.h, score };
+            };
+            consider(scored(at));
+            // more candidates: the leftmost fit of each of the next rows that have one, in a window below the first fit
+            let p = at;
+            for (let k = 1; k < rule.candidates; k++) {
+              const next = firstFit(sheet, s, 0, p.y + 1, m, at.y + Math.ceil(s.h * rule.window));
+              if (!next) break;
+              consider(scored(next));
+              p = next;
+            }
           }
-          if (best) {
-            place(si, gi, best.x, best.y, shapes[best.ti]!);
+          const chosen = best as Candidate | null;
+          if (chosen) {
+            place(si, gi, chosen.x, chosen.y, shapes[chosen.ti]!);
             placed = true;
           }
         }
@@ -257,10 +312,10 @@ const key = (order: readonly Chunk[]): string => order.map((c) => `${c.g}x${c.co
 
 /**
  * Place every copy on as many sheets as it takes, spending at most `workBudget` probes on the search and
- * stopping it when `capMs` of wall-clock time have passed.
+ * stopping it when `capMs` of wall-clock time have passed; each copy's position chosen by `rule`.
  * @example nest(groups, nestArea(22, 200, 0.25, 0.0625), { capMs: 5000, workBudget: 5e6 })
  */
-export function nest(groups: readonly NestGroup[], area: NestArea, limits: { capMs: number; workBudget: number }): NestResult {
+export function nest(groups: readonly NestGroup[], area: NestArea, limits: { capMs: number; workBudget: number }, rule: PlacementRule = PLACEMENT): NestResult {
   const budget = limits.workBudget;
   const deadline = performance.now() + limits.capMs;
   const m: Probe = {
@@ -273,7 +328,7 @@ export function nest(groups: readonly NestGroup[], area: NestArea, limits: { cap
     groups.map((g, i) => ({ g: i, count: g.quantity })).sort((a, b) => cmp(groups[a.g]!, groups[b.g]!) || a.g - b.g);
   // the first run always completes (by the fast path if the cap passes): it is the layout of last resort
   let bestOrder = sorted(ORDERS[0]!);
-  let best: Run = run(groups, bestOrder, area, m, true);
+  let best: Run = run(groups, bestOrder, area, m, true, rule);
   let runs = 1;
   let capped = best.spots.some((s) => s.fast);
   const seen = new Set([key(bestOrder)]);
@@ -281,7 +336,7 @@ export function nest(groups: readonly NestGroup[], area: NestArea, limits: { cap
     if (capped || m.work >= budget || seen.has(key(order))) return;
     seen.add(key(order));
     try {
-      const r = run(groups, order, area, m, false);
+      const r = run(groups, order, area, m, false, rule);
       runs++;
       if (better(r, best)) {
         best = r;
