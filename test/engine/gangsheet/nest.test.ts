@@ -2,9 +2,9 @@
 // still gets a place (the fast path, rows below the rest), none overlapping another's grown outline and none
 // outside the sheet; with time, the search places them with no fast placement; the work budget, not the
 // clock, decides the layout (the same layout with any cap that does not cut the search, and more work never
-// a longer layout).
+// a longer layout); the contact rule beats bottom-left first fit where first fit leaves film trapped.
 import { describe, expect, it } from 'vitest';
-import { itemShape, nest, nestArea, turnShape, turnsOf, type NestGroup, type NestSpot } from '@inkprep/engine/internals';
+import { BOTTOM_LEFT, itemShape, nest, nestArea, PLACEMENT, turnShape, turnsOf, type NestGroup, type NestSpot, type TurnedShape } from '@inkprep/engine/internals';
 import type { Raster } from '@inkprep/engine';
 
 /** A `w` x `h` px raster, opaque where `inside`. */
@@ -12,6 +12,38 @@ function raster(w: number, h: number, inside: (x: number, y: number) => boolean)
   const data = new Uint8ClampedArray(w * h * 4);
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (inside(x, y)) data.set([10, 20, 30, 255], (y * w + x) * 4);
   return { width: w, height: h, data };
+}
+
+/** An outline drawn in ASCII ('#' a taken cell), unturned. */
+function drawn(art: readonly string[]): TurnedShape {
+  const w = Math.max(...art.map((r) => r.length));
+  const rowStart = new Int32Array(art.length + 1);
+  const runs: number[] = [];
+  art.forEach((row, r) => {
+    rowStart[r] = runs.length / 2;
+    for (let c = 0; c < w; c++) {
+      if (row[c] !== '#') continue;
+      const a = c;
+      while (row[c] === '#') c++;
+      runs.push(a, c);
+    }
+  });
+  rowStart[art.length] = runs.length / 2;
+  return { turn: 0, w, h: art.length, rowStart, runs: Int32Array.from(runs), artX: 0, artY: 0, boxWidthIn: w, boxHeightIn: art.length, inkBottom: art.length };
+}
+
+/** The sheet's used rows as ASCII, each copy a letter in placement order. */
+function picture(spots: readonly NestSpot[], cols: number): string[] {
+  const rows = Math.max(...spots.map((s) => s.y + s.shape.h));
+  const g = Array.from({ length: rows }, () => Array<string>(cols).fill('.'));
+  spots.forEach((s, i) => {
+    for (let r = 0; r < s.shape.h; r++) {
+      for (let k = s.shape.rowStart[r]!; k < s.shape.rowStart[r + 1]!; k++) {
+        for (let c = s.shape.runs[2 * k]!; c < s.shape.runs[2 * k + 1]!; c++) g[s.y + r]![s.x + c] = String.fromCharCode(97 + i);
+      }
+    }
+  });
+  return g.map((r) => r.join(''));
 }
 
 /** Marks every spot's outline on its sheet's grid; throws on an overlap or a cell outside the area. */
@@ -83,5 +115,34 @@ describe('gangsheet nesting', () => {
     expect(rowsUsed(a.spots)).toBeLessThanOrEqual(rowsUsed(first.spots));
     expect(rowsUsed(more.spots)).toBeLessThanOrEqual(rowsUsed(a.spots));
     checkNoOverlap(more.spots, area.cols, area.rows);
+  });
+
+  it('placement by contact: a copy one row lower, flush with the wall, leaves room that bottom-left first fit traps', () => {
+    // one layout (no search, no compaction), one turn: the order is the largest outline first
+    const post = drawn(['.#..', '####', '####', '####', '####']);
+    const boot = drawn(['###', '###', '###', '###', '#..']);
+    const bar = drawn(['##', '##', '##', '##', '##']);
+    const small: NestGroup[] = [
+      { item: 0, quantity: 2, shapes: [post], area: 17 },
+      { item: 1, quantity: 2, shapes: [boot], area: 13 },
+      { item: 2, quantity: 2, shapes: [bar], area: 10 },
+    ];
+    const sheet = { cols: 5, rows: 60 };
+    const limits = { capMs: 600_000, workBudget: 0 };
+    const firstFit = nest(small, sheet, limits, BOTTOM_LEFT);
+    const byContact = nest(small, sheet, limits, PLACEMENT);
+    // bottom-left hangs the second boot (d) under the first one's toe, at its first fit, and the bars (e, f) go below
+    expect(picture(firstFit.spots, 5).slice(10)).toEqual([
+      'ccc..', 'ccc..', 'ccc..', 'ccc..', 'cddd.', '.ddd.', '.ddd.', '.ddd.', '.dee.', 'ffee.', 'ffee.', 'ffee.', 'ffee.', 'ff...',
+    ]);
+    // contact puts it a row lower against the wall and the first boot, and a bar fills the column beside each
+    expect(picture(byContact.spots, 5).slice(10)).toEqual([
+      'cccee', 'cccee', 'cccee', 'cccee', 'c..ee', 'dddff', 'dddff', 'dddff', 'dddff', 'd..ff',
+    ]);
+    expect(picture(byContact.spots, 5).length).toBe(20);
+    expect(picture(firstFit.spots, 5).length).toBe(24);
+    checkNoOverlap(byContact.spots, sheet.cols, sheet.rows);
+    // the contact counts and the extra candidates are work: a layout by contact costs more probes
+    expect(byContact.work).toBeGreaterThan(firstFit.work);
   });
 });
