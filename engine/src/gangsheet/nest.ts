@@ -1,6 +1,7 @@
-// Nesting on an occupancy grid of the film: each copy goes to the first (lowest, then leftmost) cell
-// position where its grown outline overlaps nothing. Several deterministic runs (placement rules and item
-// orders, then order moves of a local search) each lay out every copy; the shortest layout wins, and its last
+// Nesting on an occupancy grid of the film: each copy goes, among its first fit (lowest, then leftmost free
+// position) and the leftmost fits of the next rows, to the one whose outline touches most ink and walls for
+// the depth it goes to (the placement rule, `PLACEMENT`). Several deterministic runs (item orders,
+// then order moves of a local search) each lay out every copy; the shortest layout wins, and its last
 // sheet is then made shorter by compaction (compact.ts). Both are bounded by work budgets counted in outline
 // probes and compaction's units, so the same input gives the same layout on any machine; the wall-clock cap is
 // only a safety net (the one source of variation, reported as `capped`).
@@ -144,8 +145,8 @@ const CONTACT_PROBES = 2;
 const better = (a: Run, b: Run): boolean => a.sheets < b.sheets || (a.sheets === b.sheets && a.lastRows < b.lastRows);
 
 /**
- * One complete layout: the copies in `order`, each at its first fit over the open sheets, in the turn whose
- * bottom ends highest (then leftmost). When `fast` is set and the cap passes, the copies left go in rows below
+ * One complete layout: the copies in `order`, each on the first open sheet where it fits, at the candidate
+ * position and turn that `rule` scores best. When `fast` is set and the cap passes, the copies left go in rows below
  * (the first run must return a layout); otherwise `Capped` escapes.
  */
 function run(groups: readonly NestGroup[], order: readonly Chunk[], area: NestArea, m: Probe, fast: boolean, rule: PlacementRule): Run {
