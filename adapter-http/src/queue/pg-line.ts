@@ -251,6 +251,10 @@ export class PgLine implements VectorizeLine {
     this.log = opts.log;
     this.reads = new pg.Pool({ connectionString: opts.connectionString, max: opts.readPoolSize ?? 2, application_name: 'inkprep-line-read' });
     this.reads.on('error', () => undefined); // an idle read connection dropping is replaced on the next read
+    // a checked-out one dropping must not be an uncaught 'error' either (the pool listens only while it is idle)
+    this.reads.on('connect', (client) => {
+      client.on('error', () => undefined);
+    });
   }
 
   /** This process's owner id while connected (logs, tests), else null. */

@@ -382,6 +382,13 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Sto
   const pool = new pg.Pool({ connectionString: opts.connectionString, max: opts.max ?? 10, connectionTimeoutMillis });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  // Nor a checked-out one: the pool listens for a client's 'error' only while it is idle, and a client held for a
+  // transaction, a claim or a migration whose server goes away (restart, failover, pg_terminate_backend) emits
+  // 'error' on itself, an uncaught exception that would take the process down with the database. Its queries
+  // fail on their own (store_unavailable), and the pool drops the dead client when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   try {
     await migratePostgres(pool);
   } catch (err) {
