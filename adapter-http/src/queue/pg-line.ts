@@ -265,6 +265,7 @@ export class PgLine implements VectorizeLine {
   /** Create the schema and register; used by openPgLine. */
   async start(): Promise<void> {
     const c = new pg.Client({ connectionString: this.opts.connectionString });
+    c.on('error', () => undefined); // a drop during setup fails the awaited query; unheard, it would also be thrown
     await c.connect();
     try {
       // CREATE OR REPLACE FUNCTION from two sessions at once can fail ("tuple concurrently updated").
