@@ -127,6 +127,10 @@ describe('Prefer: respond-async', () => {
     expect(a.json.status).toBe('succeeded');
     expect((a.json.result as Record<string, unknown>).body).toEqual(await sync.json());
     expect((a.json.result as Record<string, unknown>).output_url).toBeUndefined();
+    // the 202 has the shape GET shows: the same keys, webhooks included (empty without a callback_url)
+    const got = await get(t, `/api/v1/jobs/${a.json.id as string}`);
+    expect(a.json.webhooks).toEqual([]);
+    expect(Object.keys(a.json).sort()).toEqual(Object.keys(got.json!).sort());
   }, 60_000);
 
   it('admission answers stay synchronous: 400, 401, 413-style checks come before any job', async () => {

@@ -266,7 +266,7 @@ export const JOB = obj({
       error: nullable(str('why there was no answer: timeout after N ms, a connection error, address_not_allowed: ...')),
       duration_ms: int(),
     })),
-  }), 'GET and DELETE /api/v1/jobs/{id}: the deliveries of the job\'s callback_url (empty without one), every attempt recorded'),
+  }), 'the deliveries of the job\'s callback_url (empty without one), every attempt recorded; in the 202 of a submission too (empty until the job is final)'),
 }, ['result', 'error', 'webhooks']);
 
 /** Extra fields of the error body, by code (spec 7: "some errors add fields"). Every registry code has an entry. */

@@ -24,7 +24,7 @@ import { releaseAndSettle, sendMetered } from './metered-reply.js';
 import { checkIdempotencyKey, claimIdempotency, type IdempotentRun } from './idempotency.js';
 import { errorReply } from '../http/errors.js';
 import { formOptions, tableFields, type Probes, type RouteDef, type RouteField } from './route-def.js';
-import { JOBS_PREFIX, jobBody, jobsOf, readPreferences, type JobRun } from '../jobs/index.js';
+import { JOBS_PREFIX, jobsOf, jobView, readPreferences, type JobRun } from '../jobs/index.js';
 
 /** What a POST image handler (and `respond`) receives. */
 export interface ImageCall<Options> {
@@ -291,7 +291,7 @@ export function postImageRoute(spec: AnySpec): RouteDef {
         const wait = prefs?.waitSeconds ?? null;
         if (wait !== null) await runner.whenFinal(job.id, Math.min(wait, MAX_PREFER_WAIT_S) * 1000);
         const now = wait !== null ? (await app.store.jobs.get(job.id)) ?? job : job;
-        return json(jobBody(now, app.config.publicUrl), 202, {
+        return json(await jobView(app.store, app.config.publicUrl, now), 202, {
           Location: `${JOBS_PREFIX}${job.id}`,
           'Preference-Applied': wait !== null ? `respond-async, wait=${wait}` : 'respond-async',
         });

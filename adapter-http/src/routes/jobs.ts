@@ -5,10 +5,9 @@
 // account's job is 404 job_not_found, exactly as a job that does not exist. All unmetered.
 import { ServiceError } from '../errors/registry.js';
 import { binary, json } from '../http/reply.js';
-import { JOBS_PREFIX, jobBody, jobsOf } from '../jobs/index.js';
+import { JOBS_PREFIX, jobsOf, jobView } from '../jobs/index.js';
 import { hostingFor } from '../storage/index.js';
 import type { JobRecord } from '../store/jobs.js';
-import { deliveryJson } from '../webhooks/job-view.js';
 import { getRoute, type GetCall, type RouteDef } from './define.js';
 
 /** The id segment of /api/v1/jobs/{id}[/output]. */
@@ -21,9 +20,8 @@ function notFound(id: string): ServiceError {
 }
 
 /** The job body with its webhook deliveries and their attempts (empty without a callback_url). */
-async function withWebhooks(call: GetCall, job: JobRecord): Promise<Record<string, unknown>> {
-  const webhooks = job.callbackUrl === null ? [] : (await call.app.store.webhooks.deliveriesOf(job.id)).map(deliveryJson);
-  return { ...jobBody(job, call.app.config.publicUrl), webhooks };
+function withWebhooks(call: GetCall, job: JobRecord): ReturnType<typeof jobView> {
+  return jobView(call.app.store, call.app.config.publicUrl, job);
 }
 
 async function ownJob(call: GetCall): Promise<JobRecord> {
