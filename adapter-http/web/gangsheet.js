@@ -10,6 +10,8 @@ import { baseName, blobUrl, busy, byId, el, facts, knockoutChoices, need, show, 
 
 /** The warnings in a shop owner's words (the engine's sentence stays in the tooltip). */
 const WARNING_WORDS = {
+  unused_design: () => 'No item uses this file: check which design each item names (they count from 0 in the order added).',
+  nothing_to_print: () => 'Almost nothing of this design would print: it matches the shirt colour, so the knock-out leaves empty film. Choose no knock-out, or art that stands out from the shirt.',
   low_resolution: (w) => `The art is only ${w.dpi} DPI at this size: it will print soft or jagged. Print it smaller or send a larger file.`,
   white_too_thin: () => 'Some white lines are too thin to hold on the film (under 1 pt). Thicken the art there, or pull the white in less.',
   knockout_gap_too_narrow: () => 'Some gaps where the shirt shows through are too narrow (under 2 pt) and will fill in. Widen them in the art, or leave nothing bare.',
@@ -206,7 +208,7 @@ export function initGangsheet(onLimitsChanged) {
             el('h3', {}, 'Warnings'),
             m.warnings.length
               ? el('ul', { class: 'warnings', 'data-testid': 'gangsheet-warnings' }, m.warnings.map((w) =>
-                el('li', { class: 'warning', title: w.message, 'data-code': w.code }, `${names[items[w.item]?.design] ?? `Item ${w.item}`}: `, (WARNING_WORDS[w.code] ?? (() => w.message))(w))))
+                el('li', { class: 'warning', title: w.message, 'data-code': w.code }, `${w.item === undefined ? names[w.design] ?? `Design ${w.design}` : names[items[w.item]?.design] ?? `Item ${w.item}`}: `, (WARNING_WORDS[w.code] ?? (() => w.message))(w))))
               : el('p', { class: 'help' }, 'None.'),
             el('p', { class: 'row' }, pdfButton),
             el('div', { class: 'status', role: 'status', 'aria-live': 'polite', 'data-testid': 'gangsheet-pdf-status' }),

@@ -9,6 +9,7 @@ import { KNOCKOUT, baseName, blobUrl, busy, byId, el, facts, knockoutChoices, ne
 
 /** The warnings in a shop owner's words (the engine's sentence names form fields; it stays in the tooltip). */
 const WARNING_WORDS = {
+  nothing_to_print: () => 'Almost nothing of this art would print: it matches the shirt colour, so the knock-out leaves the shirt showing everywhere. Choose no knock-out, or art in a colour that stands out from the shirt.',
   white_too_thin: (n) => `${n === 1 ? 'A white line is' : `${n} white lines are`} too thin to hold on the film (under 1 pt, 0.014 in). Thicken the art there, or make the choke smaller.`,
   knockout_gap_too_narrow: (n) => `${n === 1 ? 'A gap' : `${n} gaps`} where the shirt shows through ${n === 1 ? 'is' : 'are'} too narrow (under 2 pt) and will fill in with ink. Widen ${n === 1 ? 'it' : 'them'} in the art, or choose no knock-out.`,
   semi_transparent_pixels: () => 'Part of the art is see-through (soft edges or fades): the white under it prints unevenly. Choose a soft-edge fix above.',
@@ -18,7 +19,7 @@ const WARNING_WORDS = {
 const COMPOSITE_MARGIN = 0.06;
 
 /** Box colours on the composite, one per warning kind (they read on dark and light shirts alike). */
-const BOX_COLOURS = { white_too_thin: '#ff2d95', knockout_gap_too_narrow: '#00c2ff', semi_transparent_pixels: '#ffb000' };
+const BOX_COLOURS = { nothing_to_print: '#ff3b30', white_too_thin: '#ff2d95', knockout_gap_too_narrow: '#00c2ff', semi_transparent_pixels: '#ffb000' };
 
 /** Decode base64 into a PNG File. */
 function pngFile(b64, name) {

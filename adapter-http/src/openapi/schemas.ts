@@ -190,7 +190,7 @@ export const UNDERBASE_JSON = obj({
   knocked_out_sq_in: num('art knocked out (the garment shows), square inches'),
   white_coverage_percent: num('white ink area over the print area'),
   warnings: arr(obj({
-    code: { type: 'string', enum: ['white_too_thin', 'knockout_gap_too_narrow', 'semi_transparent_pixels'] },
+    code: { type: 'string', enum: ['nothing_to_print', 'white_too_thin', 'knockout_gap_too_narrow', 'semi_transparent_pixels'], description: 'nothing_to_print: the art has no ink, or the knock-out leaves under 1 % of its inked pixels to print' },
     message: str(), count: int(), pixels: int(), boxes: arr(pixelBox, 'the largest regions, in the art\'s pixels'),
   })),
   white_plate: { type: 'string', contentEncoding: 'base64', description: 'the white plate, 8-bit grey PNG' },
@@ -210,10 +210,10 @@ export const GANGSHEET_JSON = obj({
     width_in: num(), height_in: num(), rotation: { type: 'integer', enum: [0, 90, 180, 270], description: 'clockwise turn, degrees' },
   })),
   warnings: arr(obj({
-    code: { type: 'string', enum: ['low_resolution', 'white_too_thin', 'knockout_gap_too_narrow', 'semi_transparent_pixels'] },
-    item: int(), dpi: num('the art\'s resolution at its print size'), message: str(),
+    code: { type: 'string', enum: ['low_resolution', 'unused_design', 'nothing_to_print', 'white_too_thin', 'knockout_gap_too_narrow', 'semi_transparent_pixels'], description: 'unused_design: a design file no item names (design, no item); nothing_to_print (underbase=true): the item\'s art has no ink, or the knock-out leaves under 1 % of its inked pixels to print' },
+    item: int('index in items (every code but unused_design)'), design: int('index of the design file (unused_design)'), dpi: num('the art\'s resolution at its print size (every code but unused_design)'), message: str(),
     regions: int('the white layer\'s warnings: separate regions the underbase check found in the design'),
-  }, ['regions'])),
+  }, ['item', 'design', 'dpi', 'regions'])),
   white: { oneOf: [obj({
     spot_name: str('the White separation\'s name in the PDF'),
     garment_color: { type: ['string', 'null'], pattern: '^#[0-9a-f]{6}$', description: 'the garment colour (given as hex, or the catalog colour\'s), or null' },

@@ -12,12 +12,14 @@ import { itemShape, turnShape, turnsOf, NEST_CELLS_PER_IN } from './shapes.js';
 
 /** A per-item warning (the sheet is still made): low resolution, or one of the white layer's underbase checks. */
 export interface GangWarning {
-  code: 'low_resolution' | UnderbaseWarning['code'];
-  /** Index in `items`. */
-  item: number;
+  code: 'low_resolution' | 'unused_design' | UnderbaseWarning['code'];
+  /** Index in `items` (every code but unused_design). */
+  item?: number;
+  /** Index of the design file no item uses (unused_design). */
+  design?: number;
   message: string;
-  /** The art's resolution at its print size. */
-  dpi: number;
+  /** The art's resolution at its print size (every code but unused_design). */
+  dpi?: number;
   /** The white layer's warnings: how many separate regions the check found in the design. */
   regions?: number;
 }
@@ -108,6 +110,11 @@ export function layoutGangsheet(designs: readonly Raster[], opts: ResolvedGangsh
     }
     return { item, i, widthIn, heightIn, shape, turns };
   });
+  // a file no item names is most likely a mis-indexed `items` (one design printed twice, another never)
+  const named = new Set(opts.items.map((it) => it.design));
+  for (let d = 0; d < designs.length; d++) {
+    if (!named.has(d)) warnings.push({ code: 'unused_design', design: d, message: `Design ${d}: no item uses this file (items name designs by their 0-based index in the order sent); check items[].design` });
+  }
   const groups: NestGroup[] = prepared.map((p) => ({ item: p.i, quantity: p.item.quantity, shapes: p.turns, area: p.shape.grownSqIn }));
   const { spots, capped } = nest(groups, area, { capMs, workBudget: opts.timeBudgetMs * NEST_PROBES_PER_MS });
   const origin = opts.marginIn - half; // inches from the sheet's edge to the grid's first cell
@@ -160,7 +167,14 @@ export function manifestJson(l: GangLayout): Record<string, unknown> {
     fast_placed: l.fastPlaced,
     search_capped: l.searchCapped,
     placements: l.placements.map((p) => ({ item: p.item, copy: p.copy, design: p.design, sheet: p.sheet, x_in: p.xIn, y_in: p.yIn, width_in: p.widthIn, height_in: p.heightIn, rotation: p.rotation })),
-    warnings: l.warnings.map((w) => ({ code: w.code, item: w.item, dpi: w.dpi, message: w.message, ...(w.regions !== undefined ? { regions: w.regions } : {}) })),
+    warnings: l.warnings.map((w) => ({
+      code: w.code,
+      ...(w.item !== undefined ? { item: w.item } : {}),
+      ...(w.design !== undefined ? { design: w.design } : {}),
+      ...(w.dpi !== undefined ? { dpi: w.dpi } : {}),
+      message: w.message,
+      ...(w.regions !== undefined ? { regions: w.regions } : {}),
+    })),
     white: l.white && {
       spot_name: l.white.spotName,
       garment_color: l.white.garmentColor,

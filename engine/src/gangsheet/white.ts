@@ -62,7 +62,7 @@ export function makeWhiteLayer(designs: readonly (Raster | null)[], opts: Resolv
       }
     }
   });
-  warnings.sort((a, b) => a.item - b.item);
+  warnings.sort((a, b) => a.item! - b.item!);
   return {
     plates,
     plateOfItem,

@@ -79,7 +79,8 @@ export const gangsheetOp: OpDef<GangsheetOptions, ResolvedGangsheet, GangsheetRe
       white = makeWhiteLayer(rasters, { ...opts, white: opts.white }, layout, !isRaster(input));
       layout.white = white.report;
       layout.warnings.push(...white.warnings);
-      layout.warnings.sort((a, b) => a.item - b.item);
+      // by item; the design-file warnings (no item) stay last, in file order (the sort is stable)
+      layout.warnings.sort((a, b) => (a.item ?? Number.MAX_SAFE_INTEGER) - (b.item ?? Number.MAX_SAFE_INTEGER));
     }
     progress('encode');
     const common = { requested: opts.format, layout };

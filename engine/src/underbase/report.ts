@@ -1,7 +1,14 @@
 // The numbers a shop prices and checks an underbase with, and the warnings, from the plates and the checks.
 import type { NarrowRegions, PixelBox } from './checks.js';
 import { MIN_KNOCKOUT_GAP_PT, MIN_WHITE_LINE_PT } from './checks.js';
-import { COLOUR, KNOCKED, WHITE_ONLY, type PlateSet } from './plates.js';
+import { COLOUR, KNOCKED, NO_INK, WHITE_ONLY, type PlateSet } from './plates.js';
+
+/**
+ * `nothing_to_print` when under this share (percent) of the art's inked pixels still print after the knock-out.
+ * 1 %: a black design on a black shirt keeps only its anti-aliased fringe and stray pixels (a few tenths of a
+ * percent), while art that is mostly shirt colour with a real motif keeps far more; film that empty is a mistake.
+ */
+export const NOTHING_TO_PRINT_PERCENT = 1;
 
 /** Ink areas in square inches at the print size, and the white's share of the print area. */
 export interface UnderbaseStats {
@@ -21,7 +28,7 @@ export interface UnderbaseStats {
 
 /** A stable code, one sentence, and where: how many regions, their pixels, the largest regions' boxes. */
 export interface UnderbaseWarning {
-  code: 'white_too_thin' | 'knockout_gap_too_narrow' | 'semi_transparent_pixels';
+  code: 'nothing_to_print' | 'white_too_thin' | 'knockout_gap_too_narrow' | 'semi_transparent_pixels';
   message: string;
   count: number;
   pixels: number;
@@ -57,8 +64,48 @@ export function underbaseStats(p: PlateSet): UnderbaseStats {
   };
 }
 
+/**
+ * The art's inked pixels (alpha > 0), those that still print (colour or white-only), and the inked pixels'
+ * bounding box (inclusive-exclusive), or null when the art has none.
+ */
+function printedShare(p: PlateSet): { inked: number; printed: number; box: PixelBox | null } {
+  let inked = 0, printed = 0;
+  let x0 = p.width, y0 = p.height, x1 = -1, y1 = -1;
+  for (let i = 0; i < p.classes.length; i++) {
+    const c = p.classes[i]!;
+    if (c === NO_INK) continue;
+    inked++;
+    if (c !== KNOCKED) printed++;
+    const x = i % p.width, y = (i - x) / p.width;
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+  }
+  return { inked, printed, box: x1 < 0 ? null : { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 } };
+}
+
+/** `nothing_to_print` when the art has no ink, or the knock-out leaves under NOTHING_TO_PRINT_PERCENT of it. */
+function nothingToPrint(p: PlateSet): UnderbaseWarning | null {
+  const { inked, printed, box } = printedShare(p);
+  if (inked === 0) {
+    return { code: 'nothing_to_print', message: 'The art has no opaque pixels: the film would be empty; check the file (a transparent export?)', count: 1, pixels: 0, boxes: [] };
+  }
+  const percent = (printed / inked) * 100;
+  if (percent >= NOTHING_TO_PRINT_PERCENT) return null;
+  return {
+    code: 'nothing_to_print',
+    message: `${inked - printed} of the art's ${inked} inked pixels are knocked out (they match the garment colour or black within knockout_tolerance), leaving ${round(percent, 2)} % (under ${NOTHING_TO_PRINT_PERCENT} %) to print: the film would be all but empty; send knockout=none, a lower knockout_tolerance, or art in a colour that contrasts with the garment`,
+    count: 1,
+    pixels: inked - printed,
+    boxes: box ? [box] : [],
+  };
+}
+
 export function underbaseWarnings(p: PlateSet, thin: NarrowRegions, gaps: NarrowRegions): UnderbaseWarning[] {
   const out: UnderbaseWarning[] = [];
+  const empty = nothingToPrint(p);
+  if (empty) out.push(empty);
   if (thin.count > 0) {
     out.push({
       code: 'white_too_thin',
