@@ -103,9 +103,13 @@ describe('progress events', () => {
     const err = await p.then(() => null, (e: unknown) => e);
     expect(err).toBeInstanceOf(InkprepError);
     expect((err as InkprepError).code).toBe('aborted');
-    // The engine still works afterwards, with progress.
+    // The engine still works afterwards, with progress. Pool events cross a second port and the last ones can
+    // arrive after the result (see above): `info`'s one stage can all come too late on a busy machine (seen in
+    // CI), so the check is a scan, whose first stages are reported well before its result.
     const after: ProgressEvent[] = [];
-    await pooled.info(new Uint8Array(art), {}, { onProgress: (e) => after.push(e) });
-    expect(stagesOf(after)).toEqual(['decode']);
+    await expect(pooled.scan(new Uint8Array(art), {}, { onProgress: (e) => after.push(e) })).resolves.toHaveProperty('dpi');
+    const seen = stagesOf(after);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(CASES.find(([op]) => op === 'scan')![3].slice(0, seen.length)).toEqual(seen);
   });
 });
