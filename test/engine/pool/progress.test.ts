@@ -63,7 +63,9 @@ describe('progress events', () => {
     expect(events[0]!.fraction).toBe(0);
   });
 
-  it.each(CASES)('%s reports from the pool worker through the task port', async (op, input, options, stages) => {
+  // Ops of several stages only: a one-stage op's events can all arrive after its result (see below), so a pool
+  // run of `info` may rightly report nothing.
+  it.each(CASES.filter(([, , , stages]) => stages.length > 1))('%s reports from the pool worker through the task port', async (op, input, options, stages) => {
     const events: ProgressEvent[] = [];
     await pooled.run(op, new Uint8Array(input), options as never, { onProgress: (e) => events.push(e) });
     expectWellFormed(events);
