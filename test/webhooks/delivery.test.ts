@@ -208,7 +208,10 @@ describe('webhook deliveries (SQLite)', () => {
       expect(down!.state).toBe('failed');
       expect(down!.attempts).toBeGreaterThanOrEqual(2);
       expect(down!.attemptLog.every((a) => a.statusCode === 500)).toBe(true);
-      expect(down!.attemptLog.at(-1)!.at).toBeLessThanOrEqual(down!.giveUpAt);
+      // Retries are scheduled inside the window only (were they not, the delivery would never settle as failed
+      // above). The last one, due inside it, starts when the dispatcher wakes, which on a loaded CI machine was
+      // 7 ms past the end: its start is checked against the window with room for a late wake, not to the ms.
+      expect(down!.attemptLog.at(-1)!.at).toBeLessThanOrEqual(down!.giveUpAt + 1_000);
       expect(deliveryJson(down!).next_attempt_at).toBeNull();
     } finally {
       await s.close();

@@ -1,7 +1,8 @@
 // When a failed delivery is tried again: exponential backoff with jitter, inside a bounded window. The n-th
 // retry waits first * 2^(n-1), capped at `max`, then drawn uniformly from its upper half ("equal jitter":
 // never less than half the nominal wait, so a flapping receiver is not hammered, yet processes that failed
-// together spread out). No attempt starts after the window's end (`giveUpAt`).
+// together spread out). No attempt is scheduled after the window's end (`giveUpAt`); one due just before it
+// starts when the dispatcher next wakes, which on a busy machine can be a few milliseconds past the end.
 
 export interface BackoffPolicy {
   firstDelayMs: number;
