@@ -5,18 +5,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Raster } from '@inkprep/engine';
 import { computePlates, narrowKnockouts, resolveUnderbase, squaredDistance, thinWhite } from '@inkprep/engine/internals';
+import { rng } from '../random.js';
 
-/** Small deterministic PRNG (mulberry32), so the art is the same on every machine. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PALETTE: [number, number, number][] = [
   [220, 20, 30], [255, 255, 255], [0, 0, 0], [27, 27, 29], [246, 246, 243], [240, 200, 60], [30, 90, 200], [250, 250, 250], [128, 128, 128],

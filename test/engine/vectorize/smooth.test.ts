@@ -6,18 +6,8 @@ import { bilateralLab, toLab } from '../../../engine/src/vectorize/quantize/smoo
 import { detectBlends } from '../../../engine/src/vectorize/quantize/blend.js';
 import { rgbToLab } from '@inkprep/engine/internals';
 import { jpeg, art } from './helpers-colour.js';
+import { rng } from '../random.js';
 
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Flat blocks of a few inks (some pairs close enough to be smoothed across) with noisy patches, some pixels untraced. */
 function noisyArt(w: number, h: number, seed: number, holes: boolean): { rgba: Uint8ClampedArray; mask: Uint8Array } {

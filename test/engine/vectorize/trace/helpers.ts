@@ -2,6 +2,7 @@
 // with resvg, path-data parsing and signed areas.
 import { Resvg } from '@resvg/resvg-js';
 import { TRANSPARENT, type Fill, type LabelMap, type PathSegments, type TraceParams } from '@inkprep/engine/internals';
+import { rng } from '../../random.js';
 
 export const BALANCED: TraceParams = { alphaMax: 1, optTolerance: 0.2, turdSize: 0, shapeStyle: 'stacked', smooth: true };
 
@@ -56,17 +57,6 @@ export function blank(w: number, h: number, colours: number): LabelMap {
   return { width: w, height: h, labels: new Uint16Array(w * h).fill(TRANSPARENT), palette: paletteFor(colours) };
 }
 
-/** Deterministic PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Random overlapping discs, rings and rectangles in `colours` colours on a transparent field. */
 export function blobs(seed: number, w: number, h: number, colours: number, count: number): LabelMap {
@@ -191,3 +181,6 @@ export function parsePathData(d: string): { cmds: string[]; points: [number, num
   }
   return { cmds, points, moves };
 }
+
+/** Deterministic PRNG (mulberry32), shared with the other engine tests. */
+export { rng };
