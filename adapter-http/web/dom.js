@@ -126,15 +126,6 @@ export const state = {
   },
 };
 
-/** A shirt colour button (`c`: a catalogue colour { id, name, hex }): its chip and name; pressed when picked. */
-export function swatch(c, onPick) {
-  const b = el('button', { type: 'button', class: 'swatch', title: `${c.name} ${c.hex}`, 'aria-pressed': 'false', 'data-hex': c.hex.toLowerCase(), 'data-color': c.id },
-    el('span', { class: 'chip', 'aria-hidden': 'true' }), c.name);
-  b.firstChild.style.backgroundColor = c.hex;
-  b.addEventListener('click', () => onPick(c));
-  return b;
-}
-
 /**
  * The knock-out modes (field `knockout`) of the Underbase and Gang sheet forms, the default first: the words
  * of the form's choice, and what a result's summary says of it. One list, so both forms offer the same modes.

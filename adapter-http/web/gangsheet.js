@@ -5,8 +5,9 @@
 // own request behind the download button, as on the Underbase tab. The white layer's shirt is a catalogue
 // colour (a swatch: sent as `style` + `color`, as a shop names the shirt it prints on) or any colour from the
 // colour box (sent as `garment_color`).
-import { hasKey, ownShirt, postFiles } from './api.js';
-import { baseName, blobUrl, busy, byId, el, facts, knockoutChoices, need, show, swatch, technical } from './dom.js';
+import { hasKey, postFiles } from './api.js';
+import { baseName, blobUrl, busy, byId, el, facts, knockoutChoices, need, show, technical } from './dom.js';
+import { shirtSwatches } from './swatches.js';
 
 /** The warnings in a shop owner's words (the engine's sentence stays in the tooltip). */
 const WARNING_WORDS = {
@@ -104,33 +105,21 @@ export function initGangsheet(onLimitsChanged) {
   syncWhite();
 
   // The shirt: a catalogue colour picked from the swatches, or null when the colour box says it.
-  const swatches = byId('gangsheet-swatches');
   let shirt = null;
-  const markSwatch = () => {
-    for (const b of swatches.querySelectorAll('button')) b.setAttribute('aria-pressed', String(!!shirt && b.dataset.color === shirt.color));
-  };
+  const swatches = shirtSwatches({
+    box: byId('gangsheet-swatches'),
+    tab: byId('tab-gangsheet'),
+    onPick: (style, c) => {
+      shirt = { style: style.key, color: c.id };
+      f.garment_color.value = c.hex.toLowerCase();
+    },
+    pressed: (b) => !!shirt && b.dataset.color === shirt.color,
+    failed: (message) => `Shirts could not be loaded (${message}); pick a colour with the colour box.`,
+  });
   f.garment_color.addEventListener('input', () => {
     shirt = null;
-    markSwatch();
+    swatches.mark();
   });
-  let coloursLoaded = false;
-  async function loadColours() {
-    if (coloursLoaded || !hasKey()) return;
-    coloursLoaded = true;
-    try {
-      const style = await ownShirt();
-      show(swatches, style.colors.map((c) => swatch(c, () => {
-        shirt = { style: style.key, color: c.id };
-        f.garment_color.value = c.hex.toLowerCase();
-        markSwatch();
-      })));
-    } catch (err) {
-      coloursLoaded = false; // try again next time the tab opens
-      show(swatches, el('span', { class: 'help' }, `Shirts could not be loaded (${err.message}); pick a colour with the colour box.`));
-    }
-  }
-  byId('tab-gangsheet').addEventListener('click', loadColours);
-  byId('tab-gangsheet').addEventListener('focus', loadColours);
 
   /** The form as POST /gangsheet fields (empty values are left out: the server's defaults). */
   function fieldsOf() {
@@ -155,7 +144,7 @@ export function initGangsheet(onLimitsChanged) {
     e.preventDefault();
     if (!hasKey()) return need(out, 'Paste an API key first.');
     if (!designs.length) return need(out, 'Add at least one design first.');
-    loadColours();
+    swatches.load();
     const files = designs.map((d) => d.file);
     const names = files.map((file) => file.name);
     const fields = fieldsOf();

@@ -2,10 +2,11 @@
 // shop prices with), shown as three pictures: the white plate (white on black, as a RIP shows it), the colour
 // plate over a checkerboard, and the print as it lands on the shirt, drawn here in a canvas (garment colour,
 // then the white plate as white ink, then the colour plate), with the warnings' boxes drawn on it. The
-// separation PDF for the RIP is the same request with format=pdf. Shirt colours come from the own catalogue
-// (api.js ownShirt: the first own style's colours), fetched once when the tab is first opened.
-import { hasKey, ownShirt, postImage } from './api.js';
-import { KNOCKOUT, baseName, blobUrl, busy, byId, el, facts, knockoutChoices, need, show, state, swatch, technical } from './dom.js';
+// separation PDF for the RIP is the same request with format=pdf. Shirt colours are the own catalogue's
+// swatches (swatches.js), loaded when the tab is first opened.
+import { hasKey, postImage } from './api.js';
+import { KNOCKOUT, baseName, blobUrl, busy, byId, el, facts, knockoutChoices, need, show, state, technical } from './dom.js';
+import { shirtSwatches } from './swatches.js';
 
 /** The warnings in a shop owner's words (the engine's sentence names form fields; it stays in the tooltip). */
 const WARNING_WORDS = {
@@ -118,40 +119,23 @@ function fieldsOf(f) {
 export function initUnderbase(onLimitsChanged) {
   const form = byId('underbase-form');
   const out = byId('underbase-out');
-  const swatches = byId('underbase-swatches');
   const f = form.elements;
   knockoutChoices(f.knockout);
-  let coloursLoaded = false;
-
-  /** Pick a swatch (or none when the colour was typed in the colour input). */
-  const markSwatch = () => {
-    for (const b of swatches.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.hex === f.garment_color.value.toLowerCase()));
-  };
-  f.garment_color.addEventListener('input', markSwatch);
-
-  async function loadColours() {
-    if (coloursLoaded || !hasKey()) return;
-    coloursLoaded = true;
-    try {
-      const style = await ownShirt();
-      show(swatches, style.colors.map((c) => swatch(c, () => {
-        f.garment_color.value = c.hex.toLowerCase();
-        markSwatch();
-      })));
-      markSwatch();
-    } catch (err) {
-      coloursLoaded = false; // try again next time the tab opens
-      show(swatches, el('span', { class: 'help' }, `Shirt colours could not be loaded (${err.message}); pick one with the colour box.`));
-    }
-  }
-  byId('tab-underbase').addEventListener('click', loadColours);
-  byId('tab-underbase').addEventListener('focus', loadColours);
+  // A swatch only sets the colour box: the one whose hex the box holds shows as picked.
+  const swatches = shirtSwatches({
+    box: byId('underbase-swatches'),
+    tab: byId('tab-underbase'),
+    onPick: (_style, c) => { f.garment_color.value = c.hex.toLowerCase(); },
+    pressed: (b) => b.dataset.hex === f.garment_color.value.toLowerCase(),
+    failed: (message) => `Shirt colours could not be loaded (${message}); pick one with the colour box.`,
+  });
+  f.garment_color.addEventListener('input', swatches.mark);
 
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     if (!hasKey()) return need(out, 'Paste an API key first.');
     if (!state.file) return need(out, 'Drop an image first.');
-    loadColours();
+    swatches.load();
     const file = state.file;
     const fields = fieldsOf(f);
     show(out, el('p', { class: 'status' }, 'Separating…'));

@@ -36,6 +36,7 @@ export const WEB_FILES: Readonly<Record<string, { file: string; type: string }>>
   '/web/mockup.js': { file: 'mockup.js', type: 'text/javascript; charset=utf-8' },
   '/web/underbase.js': { file: 'underbase.js', type: 'text/javascript; charset=utf-8' },
   '/web/gangsheet.js': { file: 'gangsheet.js', type: 'text/javascript; charset=utf-8' },
+  '/web/swatches.js': { file: 'swatches.js', type: 'text/javascript; charset=utf-8' },
   '/web/favicon.svg': { file: 'favicon.svg', type: 'image/svg+xml' },
 });
 
