@@ -11,7 +11,7 @@ import { InkprepError, fromWire } from './errors.js';
 import { DEFAULT_MAX_PIXELS } from './raster/decode.js';
 import { OPS, isResolved, type OpName, type OptionsOf, type Resolved, type ResultOf } from './ops/registry.js';
 import { isRaster, type OpDef, type OpInput } from './ops/types.js';
-import type { ReplyMessage, TaskMessage } from './pool/messages.js';
+import type { ProgressPortMessage, ReplyMessage, TaskMessage } from './pool/messages.js';
 import type { TextOptions } from './options/validate.js';
 import { runOpSafely } from './pool/run-op.js';
 import { safeSink, type ProgressEvent } from './progress.js';
@@ -63,7 +63,8 @@ export interface CallOptions {
   transfer?: boolean;
   /**
    * Progress of the call: the stage running and the share done (see docs/guides/embedding-the-engine.md#progress-events). Called on the
-   * calling thread; events posted by a worker just before the result may be dropped.
+   * calling thread, every event before the call settles and none after (from a pool worker too; an aborted
+   * call rejects at once and drops the events still on their way).
    */
   onProgress?: (event: ProgressEvent) => void;
 }
@@ -144,11 +145,55 @@ function outgoing(input: OpInput, transfer: boolean): { input: OpInput; transfer
   return { input: copy, transferList: [copy.buffer] };
 }
 
-/** A channel whose worker end travels with the task; events arriving on our end go to `sink`. */
-function progressChannel(sink: (e: ProgressEvent) => void): { worker: MessagePort; close(): void } {
+/** The progress channel of one pool call: its worker end travels with the task. */
+interface ProgressChannel {
+  worker: MessagePort;
+  /** Settles once every event the worker posted has gone to the sink: at its end marker, or when its port closes. */
+  drained: Promise<void>;
+  /** Stop delivering (the call settles now) and close our end. */
+  close(): void;
+}
+
+/**
+ * Events arriving on our end go to `sink` until close(). The worker posts its end marker after the op's last
+ * event and then closes its end; a worker that dies closes it too, so `drained` never waits on a dead thread.
+ */
+function progressChannel(sink: (e: ProgressEvent) => void): ProgressChannel {
   const { port1, port2 } = new MessageChannel();
-  port1.on('message', (e: ProgressEvent) => sink(e));
-  return { worker: port2, close: () => port1.close() };
+  let open = true;
+  let ended = (): void => {};
+  const drained = new Promise<void>((resolve) => (ended = resolve));
+  port1.on('message', (m: ProgressPortMessage) => {
+    if (!open) return;
+    if (m === null) ended();
+    else sink(m);
+  });
+  port1.once('close', () => ended());
+  return {
+    worker: port2,
+    drained,
+    close: () => {
+      open = false;
+      ended();
+      port1.close();
+    },
+  };
+}
+
+/** Wait for `done`, or reject with `aborted` as soon as the signal fires (an aborted call never waits on). */
+async function unlessAborted(done: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return done;
+  if (signal.aborted) throw new InkprepError('aborted', 'The operation was aborted');
+  let onAbort = (): void => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new InkprepError('aborted', 'The operation was aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([done, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }
 
 /**
@@ -202,7 +247,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const forget = () => pending.delete(settled);
       settled.then(forget, forget);
       reply = (await settled) as ReplyMessage;
+      // The reply came on Piscina's channel; events the worker posted before it may still be on their way on
+      // the progress port. They go to the listener before the call settles (and none after, see close()).
+      if (progress) await unlessAborted(progress.drained, call.signal);
     } catch (err) {
+      if (err instanceof InkprepError && err.code === 'aborted') throw err;
       if (call.signal?.aborted || (err as { name?: string }).name === 'AbortError') throw new InkprepError('aborted', 'The operation was aborted', {}, { cause: err });
       if (/queue is at limit/i.test((err as Error).message ?? '')) throw new InkprepError('engine_overloaded', 'The engine queue is full; try again shortly');
       throw new InkprepError('processing_failed', `Worker failed: ${(err as Error).message ?? String(err)}`, {}, { cause: err });

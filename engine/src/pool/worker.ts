@@ -4,7 +4,7 @@
 import { Piscina } from 'piscina';
 import { setMemoryCacheBytes } from '../cache/memory.js';
 import { defaultSettings, type EngineSettings } from '../settings.js';
-import type { ReplyMessage, TaskMessage } from './messages.js';
+import type { ProgressPortMessage, ReplyMessage, TaskMessage } from './messages.js';
 import { runOpSafely } from './run-op.js';
 
 // Absent when the worker function is called outside a pool (tests).
@@ -14,9 +14,14 @@ setMemoryCacheBytes(settings.memoryCacheBytes);
 
 export default async function runTask(task: TaskMessage): Promise<ReplyMessage | ReturnType<typeof Piscina.move>> {
   const port = task.progress;
-  // runOpSafely never throws, so the port is always closed (the main side also closes its end on settle).
-  const out = await runOpSafely(task.op, task.input, task.options, { maxPixels: task.maxPixels, settings, ...(port ? { progress: (e) => port.postMessage(e) } : {}) });
-  port?.close();
+  const post = (m: ProgressPortMessage): void => port?.postMessage(m);
+  // runOpSafely never throws, so the end marker is always posted and the port closed (the main side waits for
+  // the marker, or the close, before it settles the call, and closes its end then).
+  const out = await runOpSafely(task.op, task.input, task.options, { maxPixels: task.maxPixels, settings, ...(port ? { progress: post } : {}) });
+  if (port) {
+    post(null);
+    port.close();
+  }
   if (!out.ok) return { ok: false, error: out.error };
   const reply: ReplyMessage = { ok: true, value: out.value };
   if (out.transfer.length === 0) return reply;
