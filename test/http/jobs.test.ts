@@ -82,10 +82,12 @@ const used = async (endpoint: string): Promise<number> => (await t.store.usage(t
 describe('Prefer header (RFC 7240)', () => {
   it('reads several preferences, parameters, quoted values, and the first of a repeated one', () => {
     expect(parsePreferences('Return=minimal, respond-async; foo=bar, wait="10", wait=99')).toEqual(new Map([['return', 'minimal'], ['respond-async', ''], ['wait', '10']]));
-    expect(readPreferences('wait=5,respond-async')).toEqual({ respondAsync: true, waitSeconds: 5 });
-    expect(readPreferences('handling=lenient')).toEqual({ respondAsync: false, waitSeconds: null });
-    expect(readPreferences('respond-async, wait=soon')).toEqual({ respondAsync: true, waitSeconds: null });
-    expect(readPreferences('')).toEqual({ respondAsync: false, waitSeconds: null });
+    expect(readPreferences('wait=5,respond-async')).toEqual({ respondAsync: true, waitSeconds: 5, strict: false });
+    expect(readPreferences('handling=lenient')).toEqual({ respondAsync: false, waitSeconds: null, strict: false });
+    expect(readPreferences('respond-async, wait=soon')).toEqual({ respondAsync: true, waitSeconds: null, strict: false });
+    expect(readPreferences('')).toEqual({ respondAsync: false, waitSeconds: null, strict: false });
+    expect(readPreferences('respond-async, Handling=STRICT')).toEqual({ respondAsync: true, waitSeconds: null, strict: true });
+    expect(readPreferences('handling=lenient, handling=strict')).toMatchObject({ strict: false }); // the first one counts
   });
 });
 

@@ -20,6 +20,9 @@ const E = ENGINE_ERRORS;
 /** Every stable error code: HTTP status, CLI exit code and a default message. */
 export const ERROR_REGISTRY = {
   invalid_option: { status: 400, exit: EXIT.usage, message: E.invalid_option },
+  // A field or query parameter the operation does not read, refused only when the request asked for it with
+  // `Prefer: handling=strict` (otherwise it is ignored and listed in X-Ignored-Fields).
+  unknown_field: { status: 400, exit: EXIT.usage, message: 'The request sent a field or query parameter this operation does not read (refused under Prefer: handling=strict)' },
   missing_image: { status: 400, exit: EXIT.input, message: E.missing_image },
   image_unreadable: { status: 400, exit: EXIT.input, message: E.image_unreadable },
   unsupported_format: { status: 400, exit: EXIT.input, message: E.unsupported_format },

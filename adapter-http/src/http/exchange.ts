@@ -55,14 +55,17 @@ export class Exchange {
   readonly startedAt = performance.now();
   /** Lower-cased headers the pipeline uses. */
   readonly contentType: string;
-  /** Raw query string (without `?`). */
+  /** Raw query string (without `?`); a POST's too: it reads none, and says so (routes/unknown-fields.ts). */
   readonly query: string;
   readonly contentLength: number | null;
   readonly apiKeyHeader: string;
   readonly authorizationHeader: string;
   /** The `Idempotency-Key` header as sent ('' when absent): read here because uWS headers exist only in the request callback. */
   readonly idempotencyKey: string;
-  /** The `Prefer` header as sent, its lines joined ('' when absent, and on GET/HEAD; jobs/prefer.ts reads it): `respond-async` makes a metered POST a job. */
+  /**
+   * The `Prefer` header as sent, its lines joined ('' when absent; jobs/prefer.ts reads it): `respond-async`
+   * makes a metered POST a job; `handling=strict` refuses fields the route does not read, on any method.
+   */
   readonly prefer: string;
   /** The client's address (socket peer, or the forwarded client behind a trusted proxy), for the log. */
   readonly client: string;
@@ -87,24 +90,24 @@ export class Exchange {
   private bodyPaused = false;
   private draining = false;
   private closeAfterDrain = false;
+  /** Headers every reply of this exchange carries from now on (addReplyHeader), null when none. */
+  private replyHeaders: Record<string, string> | null = null;
 
   constructor(private readonly wire: Wire, route: string, private readonly hooks: ExchangeHooks) {
     this.method = wire.method;
     this.path = wire.path;
     this.route = route;
+    this.query = wire.query;
+    this.prefer = wire.header('prefer');
     if (this.method === 'get' || this.method === 'head') {
       this.contentType = '';
       this.contentLength = null;
-      this.query = wire.query;
       this.bodyDone = true;
-      this.prefer = ''; // jobs are POSTs: a GET's Prefer asks for nothing the service offers
     } else {
       this.contentType = wire.header('content-type');
-      this.query = '';
       const cl = wire.header('content-length');
       this.contentLength = cl && /^\d+$/.test(cl) ? Number(cl) : null;
       this.bodyDone = this.contentLength === null ? wire.header('transfer-encoding') === '' : this.contentLength === 0;
-      this.prefer = wire.header('prefer');
     }
     this.apiKeyHeader = wire.header('x-api-key');
     this.authorizationHeader = wire.header('authorization');
@@ -206,12 +209,23 @@ export class Exchange {
   }
 
   /**
+   * Add a header to whatever reply this exchange sends (the result, an error, a replay), once the request
+   * has shown something every answer should report (X-Ignored-Fields, Preference-Applied). A list header
+   * the reply sets too (the 202's `Preference-Applied: respond-async`) gets both values, the reply's first.
+   */
+  addReplyHeader(name: string, value: string): void {
+    const h = (this.replyHeaders ??= {});
+    h[name] = h[name] === undefined ? value : `${h[name]}, ${value}`;
+  }
+
+  /**
    * Send a reply (once; ignored after an abort or a previous reply). `closeConnection` ends the
    * keep-alive connection after the reply (and after any unread body was drained).
    */
   send(reply: Reply, closeConnection = false): void {
     if (this.replied || this.abortedFlag) return;
     this.replied = true;
+    if (this.replyHeaders) reply = withHeaders(reply, this.replyHeaders);
     this.status = reply.status;
     if (this.hooks.onReply) {
       try {
@@ -291,3 +305,10 @@ export class Exchange {
   }
 }
 
+
+/** `reply` with `extra` headers added; a header both set is one comma list, the reply's value first. */
+function withHeaders(reply: Reply, extra: Readonly<Record<string, string>>): Reply {
+  const headers = { ...reply.headers };
+  for (const [name, value] of Object.entries(extra)) headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+  return { ...reply, headers };
+}

@@ -1,6 +1,8 @@
 // The `Prefer` request header (RFC 7240): the preferences a client states, of which the service honours
 // `respond-async` (answer 202 with a job instead of holding the connection) and `wait` (with
-// respond-async: hold the 202 up to that many seconds, so a short job's body is already final).
+// respond-async: hold the 202 up to that many seconds, so a short job's body is already final), and
+// `handling=strict` (a field or query parameter the operation does not read is 400 `unknown_field` instead of
+// being ignored; on every route: routes/unknown-fields.ts).
 // Grammar (RFC 7240 section 2): preferences separated by commas, each `token [= word] *( ; param )`, names
 // case-insensitive, values tokens or quoted strings; a preference named twice counts the first time.
 
@@ -9,6 +11,8 @@ export interface Preferences {
   respondAsync: boolean;
   /** `wait=` seconds (a non-negative integer), or null when absent or malformed. */
   waitSeconds: number | null;
+  /** `handling=strict` (RFC 7240 section 4.4); `handling=lenient`, the default, asks for nothing. */
+  strict: boolean;
 }
 
 /** Split on `sep` outside double-quoted strings (with backslash escapes). */
@@ -52,8 +56,12 @@ export function parsePreferences(header: string): Map<string, string> {
 
 /** The preferences the service honours, from the raw header ('' when absent). */
 export function readPreferences(header: string): Preferences {
-  if (!header) return { respondAsync: false, waitSeconds: null };
+  if (!header) return { respondAsync: false, waitSeconds: null, strict: false };
   const prefs = parsePreferences(header);
   const wait = prefs.get('wait');
-  return { respondAsync: prefs.has('respond-async'), waitSeconds: wait !== undefined && /^\d{1,6}$/.test(wait) ? Number(wait) : null };
+  return {
+    respondAsync: prefs.has('respond-async'),
+    waitSeconds: wait !== undefined && /^\d{1,6}$/.test(wait) ? Number(wait) : null,
+    strict: prefs.get('handling')?.toLowerCase() === 'strict',
+  };
 }

@@ -78,6 +78,9 @@ export function errorCodesFor(meta: RouteMeta, doc: OperationDoc, hasFields: boo
   return new Map([...byStatus].sort((a, b) => a[0] - b[0]));
 }
 
+/** Error codes in the registry's order (the document's). */
+const CODE_ORDER = Object.keys(ERROR_CODES) as HttpErrorCode[];
+
 const REQUEST_ID: HeaderDoc = { schema: { type: 'string' }, description: 'id of this request in the server log' };
 /** Sent by both transports on every reply, errors included (transport/uws.ts, transport/node.ts). */
 const NOSNIFF: HeaderDoc = { schema: { const: 'nosniff' }, description: 'no content sniffing: every reply, errors included' };
@@ -121,13 +124,41 @@ export const ERROR_HEADERS: Readonly<Partial<Record<HttpErrorCode, Readonly<Reco
   },
 };
 
-/** The request header of metered POSTs that makes them jobs (jobs/prefer.ts). */
-const PREFER_PARAM = {
-  name: 'Prefer', in: 'header', required: false,
-  description: 'RFC 7240. respond-async: the request is admitted exactly as without it (the same 4xx answers), then answered 202 Accepted with the job '
+/** What `Prefer: handling=strict` does, on every route (routes/unknown-fields.ts). */
+const STRICT_TEXT = 'handling=strict: a field or query parameter the operation does not read is 400 unknown_field (naming it, with the nearest known name) '
+  + 'instead of being ignored and listed in X-Ignored-Fields; the answers then carry Preference-Applied: handling=strict.';
+
+/** The Prefer request header (RFC 7240; jobs/prefer.ts): respond-async and wait on metered POSTs, handling=strict everywhere. */
+function preferParam(async: boolean): Record<string, unknown> {
+  const jobs = 'respond-async: the request is admitted exactly as without it (the same 4xx answers), then answered 202 Accepted with the job '
     + '(Location: /api/v1/jobs/{id}, Preference-Applied: respond-async) instead of the result; GET the job until it is final. wait=N (seconds, with respond-async, '
-    + `at most ${MAX_PREFER_WAIT_S}): the 202 waits up to N s for the job to finish, so a short job's body is already final. Other preferences are ignored.`,
-  schema: { type: 'string', examples: ['respond-async', 'respond-async, wait=10'] },
+    + `at most ${MAX_PREFER_WAIT_S}): the 202 waits up to N s for the job to finish, so a short job's body is already final. `;
+  return {
+    name: 'Prefer', in: 'header', required: false,
+    description: `RFC 7240. ${async ? jobs : ''}${STRICT_TEXT} Other preferences are ignored.`,
+    schema: { type: 'string', examples: async ? ['respond-async', 'respond-async, wait=10', 'handling=strict'] : ['handling=strict'] },
+  };
+}
+
+/** Headers every answer of a route may carry once its fields were read (routes/unknown-fields.ts). */
+const FIELD_CHECK_HEADERS = {
+  'X-Ignored-Fields': { $ref: '#/components/headers/X-Ignored-Fields' },
+  'Preference-Applied': { $ref: '#/components/headers/Preference-Applied' },
+};
+/** One name of X-Ignored-Fields as routes/unknown-fields.ts escapes it (`""` is the empty name). */
+const IGNORED_NAME = '(\\?)?([A-Za-z0-9_.%\\[\\]-]+|"")';
+const IGNORED_FIELDS: HeaderDoc = {
+  schema: { type: 'string', pattern: `^${IGNORED_NAME}(, ${IGNORED_NAME})*(, \\(\\+[0-9]+ more\\))?$` },
+  description: 'the fields (and query parameters) the request sent that this operation does not read, which were ignored: sorted, comma-separated; '
+    + 'bytes outside A-Z a-z 0-9 _ . - [ ] percent-encoded, a name cut at 64 characters ends in "...", a POST\'s query parameter (never read) listed as ?name, '
+    + 'at most 20 names then "(+N more)". Absent when every field was read. Sent on every answer after the fields were read (errors included), on the 202 of '
+    + 'a job and in its result.headers. With Prefer: handling=strict they are 400 unknown_field instead.',
+  required: false,
+};
+const PREFERENCE_APPLIED: HeaderDoc = {
+  schema: { type: 'string', pattern: '^(respond-async(, wait=[0-9]+)?|handling=strict)(, handling=strict)?$' },
+  description: 'the preferences of the Prefer header honoured: handling=strict on every answer after the fields were checked (the 202 of a job also respond-async[, wait=N])',
+  required: false,
 };
 
 /** The form field of a job's callback (the webhooks module posts the final job there). */
@@ -164,7 +195,7 @@ function acceptedReply(idempotent: boolean): Record<string, unknown> {
     description: 'Prefer: respond-async: the job (queued, or final when Prefer wait= let it finish)',
     headers: headersObject({
       Location: { schema: { type: 'string', pattern: '^/api/v1/jobs/job_[0-9a-f]{24}$' }, description: 'the job: GET it for its status and result, DELETE it to cancel' },
-      'Preference-Applied': { schema: { type: 'string', pattern: '^respond-async(, wait=[0-9]+)?$' }, description: 'the preferences honoured' },
+      'Preference-Applied': { schema: { type: 'string', pattern: '^respond-async(, wait=[0-9]+)?(, handling=strict)?$' }, description: 'the preferences honoured' },
       ...(idempotent ? { [REPLAYED_HEADER]: REPLAYED_DOC } : {}),
     }),
     content: { 'application/json': { schema: JOB } },
@@ -215,7 +246,8 @@ function errorResponse(status: number, codes: readonly HttpErrorCode[]): Record<
   return { description: desc, headers: headersObject(errorHeaders(codes)), content: { 'application/json': { schema: errorBodySchema(codes) } } };
 }
 
-function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: string): Record<string, unknown> {
+/** `routed`: a route of the table (checks its fields: routes/unknown-fields.ts), not an answer of the server itself. */
+function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: string, routed = true): Record<string, unknown> {
   const fields = meta.fields();
   const names = new Set(fields.map((f) => f.field));
   for (const n of Object.keys(doc.fields ?? {})) {
@@ -257,7 +289,7 @@ function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: str
     };
   }
   if (meta.idempotent) params.push(IDEMPOTENCY_KEY_PARAM);
-  if (meta.async) params.push(PREFER_PARAM);
+  if (routed || meta.async) params.push(preferParam(meta.async === true));
   if (params.length) op.parameters = params;
   const responses: Record<string, unknown> = {};
   for (const r of doc.replies) {
@@ -269,7 +301,9 @@ function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: str
     responses[String(r.status)] = { description: r.description, headers: headersObject({ ...r.headers, ...(metered ? rateLimitHeaders(true) : {}), ...replayed }), content };
   }
   if (meta.async) responses['202'] = acceptedReply(meta.idempotent === true);
-  for (const [status, codes] of errorCodesFor(meta, doc, fields.length > 0)) {
+  const errorCodes = errorCodesFor(meta, doc, fields.length > 0);
+  if (routed) errorCodes.set(400, [...new Set<HttpErrorCode>([...(errorCodes.get(400) ?? []), 'unknown_field'])].sort((a, b) => CODE_ORDER.indexOf(a) - CODE_ORDER.indexOf(b)));
+  for (const [status, codes] of [...errorCodes].sort((a, b) => a[0] - b[0])) {
     const k = String(status);
     const own = responses[k] as { content: Record<string, { schema?: Schema }> } | undefined;
     if (own) {
@@ -278,6 +312,12 @@ function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: str
       own.content['application/json'] = { schema: { oneOf: [j?.schema ?? {}, ...codes.map((c) => ({ $ref: `#/components/schemas/Error_${c}` }))] } };
       (own as { headers?: Record<string, unknown> }).headers = { ...headersObject(errorHeaders(codes)), ...(own as { headers?: Record<string, unknown> }).headers };
     } else responses[k] = errorResponse(status, codes);
+  }
+  if (routed) {
+    for (const r of Object.values(responses) as { headers: Record<string, unknown> }[]) {
+      // the 202 declares its own Preference-Applied (required there)
+      r.headers = { ...FIELD_CHECK_HEADERS, ...r.headers };
+    }
   }
   op.responses = responses;
   if (meta.async) op.callbacks = JOB_CALLBACK;
@@ -314,7 +354,7 @@ export function buildOpenApi(routes: readonly RouteDef[], opts: { version?: stri
     if (!published(doc)) continue;
     const [method, path] = key.split(' ') as [string, string];
     const meta: RouteMeta = { kind: 'get', auth: false, meter: 'none', fields: () => [] };
-    (paths[path] ??= {})[method.toLowerCase()] = operation({ method: 'get', path, handle: () => {} }, meta, doc, key);
+    (paths[path] ??= {})[method.toLowerCase()] = operation({ method: 'get', path, handle: () => {} }, meta, doc, key, false);
   }
   const schemas: Record<string, Schema> = {};
   for (const c of Object.keys(ERROR_CODES) as HttpErrorCode[]) schemas[`Error_${c}`] = errorSchema(c);
@@ -342,6 +382,8 @@ export function buildOpenApi(routes: readonly RouteDef[], opts: { version?: stri
       headers: {
         'X-Request-Id': { description: REQUEST_ID.description, required: true, schema: REQUEST_ID.schema },
         'X-Content-Type-Options': { description: NOSNIFF.description, required: true, schema: NOSNIFF.schema },
+        'X-Ignored-Fields': { description: IGNORED_FIELDS.description, required: false, schema: IGNORED_FIELDS.schema },
+        'Preference-Applied': { description: PREFERENCE_APPLIED.description, required: false, schema: PREFERENCE_APPLIED.schema },
       },
       schemas,
       responses: {

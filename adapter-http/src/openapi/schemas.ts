@@ -272,6 +272,14 @@ export const JOB = obj({
 /** Extra fields of the error body, by code (spec 7: "some errors add fields"). Every registry code has an entry. */
 export const ERROR_EXTRAS: Readonly<Record<HttpErrorCode, { properties: Record<string, Schema>; optional?: readonly string[] }>> = {
   invalid_option: { properties: { field: str('the field, parameter or form part at fault') } },
+  unknown_field: {
+    properties: {
+      field: str('the first unknown field (escaped as in X-Ignored-Fields; a POST\'s query parameter as ?name)'),
+      fields: str('every unknown field, as X-Ignored-Fields would list them'),
+      suggestion: str('the known field the first one most likely meant'),
+    },
+    optional: ['suggestion'],
+  },
   missing_image: { properties: {} },
   image_unreadable: { properties: {} },
   unsupported_format: { properties: { format: str('the format found') }, optional: ['format'] },

@@ -10,6 +10,7 @@ import type { AppServices } from '../services.js';
 import { authenticateExchange, authenticateExchangeSync } from './caller.js';
 import { releaseAndSettle, sendMetered } from './metered-reply.js';
 import type { Probes, RouteDef } from './route-def.js';
+import { checkSentNames, queryNames } from './unknown-fields.js';
 
 function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
   return typeof (v as { then?: unknown } | null)?.then === 'function';
@@ -73,12 +74,21 @@ export function getRoute<P = undefined>(spec: {
   const meter = spec.meter ?? 'none';
   const endpoint = spec.endpoint ?? spec.path.slice(spec.path.lastIndexOf('/') + 1);
   const params = spec.params;
+  const fields = (): validate.FieldSpec[] => (params ? validate.describeFields((p: Record<string, string>) => params(new URLSearchParams(p)), spec.probes ?? [{}]) : []);
+  // The parameters the route reads, as the document lists them: any other is listed in X-Ignored-Fields
+  // (400 under Prefer: handling=strict), before the parameters are validated.
+  let knownNames: ReadonlySet<string> | null = null;
+  const where = `${(spec.method ?? 'get').toUpperCase()} ${spec.path}`;
+  const checkQuery = (ex: Exchange): void => {
+    if (ex.query === '' && ex.prefer === '') return; // the status reads' hot path: nothing to check
+    checkSentNames(ex, { fields: [], query: { names: queryNames(ex.query), read: true } }, (knownNames ??= new Set(fields().map((f) => f.field))), where);
+  };
   return {
     method: spec.method ?? 'get',
     path: spec.path,
     meta: {
       kind: 'get', auth, meter, ...(spec.method === 'delete' ? { method: 'delete' as const } : {}),
-      fields: () => (params ? validate.describeFields((p: Record<string, string>) => params(new URLSearchParams(p)), spec.probes ?? [{}]) : []),
+      fields,
     },
     handle(ex, app) {
       const makeCall = (caller: Caller | null): GetCall<P> => new GetCallImpl(ex, app, caller, params);
@@ -89,6 +99,7 @@ export function getRoute<P = undefined>(spec: {
         try {
           const caller = auth ? authenticateExchangeSync(ex, app) : null;
           if (caller !== undefined) {
+            checkQuery(ex);
             out = spec.handle(makeCall(caller));
             if (!isPromise(out)) {
               ex.send(out);
@@ -107,6 +118,7 @@ export function getRoute<P = undefined>(spec: {
       let reservation: Reservation | null = null;
       const run = async (): Promise<void> => {
         const caller = auth ? await authenticateExchange(ex, app) : null;
+        checkQuery(ex);
         const call = makeCall(caller); // validates the parameters: a 400 is not metered
         if (caller && meter !== 'none') reservation = await reserveUse(app.store, caller, endpoint, meter, app.clock(), app.settler);
         await sendMetered(ex, await spec.handle(call), reservation);

@@ -1,5 +1,6 @@
 // postImageRoute(): an image POST endpoint. It runs the straight line of every image POST:
 //   body limit (Content-Length, then while streaming) -> auth (key + live account state) -> form ->
+//   fields it does not read (X-Ignored-Fields, or 400 under Prefer: handling=strict: unknown-fields.ts) ->
 //   options (resolved once, by the op's option table: `resolveOptions`) -> image header probe (format, pixel limit) -> metering (atomic
 //   reservation) -> vectorize line (optional) -> engine (takes the resolved value as it is; aborted with the
 //   client) -> reply; any error goes
@@ -25,6 +26,7 @@ import { checkIdempotencyKey, claimIdempotency, type IdempotentRun } from './ide
 import { errorReply } from '../http/errors.js';
 import { formOptions, tableFields, type Probes, type RouteDef, type RouteField } from './route-def.js';
 import { JOBS_PREFIX, jobsOf, jobView, readPreferences, type JobRun } from '../jobs/index.js';
+import { checkSentNames, ignoredFieldsValue, IGNORED_FIELDS_HEADER, queryNames } from './unknown-fields.js';
 
 /** What a POST image handler (and `respond`) receives. */
 export interface ImageCall<Options> {
@@ -32,7 +34,7 @@ export interface ImageCall<Options> {
   ex: Pick<Exchange, 'log' | 'signal'>;
   app: AppServices;
   caller: Caller;
-  /** Text fields as sent (unknown fields included; they are ignored by validation). */
+  /** Text fields as sent (unknown fields included: ignored by validation, listed in X-Ignored-Fields). */
   fields: Record<string, string>;
   /**
    * The uploaded file. The request owns these bytes and never reads them after the engine call, so engine
@@ -180,7 +182,10 @@ async function runAsJob(spec: AnySpec, formats: readonly ImageFormat[], run: Job
     const call: ImageCall<unknown> = {
       ex: { log: run.log, signal }, app, caller, fields: request.fields, image: p.image, info: p.info, options: p.options, signal, queueMs: turn?.waitedMs ?? 0, now: app.clock(), job: true,
     };
-    return await execute(spec, call, p.maxPixels, turn, signal);
+    const reply = await execute(spec, call, p.maxPixels, turn, signal);
+    // the job's result shows the header its submission's 202 carried (the stored result keeps X- headers)
+    const ignored = request.ignored ?? [];
+    return ignored.length === 0 ? reply : { ...reply, headers: { ...reply.headers, [IGNORED_FIELDS_HEADER]: ignoredFieldsValue(ignored) } };
   } finally {
     turn?.release();
   }
@@ -208,6 +213,9 @@ export function postImageRoute(spec: AnySpec): RouteDef {
     if (spec.options !== undefined) return tableFields(spec.options);
     return validate.describeFields((p: Record<string, string>) => spec.validate(p), spec.probes ?? [{}]);
   };
+  // The fields the route reads: the same list the document shows (and callback_url for a job).
+  let knownNames: ReadonlySet<string> | null = null;
+  const known = (): ReadonlySet<string> => (knownNames ??= new Set([...fields().map((f) => f.field), ...(asyncable ? ['callback_url'] : [])]));
   return {
     method: 'post',
     path: spec.path,
@@ -234,6 +242,8 @@ export function postImageRoute(spec: AnySpec): RouteDef {
         const caller = await authenticateExchange(ex, app);
         if (idemKey !== null) checkIdempotencyKey(idemKey);
         const form = await body.done;
+        // Fields the route does not read: listed in X-Ignored-Fields from here on, or 400 under Prefer: handling=strict.
+        const ignored = checkSentNames(ex, { fields: Object.keys(form.fields), query: { names: queryNames(ex.query), read: false } }, known(), `POST ${spec.path}`);
         // callback_url (the webhooks module posts the final job there) belongs to a job only.
         const callbackUrl = Object.prototype.hasOwnProperty.call(form.fields, 'callback_url') ? form.fields.callback_url! : null;
         if (callbackUrl !== null) {
@@ -258,7 +268,7 @@ export function postImageRoute(spec: AnySpec): RouteDef {
         reservation = await reserveUses(app.store, caller, endpoint, meter, now, spec.uses ? spec.uses(p.options as never) : 1, app.settler);
         if (ex.aborted) return;
         if (asJob) {
-          const reply = await submitJob(caller, form.fields, uploads, callbackUrl);
+          const reply = await submitJob(caller, form.fields, uploads, callbackUrl, ignored);
           const run = idem as IdempotentRun | null;
           await run?.recordSuccess(reply, null); // the 202 is stored; the use stays with the job
           ex.send(reply);
@@ -275,13 +285,13 @@ export function postImageRoute(spec: AnySpec): RouteDef {
       };
       // The request becomes a job: its place in the line (vectorize), the stored request and the job row,
       // then 202 with the job body (after up to `wait` seconds when the job finishes sooner).
-      const submitJob = async (caller: Caller, fields: Record<string, string>, uploads: Uint8Array[], callbackUrl: string | null): Promise<Reply> => {
+      const submitJob = async (caller: Caller, fields: Record<string, string>, uploads: Uint8Array[], callbackUrl: string | null, ignored: string[]): Promise<Reply> => {
         const runner = jobsOf(app);
         const controller = new AbortController();
         const lineTurn = spec.queue === 'vectorize' ? (await joinLine(app, controller.signal)).turn : null;
         let job;
         try {
-          job = await runner.submit({ operation: spec.path, caller, request: { fields, files: uploads }, reservation, callbackUrl, turn: lineTurn, controller });
+          job = await runner.submit({ operation: spec.path, caller, request: { fields, files: uploads, ...(ignored.length > 0 ? { ignored } : {}) }, reservation, callbackUrl, turn: lineTurn, controller });
         } catch (err) {
           controller.abort();
           lineTurn?.then((t) => t.release(), () => undefined);
