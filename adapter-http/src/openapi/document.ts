@@ -316,7 +316,7 @@ function operation(route: RouteDef, meta: RouteMeta, doc: OperationDoc, key: str
   if (routed) {
     for (const r of Object.values(responses) as { headers: Record<string, unknown> }[]) {
       // the 202 declares its own Preference-Applied (required there)
-      r.headers = { ...FIELD_CHECK_HEADERS, ...r.headers };
+      for (const [name, h] of Object.entries(FIELD_CHECK_HEADERS)) if (!(name in r.headers)) r.headers[name] = h;
     }
   }
   op.responses = responses;

@@ -99,8 +99,8 @@ function answersTable(doc: Node, responses: Node, errorsPage: string): string[] 
     const r = node(raw);
     const content = node(r.content);
     const types = Object.keys(content);
-    // On every answer (said once in the introduction), so not repeated on each row.
-    const headers = Object.keys(node(r.headers)).filter((h) => h !== 'X-Request-Id' && h !== 'X-Content-Type-Options');
+    // The shared headers (components: on every answer, said once in the introduction) are not repeated on each row.
+    const headers = Object.entries(node(r.headers)).filter(([, h]) => node(h).$ref === undefined).map(([name]) => name);
     let body: string;
     let kinds = types.map(code);
     if (Number(status) >= 400) {
@@ -147,6 +147,12 @@ export function httpReference(document: Record<string, unknown>, errorsPage = 'e
     '  `404 not_found`; a known path with another method is `405 method_not_allowed` with `Allow`. `HEAD` works',
     '  wherever `GET` does (the same status and headers, no body). `400 malformed_request` is node:http\'s answer',
     '  to a request whose framing it cannot read, on any path ([Operating](../guides/operating.md#malformed-requests)).',
+    '- **Unknown fields**: a form field or query parameter an operation does not read is ignored (the contract is',
+    '  silent on them) and every answer after the fields were read lists it in `X-Ignored-Fields` (sorted,',
+    '  comma-separated, escaped; a POST\'s query parameter as `?name`), the `202` of a job and its',
+    '  `result.headers` too. With the request header `Prefer: handling=strict` (RFC 7240) it is',
+    '  `400 unknown_field` naming it and the nearest known name ("did you mean sheet_width_in?"), and the',
+    '  answers carry `Preference-Applied: handling=strict`.',
     '',
   ];
   const paths = node(doc.paths);
