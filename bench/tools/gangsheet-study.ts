@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import sharp from 'sharp';
 import type { Raster } from '@inkprep/engine';
-import { itemShape, layoutGangsheet, resolveGangsheet } from '@inkprep/engine/internals';
+import { cropRaster, itemShape, layoutGangsheet, resolveGangsheet } from '@inkprep/engine/internals';
 import { readCorpus } from '../../golden/lib/corpus.js';
 import { MARGIN, mixedSet, ROLL, roundSet, SPACING } from '../lib/gangsheet-sets.js';
 
@@ -44,7 +44,7 @@ for (const [name, set] of Object.entries(sets)) {
       // the sheet at 20 px per inch: each copy's art resized and turned as placed
       const PX = 20;
       const layers = await Promise.all(l.placements.filter((p) => p.sheet === 0).map(async (p) => {
-        const r = rasters[p.design]!;
+        const r = cropRaster(rasters[p.design]!, l.items[p.item]!.art.px); // the art the box holds: the file cut to its ink
         const quarter = p.rotation === 90 || p.rotation === 270;
         const [w, h] = quarter ? [p.heightIn, p.widthIn] : [p.widthIn, p.heightIn];
         const art = await sharp(Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength), { raw: { width: r.width, height: r.height, channels: 4 } })

@@ -41,7 +41,7 @@ export type { UnderbaseStats, UnderbaseWarning } from './underbase/report.js';
 export type { PixelBox } from './underbase/checks.js';
 export type { GangsheetOptions, GangItem, GangItemInput, GangRotation } from './gangsheet/options.js';
 export type { GangsheetResult } from './ops/gangsheet.js';
-export type { GangLayout, GangSheet, GangWarning, GangWhiteReport } from './gangsheet/layout.js';
+export type { GangLayout, GangItemArt, GangSheet, GangWarning, GangWhiteReport } from './gangsheet/layout.js';
 export type { GangPlacement } from './gangsheet/place.js';
 export { packDesigns } from './gangsheet/designs.js';
 export { GANGSHEET_ZIP_NAMES } from './ops/gangsheet.js';

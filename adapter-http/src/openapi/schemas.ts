@@ -206,9 +206,17 @@ export const GANGSHEET_JSON = obj({
   search_capped: bool('true when the time budget (a wall-clock cap) cut the search short, so the layout may vary with the machine\'s load; false when the work budget alone bounded it (the same request gives the same layout)'),
   placements: arr(obj({
     item: int(), copy: int(), design: int(), sheet: int(),
-    x_in: num('left of the placed (turned) art box from the sheet\'s left edge (the box may reach past the sheet\'s edges where the art is transparent)'), y_in: num('top of the box from the sheet\'s top edge'),
-    width_in: num(), height_in: num(), rotation: { type: 'integer', enum: [0, 90, 180, 270], description: 'clockwise turn, degrees' },
+    x_in: num('left of the placed art\'s box from the sheet\'s left edge: the design cut to its ink (its transparent edges are not placed), after the turn; every box lies on the sheet inside the margins'), y_in: num('top of the box from the sheet\'s top edge'),
+    width_in: num('the box\'s width after the turn: the design\'s ink box at the item\'s print size'), height_in: num(), rotation: { type: 'integer', enum: [0, 90, 180, 270], description: 'clockwise turn, degrees' },
   })),
+  items: arr(obj({
+    item: int(), design: int(),
+    width_in: num('the design file\'s print size as asked (the item\'s width_in, or its height_in and the file\'s aspect), transparent edges included'), height_in: num(),
+    art: obj({
+      x_in: num('left of the ink box in the file, at the print size, unturned'), y_in: num(), width_in: num(), height_in: num(),
+      x_px: int('the same box in the file\'s pixels'), y_px: int(), width_px: int(), height_px: int(),
+    }, [], 'the part of the design file each copy places, draws and embeds: the box of its pixels with alpha > 0 (the whole file when it has no transparent edge)'),
+  }), 'per item, in items order: the design file\'s print size and the art its copies place'),
   warnings: arr(obj({
     code: { type: 'string', enum: ['low_resolution', 'unused_design', 'nothing_to_print', 'white_too_thin', 'knockout_gap_too_narrow', 'semi_transparent_pixels'], description: 'unused_design: a design file no item names (design, no item); nothing_to_print (underbase=true): the item\'s art has no ink, or the knock-out leaves under 1 % of its inked pixels to print' },
     item: int('index in items (every code but unused_design)'), design: int('index of the design file (unused_design)'), dpi: num('the art\'s resolution at its print size (every code but unused_design)'), message: str(),

@@ -1,14 +1,18 @@
 // From the decoded designs and the resolved options to placements: print sizes, per-item checks (a design
 // index with no file, a design that fits the sheet in no allowed turn: `invalid_option` naming the item;
 // art under 150 DPI at its print size: a warning), the outlines, the nesting order and the manifest numbers.
+// The nesting works on each file's outline as before; each copy's box is then its design cut to its ink
+// (trim.ts), so every placement box lies on the sheet inside the margins, and the outputs draw the cut art.
 import { invalidOption } from '../errors.js';
 import { DPI_ERROR } from '../print/resolution.js';
 import type { Raster } from '../raster/types.js';
 import type { UnderbaseWarning } from '../underbase/report.js';
 import { nest, nestArea, NEST_PROBES_PER_MS, type NestGroup } from './nest.js';
 import type { ResolvedGangsheet } from './options.js';
-import type { GangPlacement } from './place.js';
+import { turnedRect, type GangPlacement, type InchRect } from './place.js';
 import { itemShape, turnShape, turnsOf, NEST_CELLS_PER_IN } from './shapes.js';
+import type { Box } from '../raster/trim.js';
+import { inkBox } from './trim.js';
 
 /** A per-item warning (the sheet is still made): low resolution, or one of the white layer's underbase checks. */
 export interface GangWarning {
@@ -42,6 +46,25 @@ export interface GangWhiteReport {
   whiteInkSqIn: number;
 }
 
+/**
+ * What an item prints: its design file's print size, and the part of the file each copy places, draws and
+ * embeds (the file cut to its ink: the box of its pixels with alpha > 0).
+ */
+export interface GangItemArt {
+  /** Index in `items`. */
+  item: number;
+  /** Design file index. */
+  design: number;
+  /** The design file's print size, inches: the item's `width_in` (or `height_in`) and the file's aspect. */
+  widthIn: number;
+  heightIn: number;
+  /**
+   * The art placed: the file's ink box, unturned, in inches from the file's top-left at the print size, and in
+   * the file's pixels. The whole file when it has no transparent edge (or no ink at all).
+   */
+  art: { xIn: number; yIn: number; widthIn: number; heightIn: number; px: { x: number; y: number; width: number; height: number } };
+}
+
 /** One sheet of the job. */
 export interface GangSheet {
   index: number;
@@ -59,6 +82,8 @@ export interface GangSheet {
 export interface GangLayout {
   sheets: GangSheet[];
   placements: GangPlacement[];
+  /** Per item (in `items` order): the design file's print size and the art its copies place. */
+  items: GangItemArt[];
   /** Ink area over all sheets' area (0..1). */
   utilisation: number;
   inkSqIn: number;
@@ -90,9 +115,12 @@ export function layoutGangsheet(designs: readonly Raster[], opts: ResolvedGangsh
   const area = nestArea(opts.sheetWidthIn, opts.maxLengthIn, opts.marginIn, half);
   const warnings: GangWarning[] = [];
   let maxDpi = 0;
+  const inkOf = new Map<number, Box>(); // per design file, found once
   const prepared = opts.items.map((item, i) => {
     const r = designs[item.design];
     if (!r) throw invalidOption(`items[${i}].design`, `the index of one of the ${designs.length} design files (0-${designs.length - 1})`, item.design);
+    const px = inkOf.get(item.design) ?? inkBox(r);
+    inkOf.set(item.design, px);
     const widthIn = item.widthIn ?? (item.heightIn! * r.width) / r.height;
     const heightIn = item.heightIn ?? (item.widthIn! * r.height) / r.width;
     const dpi = r.width / widthIn;
@@ -108,7 +136,9 @@ export function layoutGangsheet(designs: readonly Raster[], opts: ResolvedGangsh
         `a print size that fits the ${opts.sheetWidthIn} x ${opts.maxLengthIn} in sheet inside its margins and spacing in an allowed turn (the art would be ${round(widthIn, 2)} x ${round(heightIn, 2)} in)`,
         item.widthIn ?? item.heightIn);
     }
-    return { item, i, widthIn, heightIn, shape, turns };
+    // the ink box in inches, as fractions of the file (the whole file gives exactly 0, 0, widthIn, heightIn)
+    const art: InchRect = { x: widthIn * (px.x / r.width), y: heightIn * (px.y / r.height), w: widthIn * (px.width / r.width), h: heightIn * (px.height / r.height) };
+    return { item, i, widthIn, heightIn, shape, turns, px, art };
   });
   // a file no item names is most likely a mis-indexed `items` (one design printed twice, another never)
   const named = new Set(opts.items.map((it) => it.design));
@@ -118,17 +148,22 @@ export function layoutGangsheet(designs: readonly Raster[], opts: ResolvedGangsh
   const groups: NestGroup[] = prepared.map((p) => ({ item: p.i, quantity: p.item.quantity, shapes: p.turns, area: p.shape.grownSqIn }));
   const { spots, capped } = nest(groups, area, { capMs, workBudget: opts.timeBudgetMs * NEST_PROBES_PER_MS });
   const origin = opts.marginIn - half; // inches from the sheet's edge to the grid's first cell
-  const placements: GangPlacement[] = spots.map((s) => ({
-    item: s.item,
-    copy: s.copy,
-    design: prepared[s.item]!.item.design,
-    sheet: s.sheet,
-    xIn: round(origin + (s.x + s.shape.artX) / NEST_CELLS_PER_IN),
-    yIn: round(origin + (s.y + s.shape.artY) / NEST_CELLS_PER_IN),
-    widthIn: round(s.shape.boxWidthIn),
-    heightIn: round(s.shape.boxHeightIn),
-    rotation: s.shape.turn,
-  }));
+  const placements: GangPlacement[] = spots.map((s) => {
+    const p = prepared[s.item]!;
+    // the art's box inside the file's turned box, whose top-left the nesting placed
+    const a = turnedRect(s.shape.turn, p.widthIn, p.heightIn, p.art);
+    return {
+      item: s.item,
+      copy: s.copy,
+      design: p.item.design,
+      sheet: s.sheet,
+      xIn: round(origin + (s.x + s.shape.artX) / NEST_CELLS_PER_IN + a.x),
+      yIn: round(origin + (s.y + s.shape.artY) / NEST_CELLS_PER_IN + a.y),
+      widthIn: round(a.w),
+      heightIn: round(a.h),
+      rotation: s.shape.turn,
+    };
+  });
   // each copy's lowest ink (its outline's ink bounds, conservative), where the sheet is cut: art with
   // transparent edges would otherwise lengthen the sheet by its empty bottom rows
   const inkBottom = new Map(spots.map((s) => [`${s.item}:${s.copy}`, origin + (s.y + s.shape.inkBottom) / NEST_CELLS_PER_IN]));
@@ -141,12 +176,23 @@ export function layoutGangsheet(designs: readonly Raster[], opts: ResolvedGangsh
     const lengthIn = Math.min(opts.maxLengthIn, Math.ceil((bottom + opts.marginIn) * 100 - 1e-6) / 100);
     const ink = on.reduce((s, p) => s + prepared[p.item]!.shape.inkSqIn, 0);
     sheets.push({ index: k, widthIn: opts.sheetWidthIn, lengthIn, copies: on.length, inkSqIn: round(ink, 3), utilisation: round(ink / (opts.sheetWidthIn * lengthIn)) });
+    // The ink keeps the margin (the outlines, grown by half the spacing, stay in the nesting area, and the ink's
+    // box lies within its grown outline), so the art's box does too, up to the 0.0001 in rounding: a box the
+    // rounding put past a margin is moved back by that much
+    for (const p of on) {
+      p.xIn = round(Math.max(opts.marginIn, Math.min(opts.sheetWidthIn - opts.marginIn - p.widthIn, p.xIn)));
+      p.yIn = round(Math.max(opts.marginIn, Math.min(lengthIn - opts.marginIn - p.heightIn, p.yIn)));
+    }
   }
   const ink = placements.reduce((s, p) => s + prepared[p.item]!.shape.inkSqIn, 0);
   const film = sheets.reduce((s, k) => s + k.widthIn * k.lengthIn, 0);
   return {
     sheets,
     placements,
+    items: prepared.map((p) => ({
+      item: p.i, design: p.item.design, widthIn: round(p.widthIn), heightIn: round(p.heightIn),
+      art: { xIn: round(p.art.x), yIn: round(p.art.y), widthIn: round(p.art.w), heightIn: round(p.art.h), px: { ...p.px } },
+    })),
     utilisation: round(ink / film),
     inkSqIn: round(ink, 3),
     grownSqIn: round(placements.reduce((s, p) => s + prepared[p.item]!.shape.grownSqIn, 0), 3),
@@ -167,6 +213,10 @@ export function manifestJson(l: GangLayout): Record<string, unknown> {
     fast_placed: l.fastPlaced,
     search_capped: l.searchCapped,
     placements: l.placements.map((p) => ({ item: p.item, copy: p.copy, design: p.design, sheet: p.sheet, x_in: p.xIn, y_in: p.yIn, width_in: p.widthIn, height_in: p.heightIn, rotation: p.rotation })),
+    items: l.items.map((it) => ({
+      item: it.item, design: it.design, width_in: it.widthIn, height_in: it.heightIn,
+      art: { x_in: it.art.xIn, y_in: it.art.yIn, width_in: it.art.widthIn, height_in: it.art.heightIn, x_px: it.art.px.x, y_px: it.art.px.y, width_px: it.art.px.width, height_px: it.art.px.height },
+    })),
     warnings: l.warnings.map((w) => ({
       code: w.code,
       ...(w.item !== undefined ? { item: w.item } : {}),

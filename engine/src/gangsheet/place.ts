@@ -1,6 +1,7 @@
 // Where a design's pixels land on the film: the map from the image's unit square to sheet inches for a
 // placement (top-left of its turned box, clockwise turn). The PDF's `cm` matrices and the PNG renderer both
-// use it, so the two outputs and the manifest agree.
+// use it, so the two outputs and the manifest agree. The image a placement draws is its design cut to its ink
+// (trim.ts), and its box is that art's box: `turnedRect` finds it inside the design file's turned box.
 import type { Turn } from './shapes.js';
 
 /** One copy on a sheet, as the manifest gives it. */
@@ -13,14 +14,41 @@ export interface GangPlacement {
   design: number;
   /** Sheet index, from 0. */
   sheet: number;
-  /** Top-left of the placed (turned) art box from the sheet's top-left corner, inches. */
+  /**
+   * Top-left of the placed art's box from the sheet's top-left corner, inches: the design cut to its ink (its
+   * transparent edges are not placed), after the turn. Always on the sheet, inside the margins.
+   */
   xIn: number;
   yIn: number;
-  /** The placed box's size (after the turn), inches. */
+  /** The placed box's size (after the turn), inches: the design's ink box at the item's print size. */
   widthIn: number;
   heightIn: number;
   /** Clockwise turn on the film, degrees. */
   rotation: Turn;
+}
+
+/** A rectangle in inches: left, top, width, height. */
+export interface InchRect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/**
+ * Where `rect` (inches from the top-left of a `w` x `h` in image, unturned) lies in the image's box turned by
+ * `turn` clockwise (inches from the turned box's top-left, its size turned). The whole image gives
+ * { 0, 0, w, h } (or h, w) exactly.
+ * @example turnedRect(90, 4, 2, { x: 1, y: 0.5, w: 2, h: 1 }) // { x: 0.5, y: 1, w: 1, h: 2 }
+ */
+export function turnedRect(turn: Turn, w: number, h: number, rect: InchRect): InchRect {
+  const { x, y, w: rw, h: rh } = rect;
+  switch (turn) {
+    case 0: return { x, y, w: rw, h: rh };
+    case 90: return { x: h - y - rh, y: x, w: rh, h: rw };
+    case 180: return { x: w - x - rw, y: h - y - rh, w: rw, h: rh };
+    default: return { x: y, y: w - x - rw, w: rh, h: rw };
+  }
 }
 
 /**

@@ -1,7 +1,8 @@
 // The white layer of a gang sheet: each design's plates made once by the underbase code (computePlates) at its
 // print size, so the choke in millimetres and the 1 pt / 2 pt checks are measured at the resolution it prints
 // at. A design used by two items at two sizes gets a plate set per size. The underbase checks' warnings become
-// the sheet's per-item warnings, and the manifest says which options made the white.
+// the sheet's per-item warnings, and the manifest says which options made the white. The plates are made on the
+// whole file (the checks see what underbase would) and cut to the design's ink box for drawing (trim.ts).
 import type { Raster } from '../raster/types.js';
 import { narrowKnockouts, thinWhite } from '../underbase/checks.js';
 import type { ResolvedUnderbase } from '../underbase/options.js';
@@ -14,6 +15,8 @@ import type { GangPlacement } from './place.js';
 /** The plate sets of a sheet's designs and which one each item draws. */
 export interface GangWhiteLayer {
   plates: PlateSet[];
+  /** Design file index per plate set. */
+  designOf: number[];
   /** Index in `plates` per item. */
   plateOfItem: number[];
   plateOf(p: GangPlacement): number;
@@ -65,6 +68,7 @@ export function makeWhiteLayer(designs: readonly (Raster | null)[], opts: Resolv
   warnings.sort((a, b) => a.item! - b.item!);
   return {
     plates,
+    designOf: list.map((k) => k.design),
     plateOfItem,
     plateOf: (p) => plateOfItem[p.item]!,
     warnings,

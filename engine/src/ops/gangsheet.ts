@@ -1,7 +1,8 @@
 // Op `gangsheet`: many designs nested on their true outlines on a DTF film roll, as a print-ready PDF (one
 // page per sheet), a PNG of the first sheet, or the manifest alone (POST /api/v1/gangsheet); with `underbase`,
 // the white layer too (gangsheet/white.ts): the White separation in the PDF, and for png a zip of the colour
-// PNG and the white plate PNG. Options: the table in gangsheet/options.ts; docs/algorithms/gangsheet.md.
+// PNG and the white plate PNG. Each design is drawn and embedded cut to its ink (gangsheet/trim.ts), the box
+// each placement of the manifest gives. Options: the table in gangsheet/options.ts; docs/algorithms/gangsheet.md.
 import { InkprepError, invalidOption } from '../errors.js';
 import { decodeImage, probeImage } from '../raster/decode.js';
 import type { Raster } from '../raster/types.js';
@@ -11,6 +12,8 @@ import { layoutGangsheet, manifestJson, type GangLayout } from '../gangsheet/lay
 import { GANGSHEET_LIMITS, GANGSHEET_OPTIONS, type GangsheetOptions, type ResolvedGangsheet } from '../gangsheet/options.js';
 import { writeGangPdf } from '../gangsheet/pdf.js';
 import { renderSheetPng } from '../gangsheet/png.js';
+import { cropRaster, type Box } from '../raster/trim.js';
+import { cropPlates } from '../gangsheet/trim.js';
 import { makeWhiteLayer, type GangWhiteLayer } from '../gangsheet/white.js';
 import { storedZip } from '../gangsheet/zip.js';
 import { stageProgress } from '../progress.js';
@@ -84,30 +87,41 @@ export const gangsheetOp: OpDef<GangsheetOptions, ResolvedGangsheet, GangsheetRe
     }
     progress('encode');
     const common = { requested: opts.format, layout };
+    if (opts.format === 'json') {
+      const json = Buffer.from(JSON.stringify(manifestJson(layout)), 'utf8');
+      const data = new Uint8Array(json.length);
+      data.set(json);
+      return { ...common, data, format: 'json', contentType: 'application/json' };
+    }
+    // what the outputs draw: each design (or plate set) cut to its ink box, the box its placements give; the
+    // whole images are let go as their cuts are made
+    const inkOf = new Map<number, Box>(layout.items.map((it) => [it.design, it.art.px]));
+    for (let k = 0; k < rasters.length; k++) {
+      const r = rasters[k];
+      rasters[k] = r && !white ? cropRaster(r, inkOf.get(k)!) : null;
+    }
+    if (white) {
+      const { designOf } = white;
+      white.plates = white.plates.map((p, j) => cropPlates(p, inkOf.get(designOf[j]!)!));
+    }
     if (opts.format === 'pdf') {
       const pdfWhite = white && opts.white ? { spotName: opts.white.spotName, plates: white.plates, plateOf: white.plateOf } : undefined;
       const data = writeGangPdf(opts.sheetWidthIn, layout.sheets.map((s) => s.lengthIn), layout.placements, rasters, pdfWhite);
       return { ...common, data, format: 'pdf', contentType: 'application/pdf' };
     }
-    if (opts.format === 'png') {
-      const dpi = Math.min(GANGSHEET_PNG_MAX_DPI, Math.round(layout.maxDpi));
-      const first = layout.sheets[0]!;
-      const on = layout.placements.filter((p) => p.sheet === 0);
-      if (!white) {
-        const data = await renderSheetPng(first.widthIn, first.lengthIn, dpi, on, rasters);
-        return { ...common, data, format: 'png', contentType: 'image/png', pngDpi: dpi };
-      }
-      // one answer holds both plates: the nesting has a time budget, so two requests may lay out differently
-      const { plates, plateOf } = white;
-      const colour = await renderSheetPng(first.widthIn, first.lengthIn, dpi, on, plates.map((p) => p.colour), { sourceOf: plateOf });
-      const whitePng = await renderSheetPng(first.widthIn, first.lengthIn, dpi, on, plates.map((p) => ({ width: p.width, height: p.height, grey: p.white })), { sourceOf: plateOf });
-      const data = storedZip([{ name: GANGSHEET_ZIP_NAMES.colour, data: colour }, { name: GANGSHEET_ZIP_NAMES.white, data: whitePng }]);
-      return { ...common, data, format: 'zip', contentType: 'application/zip', pngDpi: dpi };
+    const dpi = Math.min(GANGSHEET_PNG_MAX_DPI, Math.round(layout.maxDpi));
+    const first = layout.sheets[0]!;
+    const on = layout.placements.filter((p) => p.sheet === 0);
+    if (!white) {
+      const data = await renderSheetPng(first.widthIn, first.lengthIn, dpi, on, rasters);
+      return { ...common, data, format: 'png', contentType: 'image/png', pngDpi: dpi };
     }
-    const json = Buffer.from(JSON.stringify(manifestJson(layout)), 'utf8');
-    const data = new Uint8Array(json.length);
-    data.set(json);
-    return { ...common, data, format: 'json', contentType: 'application/json' };
+    // one answer holds both plates: the nesting has a time budget, so two requests may lay out differently
+    const { plates, plateOf } = white;
+    const colour = await renderSheetPng(first.widthIn, first.lengthIn, dpi, on, plates.map((p) => p.colour), { sourceOf: plateOf });
+    const whitePng = await renderSheetPng(first.widthIn, first.lengthIn, dpi, on, plates.map((p) => ({ width: p.width, height: p.height, grey: p.white })), { sourceOf: plateOf });
+    const data = storedZip([{ name: GANGSHEET_ZIP_NAMES.colour, data: colour }, { name: GANGSHEET_ZIP_NAMES.white, data: whitePng }]);
+    return { ...common, data, format: 'zip', contentType: 'application/zip', pngDpi: dpi };
   },
   transfer(result) {
     return [result.data.buffer as ArrayBuffer];

@@ -1,0 +1,43 @@
+// A design is placed, embedded and drawn cut to its ink: the bounding box of its pixels with alpha > 0 (any
+// alpha above 0 is ink, as the nesting takes it). The file's transparent edges take no film and reach no
+// neighbour nor the sheet's edge, so every placement box of the manifest lies on the sheet inside the margins.
+import { cropRaster, opaqueBounds, type Box } from '../raster/trim.js';
+import type { Raster } from '../raster/types.js';
+import type { PlateSet } from '../underbase/plates.js';
+
+/**
+ * The box of `r`'s pixels with alpha > 0; the whole image when it has none (nothing is drawn then, and the
+ * box stays the file's).
+ * @example inkBox(logo) // { x: 12, y: 40, width: 1000, height: 610 }
+ */
+export function inkBox(r: Raster): Box {
+  return opaqueBounds(r, 1) ?? { x: 0, y: 0, width: r.width, height: r.height };
+}
+
+/** The part of `src` (one byte a pixel, `width` wide) inside `b`, copied. */
+function cropGrey(src: Uint8Array, width: number, b: Box): Uint8Array {
+  const out = new Uint8Array(b.width * b.height);
+  for (let y = 0; y < b.height; y++) {
+    const at = (b.y + y) * width + b.x;
+    out.set(src.subarray(at, at + b.width), y * b.width);
+  }
+  return out;
+}
+
+/**
+ * A plate set cut to `b` (the colour plate, the white plate and the classes), for embedding and drawing; the
+ * checks ran on the whole set. Plates keep their design's pixel grid, and have ink only where the art has, so
+ * the design's ink box holds all of it.
+ */
+export function cropPlates(p: PlateSet, b: Box): PlateSet {
+  if (b.x === 0 && b.y === 0 && b.width === p.width && b.height === p.height) return p;
+  return {
+    ...p,
+    width: b.width,
+    height: b.height,
+    colour: cropRaster(p.colour, b),
+    white: cropGrey(p.white, p.width, b),
+    classes: cropGrey(p.classes, p.width, b),
+    semiBox: p.semiBox && { ...p.semiBox, x: p.semiBox.x - b.x, y: p.semiBox.y - b.y },
+  };
+}
