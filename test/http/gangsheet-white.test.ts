@@ -9,7 +9,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GangPlacement } from '@inkprep/engine';
-import { computePlates, readStoredZip, resolveUnderbase, sheetToImage } from '@inkprep/engine/internals';
+import { computePlates, cropPlates, readStoredZip, resolveUnderbase, sheetToImage } from '@inkprep/engine/internals';
 import { form, post, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;
@@ -40,10 +40,19 @@ const FIELDS = {
   time_budget_ms: '60000',
 };
 
-/** The sheet's expected white (0/1 per pixel at DPI): every placement's plate from the underbase code, sampled at pixel centres. */
-function expectedWhite(placements: readonly GangPlacement[], W: number, H: number): Uint8Array {
+/** The manifest's `items[].art`: the part of each design file its copies place (the file cut to its ink). */
+type ManifestItem = { design: number; art: { x_px: number; y_px: number; width_px: number; height_px: number } };
+
+/**
+ * The sheet's expected white (0/1 per pixel at DPI): every placement's plate from the underbase code, made on the
+ * whole file and cut to the art the manifest says each box holds, sampled at pixel centres.
+ */
+function expectedWhite(placements: readonly GangPlacement[], items: readonly ManifestItem[], W: number, H: number): Uint8Array {
   const opts = resolveUnderbase({ garmentColor: '#000000', chokeMm: CHOKE_MM, printWidthInches: 2 });
-  const plates = designs.map((d) => computePlates({ width: d.w, height: d.h, data: d.data }, opts));
+  const plates = designs.map((d, k) => {
+    const { x_px: x, y_px: y, width_px: width, height_px: height } = items.find((it) => it.design === k)!.art;
+    return cropPlates(computePlates({ width: d.w, height: d.h, data: d.data }, opts), { x, y, width, height });
+  });
   const out = new Uint8Array(W * H);
   for (const p of placements) {
     const pl = plates[p.design]!;
@@ -103,7 +112,7 @@ describe('POST /api/v1/gangsheet underbase=true', () => {
     }
     const manifest = await post(t, '/api/v1/gangsheet', sheetForm({ ...FIELDS, format: 'json' }));
     expect(manifest.status, JSON.stringify(manifest.json)).toBe(200);
-    const m = manifest.json as { fast_placed: number; sheets: { length_in: number }[]; placements: { item: number; copy: number; design: number; sheet: number; x_in: number; y_in: number; width_in: number; height_in: number; rotation: 0 | 90 | 180 | 270 }[]; white: Record<string, unknown> };
+    const m = manifest.json as { fast_placed: number; sheets: { length_in: number }[]; placements: { item: number; copy: number; design: number; sheet: number; x_in: number; y_in: number; width_in: number; height_in: number; rotation: 0 | 90 | 180 | 270 }[]; items: ManifestItem[]; white: Record<string, unknown> };
     expect(m.fast_placed).toBe(0); // the search finished: the PDF request lays out the same
     expect(m.white).toMatchObject({ spot_name: 'White', garment_color: '#000000', knockout: 'garment', choke_mm: CHOKE_MM, plate_sets: 2 });
     const placements: GangPlacement[] = m.placements.map((p) => ({ item: p.item, copy: p.copy, design: p.design, sheet: p.sheet, xIn: p.x_in, yIn: p.y_in, widthIn: p.width_in, heightIn: p.height_in, rotation: p.rotation }));
@@ -127,7 +136,12 @@ describe('POST /api/v1/gangsheet underbase=true', () => {
       expect(Math.abs(info.height - m.sheets[0]!.length_in * DPI)).toBeLessThanOrEqual(0.5 + 1e-6);
       const got = new Uint8Array(sep.length);
       for (let i = 0; i < sep.length; i++) got[i] = sep[i]! < 128 ? 1 : 0; // tiffsep: 0 is full ink
-      const want = expectedWhite(placements, info.width, info.height);
+      // the disc's file has a transparent column and row (its edge at x, y = 0 is just outside the circle): cut off
+      expect(m.items.map((it) => it.art)).toEqual([
+        { x_in: 0, y_in: 0, width_in: 2, height_in: 3, x_px: 0, y_px: 0, width_px: 300, height_px: 450 },
+        { x_in: 0.0067, y_in: 0.0067, width_in: 1.9933, height_in: 1.9933, x_px: 1, y_px: 1, width_px: 299, height_px: 299 },
+      ]);
+      const want = expectedWhite(placements, m.items, info.width, info.height);
       const inked = want.reduce((s, v) => s + v, 0);
       expect(inked).toBeGreaterThan(9 * 100 * 100); // nine 2 in designs, most of their area white
       expect(offEdgeDiffs(want, got, info.width, info.height)).toBe(0);
@@ -165,7 +179,7 @@ describe('POST /api/v1/gangsheet underbase=true', () => {
     const manifest = await post(t, '/api/v1/gangsheet', sheetForm({ ...FIELDS, format: 'json' }));
     const placements = (manifest.json!.placements as { item: number; copy: number; design: number; sheet: number; x_in: number; y_in: number; width_in: number; height_in: number; rotation: 0 | 90 | 180 | 270 }[])
       .map((p) => ({ item: p.item, copy: p.copy, design: p.design, sheet: p.sheet, xIn: p.x_in, yIn: p.y_in, widthIn: p.width_in, heightIn: p.height_in, rotation: p.rotation }));
-    const want = expectedWhite(placements, W, H);
+    const want = expectedWhite(placements, manifest.json!.items as ManifestItem[], W, H);
     const got = new Uint8Array(W * H);
     let underColour = 0, colourPx = 0, whiteOnly = 0;
     for (let i = 0; i < W * H; i++) {

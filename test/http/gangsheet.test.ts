@@ -75,6 +75,31 @@ describe('POST /api/v1/gangsheet', () => {
     expect(meta.height).toBe(Math.round(Number(res.headers.get('x-sheet-lengths-in')) * 150));
   });
 
+  it('places each design cut to its ink: every manifest box on the sheet inside the margins, the PDF image the ink\'s', async () => {
+    // a 1 in disc in the middle of a 3 x 3 in transparent file (150 DPI), twenty copies beside the bars
+    const wide = await art(450, 450, (x, y) => (x - 225) ** 2 + (y - 225) ** 2 <= 75 ** 2);
+    const fields = { items: JSON.stringify([{ design: 0, quantity: 20, width_in: 3 }, { design: 1, quantity: 3, width_in: 4 }]), sheet_width_in: '11', margin_in: '0.5', ...UNCAPPED };
+    const res = await post(t, '/api/v1/gangsheet', sheetForm([wide, barArt], { ...fields, format: 'json' }));
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    const m = res.json as { sheets: { length_in: number }[]; placements: { item: number; sheet: number; x_in: number; y_in: number; width_in: number; height_in: number }[]; items: unknown[] };
+    // the file's print size as asked, and the part of it placed: pixels 150-300 of 450 (x and y)
+    expect(m.items[0]).toEqual({ item: 0, design: 0, width_in: 3, height_in: 3, art: { x_in: 1, y_in: 1, width_in: 1.0067, height_in: 1.0067, x_px: 150, y_px: 150, width_px: 151, height_px: 151 } });
+    expect(m.placements).toHaveLength(23);
+    for (const p of m.placements) {
+      expect(p.x_in).toBeGreaterThanOrEqual(0.5);
+      expect(p.y_in).toBeGreaterThanOrEqual(0.5);
+      expect(p.x_in + p.width_in).toBeLessThanOrEqual(11 - 0.5 + 1e-9);
+      expect(p.y_in + p.height_in).toBeLessThanOrEqual(m.sheets[p.sheet]!.length_in - 0.5 + 1e-9);
+      if (p.item === 0) expect(p.width_in).toBeLessThan(1.01); // the disc's box, not the 3 in file's
+    }
+    const pdf = await post(t, '/api/v1/gangsheet', sheetForm([wide, barArt], fields));
+    expect(pdf.status).toBe(200);
+    const text = Buffer.from(pdf.bytes).toString('latin1');
+    const art0 = (m.items[0] as { art: { width_px: number; height_px: number } }).art;
+    expect(text).toContain(`/Width ${art0.width_px} /Height ${art0.height_px}`);
+    expect(text).not.toContain('/Width 450');
+  });
+
   it('rejects a bad order naming the item, and the file parts it does not take', async () => {
     const cases: [FormData, string][] = [
       [sheetForm([discArt], { items: '[]' }), 'items'],

@@ -156,13 +156,15 @@ describe('gangsheet: a mixed order on an 11 in roll', () => {
   }, 120_000);
 
   it('cuts the sheet at the lowest ink, not at the bottom of a box with transparent rows', async () => {
-    // a 2 in disc on a 2 x 3 in canvas: its bottom inch is transparent
+    // a 2 in disc on a 2 x 3 in canvas: its bottom inch is transparent, and not placed
     const tall = await shape(2, 3, [200, 30, 30], (x, y) => (x - 1) ** 2 + (y - 1) ** 2 <= 1);
     const png = await run([tall], { items: [{ design: 0, quantity: 1, width_in: 2 }], sheetWidthIn: 11, rotation: 'none', spacingIn: 0.125, marginIn: 0.25, format: 'png' });
     const p = png.layout.placements[0]!;
     const inkBottom = p.yIn + 2;
     const length = png.layout.sheets[0]!.lengthIn;
-    expect(p.yIn + p.heightIn).toBeGreaterThan(length); // the box's empty rows lie past the cut
+    expect(png.layout.items[0]).toEqual({ item: 0, design: 0, widthIn: 2, heightIn: 3, art: { xIn: 0, yIn: 0, widthIn: 2, heightIn: 2, px: { x: 0, y: 0, width: 300, height: 300 } } });
+    expect([p.widthIn, p.heightIn]).toEqual([2, 2]); // the box is the ink's: its empty rows are cut before placing
+    expect(p.yIn + p.heightIn).toBeLessThanOrEqual(length - 0.25);
     // the ink's bounds are outward by at most one 0.0125 in growth cell; the length rounds up to 0.01 in
     expect(length).toBeGreaterThanOrEqual(inkBottom + 0.25 - 1e-4);
     expect(length).toBeLessThanOrEqual(inkBottom + 0.25 + 0.0125 + 0.01);
@@ -188,6 +190,79 @@ describe('gangsheet: a mixed order on an 11 in roll', () => {
     const { layout } = await run([await disc(1)], { items: [{ design: 0, quantity: 1, width_in: 1 }, { design: 0, quantity: 1, width_in: 2 }], sheetWidthIn: 11, format: 'json' });
     expect(layout.warnings.map((w) => [w.code, w.item, w.dpi])).toEqual([['low_resolution', 1, 75]]);
   }, 60_000);
+});
+
+describe('gangsheet: designs are placed cut to their ink', () => {
+  /** `art` (a PNG) on a larger transparent canvas: `left`, `top`, `right`, `bottom` pixels of alpha 0 around it, in `rgb`. */
+  async function pad(png: Uint8Array, left: number, top: number, right: number, bottom: number, rgb: [number, number, number] = [0, 0, 0]): Promise<Uint8Array> {
+    const background = { r: rgb[0], g: rgb[1], b: rgb[2], alpha: 0 };
+    // sharp keeps the background's colour under alpha 0, as exporters often leave colour under transparent pixels
+    return new Uint8Array(await sharp(png).extend({ left, top, right, bottom, background }).png().toBuffer());
+  }
+  const options = { sheetWidthIn: 11, spacingIn: 0.125, marginIn: 0.25, timeBudgetMs: 60000 } as const;
+
+  it('every placement box lies on the sheet inside the margins, and is the ink\'s box, for art with wide transparent margins', async () => {
+    // a 2 in disc on a 5 x 4 in canvas (1.5 in and 1 in of transparency around it), a wedge in a corner of a 4 in square
+    const wide = await pad(await disc(2), 225, 150, 225, 150);
+    const corner = await pad(await wedge(2.5, 2), 0, 300, 225, 0);
+    const items = [{ design: 0, quantity: 7, width_in: 5 }, { design: 1, quantity: 5, width_in: 4 }];
+    const { layout } = await run([wide, corner], { ...options, items, format: 'json' });
+    expect(layout.placements).toHaveLength(12);
+    expect(new Set(layout.placements.map((p) => p.rotation)).size).toBeGreaterThan(1); // turned boxes checked too
+    expect(layout.items).toEqual([
+      { item: 0, design: 0, widthIn: 5, heightIn: 4, art: { xIn: 1.5, yIn: 1, widthIn: 2, heightIn: 2, px: { x: 225, y: 150, width: 300, height: 300 } } },
+      // the wedge's last column is empty (its slant passes just under the pixel centres there)
+      { item: 1, design: 1, widthIn: 4, heightIn: 4, art: { xIn: 0, yIn: 2, widthIn: 2.4933, heightIn: 2, px: { x: 0, y: 300, width: 374, height: 300 } } },
+    ]);
+    for (const p of layout.placements) {
+      const length = layout.sheets[p.sheet]!.lengthIn;
+      expect(p.xIn, `item ${p.item} copy ${p.copy}`).toBeGreaterThanOrEqual(0.25);
+      expect(p.yIn).toBeGreaterThanOrEqual(0.25);
+      expect(p.xIn + p.widthIn).toBeLessThanOrEqual(11 - 0.25 + 1e-9);
+      expect(p.yIn + p.heightIn).toBeLessThanOrEqual(length - 0.25 + 1e-9);
+      const art = layout.items[p.item]!.art;
+      expect(p.rotation % 180 === 0 ? [p.widthIn, p.heightIn] : [p.heightIn, p.widthIn]).toEqual([art.widthIn, art.heightIn]);
+    }
+    // the manifest says the same
+    const manifest = JSON.parse(Buffer.from((await run([wide, corner], { ...options, items, format: 'json' })).data).toString('utf8'));
+    expect(manifest.placements).toEqual(layout.placements.map((p) => ({ item: p.item, copy: p.copy, design: p.design, sheet: p.sheet, x_in: p.xIn, y_in: p.yIn, width_in: p.widthIn, height_in: p.heightIn, rotation: p.rotation })));
+    expect(manifest.items[0]).toEqual({ item: 0, design: 0, width_in: 5, height_in: 4, art: { x_in: 1.5, y_in: 1, width_in: 2, height_in: 2, x_px: 225, y_px: 150, width_px: 300, height_px: 300 } });
+  }, 120_000);
+
+  it('art with transparent margins lays out, renders and embeds exactly as the same art without them', async () => {
+    // 15 px (0.1 in: two nesting cells) of transparency around a 2 in disc that touches its own file's edges,
+    // coloured under alpha 0; the padded file is sent 2.2 in wide so the disc prints at the same 2 in
+    const plain = await disc(2);
+    const padded = await pad(plain, 15, 15, 15, 15, [40, 200, 90]);
+    const items = (widthIn: number) => [{ design: 0, quantity: 6, width_in: widthIn }];
+    const [a, b] = [await run([plain], { ...options, items: items(2), format: 'png' }), await run([padded], { ...options, items: items(2.2), format: 'png' })];
+    expect(b.layout.items[0]!.art).toEqual({ xIn: 0.1, yIn: 0.1, widthIn: 2, heightIn: 2, px: { x: 15, y: 15, width: 300, height: 300 } });
+    expect(a.layout.items[0]!.art).toEqual({ xIn: 0, yIn: 0, widthIn: 2, heightIn: 2, px: { x: 0, y: 0, width: 300, height: 300 } });
+    expect(b.layout.placements).toEqual(a.layout.placements);
+    expect(b.layout.sheets).toEqual(a.layout.sheets);
+    expect(Buffer.from(b.data).equals(Buffer.from(a.data))).toBe(true); // the PNG, byte for byte
+    // and the sheet is the disc drawn at each manifest box (150 DPI art on a 150 DPI sheet: one source pixel a sheet pixel)
+    const sheet = await sharp(a.data).raw().toBuffer({ resolveWithObject: true });
+    const src = await sharp(plain).raw().toBuffer();
+    const W = sheet.info.width;
+    const want = Buffer.alloc(sheet.data.length);
+    for (const p of a.layout.placements) {
+      const quarter = p.rotation === 90 || p.rotation === 270;
+      for (let y = 0; y < 300; y++) for (let x = 0; x < 300; x++) {
+        // sheet pixel (x, y) of the box, turned back to the art's pixel
+        const [u, v] = p.rotation === 0 ? [x, y] : p.rotation === 90 ? [y, 299 - x] : p.rotation === 180 ? [299 - x, 299 - y] : [299 - y, x];
+        expect(quarter ? [p.heightIn, p.widthIn] : [p.widthIn, p.heightIn]).toEqual([2, 2]);
+        const si = (v * 300 + u) * 4;
+        if (src[si + 3] === 0) continue;
+        src.copy(want, ((Math.round(p.yIn * DPI) + y) * W + Math.round(p.xIn * DPI) + x) * 4, si, si + 4);
+      }
+    }
+    expect(sheet.data.equals(want)).toBe(true);
+    // the PDF embeds the cut art: the same bytes as the plain design's, none of the margins' colour
+    const [pa, pb] = [await run([plain], { ...options, items: items(2) }), await run([padded], { ...options, items: items(2.2) })];
+    expect(Buffer.from(pb.data).toString('latin1')).toContain('/Width 300 /Height 300');
+    expect(Buffer.from(pb.data).equals(Buffer.from(pa.data))).toBe(true);
+  }, 180_000);
 });
 
 describe('gangsheet: the designs\' pixels together are bounded', () => {
