@@ -2,14 +2,14 @@
 // open-corpus designs on a 22 in roll, nested by today's engine with the API's defaults (rotation any, 0.125 in
 // spacing, 0.25 in margins, the 5000 ms budget's work) and drawn as format=png draws it, then put on grey (so the transparency
 // reads on the page) and scaled to 900 px wide. It prints the numbers the doc's caption quotes. The steps are
-// format=png's (engine/src/ops/gangsheet.ts: decode, layoutGangsheet, renderSheetPng at the art's DPI up to
-// 300) with one change: the 5 s wall-clock cap is moved out of the way, as the gang-sheet bench does, so the
+// format=png's (engine/src/ops/gangsheet.ts: decode, layoutGangsheet, cutDesigns (each design cut to its ink),
+// renderSheetPng at the art's DPI up to 300) with one change: the 5 s wall-clock cap is moved out of the way, as the gang-sheet bench does, so the
 // layout is the one the default work budget gives on any machine (an API call gives the same one unless a
 // loaded machine hits the cap, which the manifest's search_capped says).
 // Run: node --import tsx bench/tools/gangsheet-doc-picture.ts [out.png]
 import sharp from 'sharp';
 import type { Raster } from '@inkprep/engine';
-import { decodeImage, GANGSHEET_PNG_MAX_DPI, layoutGangsheet, renderSheetPng, resolveGangsheet } from '@inkprep/engine/internals';
+import { cutDesigns, decodeImage, GANGSHEET_PNG_MAX_DPI, layoutGangsheet, renderSheetPng, resolveGangsheet } from '@inkprep/engine/internals';
 import { readCorpus } from '../../golden/lib/corpus.js';
 
 /** The order: a corpus file, its print width in inches, how many copies (31 in all). */
@@ -48,6 +48,6 @@ for (const p of l.placements) {
   turns.set(key, (turns.get(key) ?? 0) + 1);
 }
 console.log(`turns: ${[...turns].map(([k, n]) => `${k}: ${n}`).join(', ')}`);
-const png = await renderSheetPng(first.widthIn, first.lengthIn, dpi, l.placements.filter((p) => p.sheet === 0), rasters);
+const png = await renderSheetPng(first.widthIn, first.lengthIn, dpi, l.placements.filter((p) => p.sheet === 0), cutDesigns(rasters, l.items));
 await sharp(png, { limitInputPixels: false }).flatten({ background: GREY }).resize({ width: WIDTH_PX }).png({ palette: true }).toFile(out);
 console.log(`written ${out}`);

@@ -24,13 +24,9 @@ const rasters: Raster[] = await Promise.all(files.map(async (f) => {
 const items = set.map((s) => ({ design: files.indexOf(s.file), quantity: s.quantity, width_in: s.widthIn }));
 const opts = resolveGangsheet({ items, sheetWidthIn: ROLL, maxLengthIn: 1200, spacingIn: SPACING, marginIn: MARGIN });
 const l = layoutGangsheet(rasters, opts, 3_600_000);
-// what the op draws: each design cut to its ink when the engine does so (layout.items' art), else the file
-const crop = (internals as Record<string, unknown>).cropRaster as ((r: Raster, box: { x: number; y: number; width: number; height: number }) => Raster) | undefined;
-const items2 = (l as unknown as { items?: { design: number; art: { px: { x: number; y: number; width: number; height: number } } }[] }).items;
-const drawn = rasters.map((r, d) => {
-  const it = items2?.find((i) => i.design === d);
-  return crop && it ? crop(r, it.art.px) : r;
-});
+// what the op draws: each design cut to its ink when the engine does so (cutDesigns), else the file as sent
+const cut = (internals as Record<string, unknown>).cutDesigns as ((d: (Raster | null)[], items: unknown) => (Raster | null)[]) | undefined;
+const drawn = cut ? cut([...rasters], (l as unknown as { items: unknown }).items) : rasters;
 const sheet = l.sheets[0]!;
 const pdf = writeGangPdf(ROLL, l.sheets.map((s) => s.lengthIn), l.placements, drawn);
 const dpi = Math.min(300, Math.round(l.maxDpi));

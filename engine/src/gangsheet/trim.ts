@@ -14,6 +14,23 @@ export function inkBox(r: Raster): Box {
   return opaqueBounds(r, 1) ?? { x: 0, y: 0, width: r.width, height: r.height };
 }
 
+/**
+ * The images the PDF and the PNG draw: each design of `designs` replaced in place by its cut to the ink box
+ * `items` (the layout's) give it, null for a file no item uses; returns `designs`. One at a time, so each whole
+ * image can be let go as its cut is made (the designs together may hold 800 MB). A design without transparent
+ * edges stays itself, not copied.
+ * @example renderSheetPng(22, l.sheets[0].lengthIn, 300, l.placements, cutDesigns(rasters, l.items))
+ */
+export function cutDesigns(designs: (Raster | null)[], items: readonly { design: number; art: { px: Box } }[]): (Raster | null)[] {
+  const boxOf = new Map(items.map((it) => [it.design, it.art.px]));
+  for (let k = 0; k < designs.length; k++) {
+    const r = designs[k];
+    const b = boxOf.get(k);
+    designs[k] = r && b ? cropRaster(r, b) : null;
+  }
+  return designs;
+}
+
 /** The part of `src` (one byte a pixel, `width` wide) inside `b`, copied. */
 function cropGrey(src: Uint8Array, width: number, b: Box): Uint8Array {
   const out = new Uint8Array(b.width * b.height);

@@ -12,8 +12,7 @@ import { layoutGangsheet, manifestJson, type GangLayout } from '../gangsheet/lay
 import { GANGSHEET_LIMITS, GANGSHEET_OPTIONS, type GangsheetOptions, type ResolvedGangsheet } from '../gangsheet/options.js';
 import { writeGangPdf } from '../gangsheet/pdf.js';
 import { renderSheetPng } from '../gangsheet/png.js';
-import { cropRaster, type Box } from '../raster/trim.js';
-import { cropPlates } from '../gangsheet/trim.js';
+import { cropPlates, cutDesigns } from '../gangsheet/trim.js';
 import { makeWhiteLayer, type GangWhiteLayer } from '../gangsheet/white.js';
 import { storedZip } from '../gangsheet/zip.js';
 import { stageProgress } from '../progress.js';
@@ -93,17 +92,13 @@ export const gangsheetOp: OpDef<GangsheetOptions, ResolvedGangsheet, GangsheetRe
       data.set(json);
       return { ...common, data, format: 'json', contentType: 'application/json' };
     }
-    // what the outputs draw: each design (or plate set) cut to its ink box, the box its placements give; the
-    // whole images are let go as their cuts are made
-    const inkOf = new Map<number, Box>(layout.items.map((it) => [it.design, it.art.px]));
-    for (let k = 0; k < rasters.length; k++) {
-      const r = rasters[k];
-      rasters[k] = r && !white ? cropRaster(r, inkOf.get(k)!) : null;
-    }
+    // what the outputs draw: each design (or plate set) cut to its ink box, the box its placements give, in
+    // place, so each whole image is let go as its cut is made
     if (white) {
-      const { designOf } = white;
-      white.plates = white.plates.map((p, j) => cropPlates(p, inkOf.get(designOf[j]!)!));
-    }
+      rasters.length = 0; // the plates hold what is drawn
+      const inkOf = new Map(layout.items.map((it) => [it.design, it.art.px]));
+      for (let j = 0; j < white.plates.length; j++) white.plates[j] = cropPlates(white.plates[j]!, inkOf.get(white.designOf[j]!)!);
+    } else cutDesigns(rasters, layout.items);
     if (opts.format === 'pdf') {
       const pdfWhite = white && opts.white ? { spotName: opts.white.spotName, plates: white.plates, plateOf: white.plateOf } : undefined;
       const data = writeGangPdf(opts.sheetWidthIn, layout.sheets.map((s) => s.lengthIn), layout.placements, rasters, pdfWhite);
