@@ -154,6 +154,18 @@ describe('names that try to break the header', () => {
     expect(p.headers.get('x-ignored-fields')).toBe('a%20b%2Cc%2522d');
   });
 
+  it('a form field name is read as UTF-8, and listed as its UTF-8 bytes, as a query parameter\'s is', async () => {
+    const f = form(png);
+    f.append('größe', '10');
+    const r = await post(t, '/api/v1/fix', f);
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    expect(r.headers.get('x-ignored-fields')).toBe('gr%C3%B6%C3%9Fe');
+    expect((await get(t, `/api/v1/vectorize?${encodeURIComponent('größe')}=10`)).headers.get('x-ignored-fields')).toBe('gr%C3%B6%C3%9Fe');
+    const strict = await postWith('/api/v1/fix', (() => { const g = form(png); g.append('größe', '10'); return g; })(), STRICT);
+    expect(strict.status).toBe(400);
+    expect(strict.json).toMatchObject({ code: 'unknown_field', field: 'gr%C3%B6%C3%9Fe' });
+  });
+
   it('a long name is cut, and many names are capped with (+N more)', async () => {
     const long = 'n'.repeat(300);
     const many = Array.from({ length: 30 }, (_, i) => `p${String(i).padStart(2, '0')}=1`).join('&');

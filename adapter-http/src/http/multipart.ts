@@ -140,6 +140,9 @@ export function readForm(ex: Exchange, limits: FormLimits): BodyReader {
     try {
       bb = busboy({
         headers: { 'content-type': ex.contentType },
+        // Part names (and file names) are UTF-8, as browsers, FormData and curl send them; busboy's default,
+        // latin1, turned `größe` into mojibake in X-Ignored-Fields and in the messages that name a field.
+        defParamCharset: 'utf8',
         limits: {
           fileSize: limits.maxFileBytes,
           files: limits.maxFiles ?? Math.max(4, maxFileParts + 1),
