@@ -60,7 +60,7 @@ export interface GangItemArt {
   heightIn: number;
   /**
    * The art placed: the file's ink box, unturned, in inches from the file's top-left at the print size, and in
-   * the file's pixels. The whole file when it has no transparent edge (or no ink at all).
+   * the file's pixels. The whole file when it has no transparent edge; its top-left pixel when it has no ink at all.
    */
   art: { xIn: number; yIn: number; widthIn: number; heightIn: number; px: { x: number; y: number; width: number; height: number } };
 }

@@ -6,12 +6,12 @@ import type { Raster } from '../raster/types.js';
 import type { PlateSet } from '../underbase/plates.js';
 
 /**
- * The box of `r`'s pixels with alpha > 0; the whole image when it has none (nothing is drawn then, and the
- * box stays the file's).
+ * The box of `r`'s pixels with alpha > 0; its top-left pixel when it has none (transparent: nothing is drawn).
+ * Not the whole file then: a file larger than the sheet would have its boxes reach past the sheet's end.
  * @example inkBox(logo) // { x: 12, y: 40, width: 1000, height: 610 }
  */
 export function inkBox(r: Raster): Box {
-  return opaqueBounds(r, 1) ?? { x: 0, y: 0, width: r.width, height: r.height };
+  return opaqueBounds(r, 1) ?? { x: 0, y: 0, width: 1, height: 1 };
 }
 
 /**

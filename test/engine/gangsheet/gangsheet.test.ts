@@ -229,6 +229,29 @@ describe('gangsheet: designs are placed cut to their ink', () => {
     expect(manifest.items[0]).toEqual({ item: 0, design: 0, width_in: 5, height_in: 4, art: { x_in: 1.5, y_in: 1, width_in: 2, height_in: 2, x_px: 225, y_px: 150, width_px: 300, height_px: 300 } });
   }, 120_000);
 
+  it('a design with no ink at all: its boxes lie inside the margins too, and it draws nothing', async () => {
+    // a fully transparent 4 x 3 in file beside a 1 in disc: the sheet is about 1.5 in long
+    const empty = await shape(4, 3, [0, 0, 0], () => false);
+    const items = [{ design: 0, quantity: 2, width_in: 4 }, { design: 1, quantity: 1, width_in: 1 }];
+    const json = await run([empty, await disc(1)], { ...options, items, format: 'json' });
+    const length = json.layout.sheets[0]!.lengthIn;
+    expect(length).toBeLessThan(2);
+    expect(json.layout.items[0]!.art.px).toEqual({ x: 0, y: 0, width: 1, height: 1 }); // one transparent pixel placed
+    for (const p of json.layout.placements) {
+      expect(p.xIn, `item ${p.item} copy ${p.copy}`).toBeGreaterThanOrEqual(0.25);
+      expect(p.yIn).toBeGreaterThanOrEqual(0.25);
+      expect(p.xIn + p.widthIn).toBeLessThanOrEqual(11 - 0.25 + 1e-9);
+      expect(p.yIn + p.heightIn).toBeLessThanOrEqual(length - 0.25 + 1e-9);
+    }
+    // the outputs are the disc's alone: the same PNG as without the empty file's copies
+    const png = await run([empty, await disc(1)], { ...options, items, format: 'png' });
+    const alone = await run([await disc(1)], { ...options, items: [{ design: 0, quantity: 1, width_in: 1 }], format: 'png' });
+    expect(png.layout.sheets[0]!.lengthIn).toBe(alone.layout.sheets[0]!.lengthIn);
+    const [a, b] = [await sharp(png.data).raw().toBuffer(), await sharp(alone.data).raw().toBuffer()];
+    expect(a.equals(b)).toBe(true);
+    expect((await run([empty, await disc(1)], { ...options, items })).data.byteLength).toBeGreaterThan(0); // the PDF too
+  }, 120_000);
+
   it('art with transparent margins lays out, renders and embeds exactly as the same art without them', async () => {
     // 15 px (0.1 in: two nesting cells) of transparency around a 2 in disc that touches its own file's edges,
     // coloured under alpha 0; the padded file is sent 2.2 in wide so the disc prints at the same 2 in
