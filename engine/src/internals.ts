@@ -72,6 +72,7 @@ export { resolveUnderbase, UNDERBASE_DEFAULTS, type ResolvedUnderbase } from './
 export { computePlates, NO_INK, KNOCKED, WHITE_ONLY, COLOUR, type PlateSet } from './underbase/plates.js';
 export { narrowRegions, thinWhite, narrowKnockouts, MIN_WHITE_LINE_PT, MIN_KNOCKOUT_GAP_PT, type NarrowRegions } from './underbase/checks.js';
 export { writeSeparationPdf, separationImages } from './underbase/pdf.js';
+export { printedShare, NOTHING_TO_PRINT_PERCENT } from './underbase/report.js';
 export { GANGSHEET_STAGES, GANGSHEET_PNG_MAX_DPI, GANGSHEET_TOTAL_PIXELS_FACTOR } from './ops/gangsheet.js';
 export { resolveGangsheet, GANGSHEET_LIMITS, GANGSHEET_DEFAULTS, type ResolvedGangsheet } from './gangsheet/options.js';
 export { layoutGangsheet, manifestJson } from './gangsheet/layout.js';

@@ -46,6 +46,11 @@ export interface PlateSet {
   semiBox: { x: number; y: number; width: number; height: number } | null;
   /** The transparency fix that ran first, if any. */
   fixed: 'alpha_threshold' | 'halftone' | null;
+  /**
+   * Sum of alpha (0-255 a pixel) over the art's inked pixels, and over those that still print (colour or
+   * white-only): the ink laid, taken before the knock-out clears the pixels (nothing_to_print compares them).
+   */
+  inkAlpha: { inked: number; printed: number };
 }
 
 /**
@@ -77,6 +82,7 @@ export function computePlates(input: Raster, o: Readonly<ResolvedUnderbase>, own
   const lab: Vec3 = [0, 0, 0];
   let lastKey = -1, lastV = 0;
   let semiTransparent = 0;
+  let inkedAlpha = 0, printedAlpha = 0;
   let sx0 = w, sy0 = h, sx1 = -1, sy1 = -1;
   for (let i = 0; i < n; i++) {
     const a = px[i * 4 + 3]!;
@@ -103,6 +109,8 @@ export function computePlates(input: Raster, o: Readonly<ResolvedUnderbase>, own
     lastV = v;
     classes[i] = v & 3;
     lightness[i] = v >> 2;
+    inkedAlpha += a;
+    if ((v & 3) !== KNOCKED) printedAlpha += a;
   }
   // distance from each pixel to the nearest pixel that carries no ink (transparent or knocked out); the art
   // ends at the image border, so beyond it counts as no ink
@@ -132,5 +140,5 @@ export function computePlates(input: Raster, o: Readonly<ResolvedUnderbase>, own
     white[i] = Math.round(255 * base * a);
   }
   const semiBox = semiTransparent ? { x: sx0, y: sy0, width: sx1 - sx0 + 1, height: sy1 - sy0 + 1 } : null;
-  return { width: w, height: h, dpi, colour, white, classes, chokePx, semiTransparent, semiBox, fixed };
+  return { width: w, height: h, dpi, colour, white, classes, chokePx, semiTransparent, semiBox, fixed, inkAlpha: { inked: inkedAlpha, printed: printedAlpha } };
 }

@@ -65,10 +65,12 @@ export function underbaseStats(p: PlateSet): UnderbaseStats {
 }
 
 /**
- * The art's inked pixels (alpha > 0), those that still print (colour or white-only), and the inked pixels'
- * bounding box (inclusive-exclusive), or null when the art has none.
+ * The art's inked pixels (alpha > 0), those that still print (colour or white-only), the share of the art's ink
+ * (pixels weighted by alpha) that still prints, percent, and the inked pixels' bounding box
+ * (inclusive-exclusive), or null when the art has none. Exported for the threshold's study
+ * (bench/tools/underbase-nothing-to-print.ts).
  */
-function printedShare(p: PlateSet): { inked: number; printed: number; box: PixelBox | null } {
+export function printedShare(p: PlateSet): { inked: number; printed: number; inkPercent: number; box: PixelBox | null } {
   let inked = 0, printed = 0;
   let x0 = p.width, y0 = p.height, x1 = -1, y1 = -1;
   for (let i = 0; i < p.classes.length; i++) {
@@ -82,20 +84,20 @@ function printedShare(p: PlateSet): { inked: number; printed: number; box: Pixel
     if (y < y0) y0 = y;
     if (y > y1) y1 = y;
   }
-  return { inked, printed, box: x1 < 0 ? null : { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 } };
+  const inkPercent = p.inkAlpha.inked > 0 ? (p.inkAlpha.printed / p.inkAlpha.inked) * 100 : 0;
+  return { inked, printed, inkPercent, box: x1 < 0 ? null : { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 } };
 }
 
 /** `nothing_to_print` when the art has no ink, or the knock-out leaves under NOTHING_TO_PRINT_PERCENT of it. */
 function nothingToPrint(p: PlateSet): UnderbaseWarning | null {
-  const { inked, printed, box } = printedShare(p);
+  const { inked, printed, inkPercent, box } = printedShare(p);
   if (inked === 0) {
     return { code: 'nothing_to_print', message: 'The art has no opaque pixels: the film would be empty; check the file (a transparent export?)', count: 1, pixels: 0, boxes: [] };
   }
-  const percent = (printed / inked) * 100;
-  if (percent >= NOTHING_TO_PRINT_PERCENT) return null;
+  if (inkPercent >= NOTHING_TO_PRINT_PERCENT) return null;
   return {
     code: 'nothing_to_print',
-    message: `${inked - printed} of the art's ${inked} inked pixels are knocked out (they match the garment colour or black within knockout_tolerance), leaving ${round(percent, 2)} % (under ${NOTHING_TO_PRINT_PERCENT} %) to print: the film would be all but empty; send knockout=none, a lower knockout_tolerance, or art in a colour that contrasts with the garment`,
+    message: `${inked - printed} of the art's ${inked} inked pixels are knocked out (they match the garment colour or black within knockout_tolerance), leaving ${round(inkPercent, 2)} % of its ink (under ${NOTHING_TO_PRINT_PERCENT} %) to print: the film would be all but empty; send knockout=none, a lower knockout_tolerance, or art in a colour that contrasts with the garment`,
     count: 1,
     pixels: inked - printed,
     boxes: box ? [box] : [],

@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine, InkprepError, type Raster, type UnderbaseOptions } from '@inkprep/engine';
 import { squaredDistance } from '@inkprep/engine/internals';
+import { corpusArt } from '../../../golden/lib/customer-art.js';
 
 const engine = createEngine({ threads: 0 });
 afterAll(() => engine.close());
@@ -231,6 +232,19 @@ describe('warnings', () => {
     expect(gap!.count).toBe(1);
     expect(gap!.boxes[0]!.x).toBe(40);
     expect(gap!.boxes[0]!.width).toBe(3);
+  });
+
+  it('nothing_to_print weighs pixels by their ink: a red logo on a red shirt is warned at 300 px, the Japanese flag on white is not', async () => {
+    // si-porsche (#b12b28) on the catalog's red (#b01c28) is knocked out whole, but its anti-aliased rim's
+    // faint pixels get colours off the red and print: 1.04 % of the inked pixels at 300 px (0.36 % at 1000), so
+    // counting pixels missed the warning on small art; they carry 0.01 % of the ink (docs/benchmarks/underbase.md)
+    const logo = await engine.underbase(await corpusArt('si-porsche.svg', 300), { style: 'own:classic-tee', color: 'red', format: 'json' });
+    const w = logo.warnings.find((x) => x.code === 'nothing_to_print');
+    expect(w, JSON.stringify(logo.warnings.map((x) => x.code))).toBeDefined();
+    expect(w!.message).toMatch(/leaving 0\.0\d % of its ink/);
+    // the white field knocked out, the red disc prints: 23 % of the ink, printable
+    const flag = await engine.underbase(await corpusArt('flag-jp.svg', 300), { style: 'own:classic-tee', color: 'white', format: 'json' });
+    expect(flag.warnings.map((x) => x.code)).not.toContain('nothing_to_print');
   });
 
   it('semi-transparent pixels are reported unless a transparency fix is asked for', async () => {
