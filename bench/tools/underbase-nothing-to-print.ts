@@ -2,8 +2,9 @@
 // art: every open-corpus SVG, plus a few customer-upload variants of the black art (a light fringe left by a
 // magic-wand cut-out, a glow and shadow), through the underbase plates on the catalog's colours (own style
 // classic-tee: black, white, navy, heather grey, red; default knock-out = garment, default tolerance), and
-// prints, per art and shirt, the share of the art's inked pixels that still print: the number the warning
-// is computed from (printedShare, the same function). Results: docs/benchmarks/underbase.md.
+// prints, per art and shirt, the share of the art's inked pixels that still print (counted, the warning's first
+// measure) and of its ink (pixels weighted by alpha, what the warning compares now), both from printedShare,
+// the warning's own function; then the distribution and the lowest cases. Results: docs/benchmarks/underbase.md.
 // Run: node --import tsx bench/tools/underbase-nothing-to-print.ts [--size 1000] [--png out.png case ...]
 // (a case is `file@colour[@variant]`, e.g. `gi-barn-owl.svg@black@fringe`: a contact sheet of those cases,
 // each as white plate | colour plate | composite on the shirt, as bench/tools/underbase-previews.ts draws them).

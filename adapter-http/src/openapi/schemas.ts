@@ -190,7 +190,7 @@ export const UNDERBASE_JSON = obj({
   knocked_out_sq_in: num('art knocked out (the garment shows), square inches'),
   white_coverage_percent: num('white ink area over the print area'),
   warnings: arr(obj({
-    code: { type: 'string', enum: ['nothing_to_print', 'white_too_thin', 'knockout_gap_too_narrow', 'semi_transparent_pixels'], description: 'nothing_to_print: the art has no ink, or the knock-out leaves under 1 % of its inked pixels to print' },
+    code: { type: 'string', enum: ['nothing_to_print', 'white_too_thin', 'knockout_gap_too_narrow', 'semi_transparent_pixels'], description: 'nothing_to_print: the art has no ink, or the knock-out leaves under 1 % of its ink (inked pixels weighted by alpha) to print' },
     message: str(), count: int(), pixels: int(), boxes: arr(pixelBox, 'the largest regions, in the art\'s pixels'),
   })),
   white_plate: { type: 'string', contentEncoding: 'base64', description: 'the white plate, 8-bit grey PNG' },
@@ -218,7 +218,7 @@ export const GANGSHEET_JSON = obj({
     }, [], 'the part of the design file each copy places, draws and embeds: the box of its pixels with alpha > 0 (the whole file when it has no transparent edge)'),
   }), 'per item, in items order: the design file\'s print size and the art its copies place'),
   warnings: arr(obj({
-    code: { type: 'string', enum: ['low_resolution', 'unused_design', 'nothing_to_print', 'white_too_thin', 'knockout_gap_too_narrow', 'semi_transparent_pixels'], description: 'unused_design: a design file no item names (design, no item); nothing_to_print (underbase=true): the item\'s art has no ink, or the knock-out leaves under 1 % of its inked pixels to print' },
+    code: { type: 'string', enum: ['low_resolution', 'unused_design', 'nothing_to_print', 'white_too_thin', 'knockout_gap_too_narrow', 'semi_transparent_pixels'], description: 'unused_design: a design file no item names (design, no item); nothing_to_print (underbase=true): the item\'s art has no ink, or the knock-out leaves under 1 % of its ink (inked pixels weighted by alpha) to print' },
     item: int('index in items (every code but unused_design)'), design: int('index of the design file (unused_design)'), dpi: num('the art\'s resolution at its print size (every code but unused_design)'), message: str(),
     regions: int('the white layer\'s warnings: separate regions the underbase check found in the design'),
   }, ['item', 'design', 'dpi', 'regions'])),
