@@ -19,7 +19,7 @@ const ENV = { INKPREP_VECTORIZE_MAX_WAITING: '64', INKPREP_WARM_BLANKS: '0', INK
 let db: { url: string; drop: () => Promise<void> } | null = null;
 const procs: Proc[] = [];
 
-interface Job { id: string; status: string; progress: { fraction: number } | null; result?: { headers: Record<string, string>; output_url?: string }; error?: unknown }
+interface Job { id: string; status: string; progress: { fraction: number; stage: string | null } | null; result?: { headers: Record<string, string>; output_url?: string }; error?: unknown }
 
 async function submit(p: Proc, image: Blob, fields: Record<string, string> = {}): Promise<Job> {
   const f = new FormData();
@@ -96,6 +96,8 @@ describe.skipIf(pgReason !== null)('jobs on three processes sharing PostgreSQL',
     const done = await Promise.all(jobs.map((j, i) => untilFinal(procs[(i + 1) % 3]!, j.id)));
     const jobsMs = performance.now() - t0;
     expect(done.map((d) => d.status)).toEqual(Array(20).fill('succeeded'));
+    // the PostgreSQL store ends a succeeded job's progress as SQLite's does: share 1, no stage left standing
+    expect(done.map((d) => d.progress)).toEqual(Array(20).fill({ fraction: 1, stage: null }));
     for (const d of done) {
       for (const p of procs) {
         const again = await read(p, d.id);

@@ -78,7 +78,7 @@ export function pgJobs(pool: pg.Pool, leaseMs: number): JobStore {
       return tx(async (c) => {
         const { rows } = await c.query<JobRow>(
           `UPDATE jobs SET status = $3, finished_at = $4, result = $5, error = $6, output_ref = $7, output_type = $8,
-                  progress = CASE WHEN $3 = 'succeeded' THEN 1 ELSE progress END, owner = NULL, lease_until = NULL
+                  progress = CASE WHEN $3 = 'succeeded' THEN 1 ELSE progress END, stage = CASE WHEN $3 = 'succeeded' THEN NULL ELSE stage END, owner = NULL, lease_until = NULL
             WHERE id = $1 AND owner = $2 AND status IN ('queued', 'running') RETURNING *`,
           [id, owner, end.status, end.finishedAt, end.result, end.error, end.outputRef, end.outputType]);
         if (!rows[0]) return false;

@@ -27,7 +27,7 @@ export function sqliteJobs(db: Database.Database, keep: <T extends object>(o: T)
     progress: db.prepare("UPDATE jobs SET progress = ?, stage = ? WHERE id = ? AND owner = ? AND status = 'running'"),
     status: db.prepare<[string, string], { status: string }>('SELECT status FROM jobs WHERE id = ? AND owner = ?'),
     finish: db.prepare(`UPDATE jobs SET status = @status, finished_at = @finished_at, result = @result, error = @error, output_ref = @output_ref, output_type = @output_type,
-                        progress = CASE WHEN @status = 'succeeded' THEN 1 ELSE progress END, owner = NULL, lease_until = NULL
+                        progress = CASE WHEN @status = 'succeeded' THEN 1 ELSE progress END, stage = CASE WHEN @status = 'succeeded' THEN NULL ELSE stage END, owner = NULL, lease_until = NULL
                         WHERE id = @id AND owner = @owner AND status IN ('queued', 'running')`),
     cancel: db.prepare("UPDATE jobs SET status = 'canceled', finished_at = ?, owner = NULL, lease_until = NULL WHERE id = ? AND account_id = ? AND status IN ('queued', 'running')"),
     getOf: db.prepare<[string, string], JobRow>('SELECT * FROM jobs WHERE id = ? AND account_id = ?'),
