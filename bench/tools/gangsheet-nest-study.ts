@@ -4,29 +4,11 @@
 // engine internals builds, e.g. a baseline's `engine/dist/internals.js`) runs each build in turn, interleaved,
 // for same-run comparisons. Designs are rasterised as the bench does and cached decoded in /tmp.
 // Run: node --import tsx bench/tools/gangsheet-nest-study.ts [budget_ms ...]   (GANG_REPEAT=n: rounds)
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import sharp from 'sharp';
-import type { Raster } from '@inkprep/engine';
-import { readCorpus } from '../../golden/lib/corpus.js';
+import { corpusRaster as raster } from '../lib/corpus-raster.js';
 import { MARGIN, mixedSet, ROLL, roundSet, SPACING } from '../lib/gangsheet-sets.js';
 
 type Lib = typeof import('@inkprep/engine/internals');
-
-async function raster(file: string): Promise<Raster> {
-  const cache = `/tmp/gang-study-${file}.rgba`;
-  if (existsSync(cache)) {
-    const b = readFileSync(cache);
-    return { width: b.readUInt32LE(0), height: b.readUInt32LE(4), data: new Uint8ClampedArray(b.buffer, b.byteOffset + 8, b.byteLength - 8) };
-  }
-  const png = await sharp(Buffer.from(readCorpus(file)), { density: 300 }).resize({ width: 1024, height: 1024, fit: 'inside' }).png().toBuffer();
-  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const head = Buffer.alloc(8);
-  head.writeUInt32LE(info.width, 0);
-  head.writeUInt32LE(info.height, 4);
-  writeFileSync(cache, Buffer.concat([head, data]));
-  return { width: info.width, height: info.height, data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength) };
-}
 
 const paths = process.env.GANG_LIBS ? process.env.GANG_LIBS.split(',') : ['@inkprep/engine/internals'];
 const libs: Lib[] = await Promise.all(paths.map((p) => import(p.startsWith('.') || p.startsWith('/') ? resolve(p) : p) as Promise<Lib>));

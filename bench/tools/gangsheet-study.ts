@@ -2,29 +2,12 @@
 // the sheet length, its ratio to issue 32's bound, CPU time and what compaction did. Designs are rasterised
 // as the bench does (1024 px) and cached decoded in /tmp.
 // Run: node --import tsx bench/tools/gangsheet-study.ts [budget_ms ...]   (BENCH_GANG_PNG=dir: the sheets' masks)
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import sharp from 'sharp';
-import type { Raster } from '@inkprep/engine';
 import { cropRaster, itemShape, layoutGangsheet, resolveGangsheet } from '@inkprep/engine/internals';
-import { readCorpus } from '../../golden/lib/corpus.js';
+import { corpusRaster as raster } from '../lib/corpus-raster.js';
 import { MARGIN, mixedSet, ROLL, roundSet, SPACING } from '../lib/gangsheet-sets.js';
 
 const sets = { mixed: mixedSet(), round: roundSet() };
-
-async function raster(file: string): Promise<Raster> {
-  const cache = `/tmp/gang-study-${file}.rgba`;
-  if (existsSync(cache)) {
-    const b = readFileSync(cache);
-    return { width: b.readUInt32LE(0), height: b.readUInt32LE(4), data: new Uint8ClampedArray(b.buffer, b.byteOffset + 8, b.byteLength - 8) };
-  }
-  const png = await sharp(Buffer.from(readCorpus(file)), { density: 300 }).resize({ width: 1024, height: 1024, fit: 'inside' }).png().toBuffer();
-  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const head = Buffer.alloc(8);
-  head.writeUInt32LE(info.width, 0);
-  head.writeUInt32LE(info.height, 4);
-  writeFileSync(cache, Buffer.concat([head, data]));
-  return { width: info.width, height: info.height, data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength) };
-}
 
 const budgets = process.argv.slice(2).map(Number);
 for (const [name, set] of Object.entries(sets)) {
