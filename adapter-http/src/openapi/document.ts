@@ -126,7 +126,7 @@ export const ERROR_HEADERS: Readonly<Partial<Record<HttpErrorCode, Readonly<Reco
 
 /** What `Prefer: handling=strict` does, on every route (routes/unknown-fields.ts). */
 const STRICT_TEXT = 'handling=strict: a field or query parameter the operation does not read is 400 unknown_field (naming it, with the nearest known name) '
-  + 'instead of being ignored and listed in X-Ignored-Fields; the answers then carry Preference-Applied: handling=strict.';
+  + 'instead of being ignored and listed in X-Ignored-Fields; the answers after the fields were read then carry Preference-Applied: handling=strict (one sent before, e.g. a 401, does not).';
 
 /** The Prefer request header (RFC 7240; jobs/prefer.ts): respond-async and wait on metered POSTs, handling=strict everywhere. */
 function preferParam(async: boolean): Record<string, unknown> {

@@ -152,7 +152,8 @@ export function httpReference(document: Record<string, unknown>, errorsPage = 'e
     '  comma-separated, escaped; a POST\'s query parameter as `?name`), the `202` of a job and its',
     '  `result.headers` too. With the request header `Prefer: handling=strict` (RFC 7240) it is',
     '  `400 unknown_field` naming it and the nearest known name ("did you mean sheet_width_in?"), and the',
-    '  answers carry `Preference-Applied: handling=strict`.',
+    '  answers after the fields were read carry `Preference-Applied: handling=strict` (an answer sent before,',
+    '  such as a 401 or a 413 while uploading, carries neither header).',
     '',
   ];
   const paths = node(doc.paths);
