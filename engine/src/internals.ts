@@ -81,7 +81,7 @@ export { compact, type CompactPiece, type CompactResult } from './gangsheet/comp
 export { OverlapField, depthOf } from './gangsheet/overlap.js';
 export { nest, nestArea, PLACEMENT, BOTTOM_LEFT, type PlacementRule, NEST_PROBES_PER_MS, NEST_COMPACT_WORK_PER_PROBE, type NestArea, type NestGroup, type NestSpot, type NestResult } from './gangsheet/nest.js';
 export { imageToSheet, sheetToImage, turnedRect, type InchRect } from './gangsheet/place.js';
-export { inkBox, cropPlates, cutDesigns } from './gangsheet/trim.js';
+export { inkBox, cropPlates, cutDesigns, cutPlates } from './gangsheet/trim.js';
 export { writeGangPdf, type GangPdfWhite } from './gangsheet/pdf.js';
 export { renderSheetPng, type GreyArt, type SheetPngSources } from './gangsheet/png.js';
 export { makeWhiteLayer, type GangWhiteLayer } from './gangsheet/white.js';

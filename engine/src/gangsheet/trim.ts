@@ -21,14 +21,31 @@ export function inkBox(r: Raster): Box {
  * edges stays itself, not copied.
  * @example renderSheetPng(22, l.sheets[0].lengthIn, 300, l.placements, cutDesigns(rasters, l.items))
  */
-export function cutDesigns(designs: (Raster | null)[], items: readonly { design: number; art: { px: Box } }[]): (Raster | null)[] {
-  const boxOf = new Map(items.map((it) => [it.design, it.art.px]));
+export function cutDesigns(designs: (Raster | null)[], items: readonly ItemArt[]): (Raster | null)[] {
+  const boxOf = artBoxes(items);
   for (let k = 0; k < designs.length; k++) {
     const r = designs[k];
     const b = boxOf.get(k);
     designs[k] = r && b ? cropRaster(r, b) : null;
   }
   return designs;
+}
+
+/**
+ * The white layer's plate sets replaced in place by their cuts to the ink box of the design each was made from
+ * (`designOf`), as `cutDesigns` does for the designs; returns `plates`.
+ */
+export function cutPlates(plates: PlateSet[], designOf: readonly number[], items: readonly ItemArt[]): PlateSet[] {
+  const boxOf = artBoxes(items);
+  for (let j = 0; j < plates.length; j++) plates[j] = cropPlates(plates[j]!, boxOf.get(designOf[j]!)!);
+  return plates;
+}
+
+/** What the cuts need of the layout's items: the design and the part of it placed, in its pixels. */
+type ItemArt = { design: number; art: { px: Box } };
+
+function artBoxes(items: readonly ItemArt[]): Map<number, Box> {
+  return new Map(items.map((it) => [it.design, it.art.px]));
 }
 
 /** The part of `src` (one byte a pixel, `width` wide) inside `b`, copied. */

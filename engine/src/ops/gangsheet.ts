@@ -12,7 +12,7 @@ import { layoutGangsheet, manifestJson, type GangLayout } from '../gangsheet/lay
 import { GANGSHEET_LIMITS, GANGSHEET_OPTIONS, type GangsheetOptions, type ResolvedGangsheet } from '../gangsheet/options.js';
 import { writeGangPdf } from '../gangsheet/pdf.js';
 import { renderSheetPng } from '../gangsheet/png.js';
-import { cropPlates, cutDesigns } from '../gangsheet/trim.js';
+import { cutDesigns, cutPlates } from '../gangsheet/trim.js';
 import { makeWhiteLayer, type GangWhiteLayer } from '../gangsheet/white.js';
 import { storedZip } from '../gangsheet/zip.js';
 import { stageProgress } from '../progress.js';
@@ -96,8 +96,7 @@ export const gangsheetOp: OpDef<GangsheetOptions, ResolvedGangsheet, GangsheetRe
     // place, so each whole image is let go as its cut is made
     if (white) {
       rasters.length = 0; // the plates hold what is drawn
-      const inkOf = new Map(layout.items.map((it) => [it.design, it.art.px]));
-      for (let j = 0; j < white.plates.length; j++) white.plates[j] = cropPlates(white.plates[j]!, inkOf.get(white.designOf[j]!)!);
+      cutPlates(white.plates, white.designOf, layout.items);
     } else cutDesigns(rasters, layout.items);
     if (opts.format === 'pdf') {
       const pdfWhite = white && opts.white ? { spotName: opts.white.spotName, plates: white.plates, plateOf: white.plateOf } : undefined;
